@@ -1,0 +1,287 @@
+/**
+ * HTTP client for a target (undici). Routes are addressed as
+ * `{base}/index.php?rest_route=<route>`; query values are serialised the way WordPress
+ * parses them (`a[]=1&a[]=2`, `o[k]=v`). Retries happen on network errors only, never on
+ * an HTTP status. Every exchange is counted and attributed to the behaviour that sent it.
+ */
+import { Agent, request as undiciRequest } from 'undici';
+import { TargetError } from './errors.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+export type QueryValue = string | number | boolean | null | undefined | QueryValue[] | { [k: string]: QueryValue };
+
+export interface Credentials {
+  user?: string;
+  appPassword?: string;
+  authHeader?: string;
+}
+
+/** `default` uses the configured credentials (if any), `none` sends none. */
+export type AuthChoice = 'default' | 'none' | Credentials;
+
+export interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  /** Appended verbatim after the serialised query (for inputs that must be sent exactly). */
+  rawQuery?: string;
+  /** JSON-serialised unless it is a string (then sent as is with `contentType`). */
+  body?: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+  auth?: AuthChoice;
+  timeoutMs?: number;
+}
+
+export interface Exchange {
+  tag?: string;
+  method: string;
+  /** Full URL (never contains credentials). */
+  url: string;
+  route: string;
+  /** Whether an Authorization header was sent, and which kind (its value is never kept). */
+  auth: 'none' | 'configured' | 'other';
+  requestBody?: string;
+  status: number;
+  responseHeaders: Record<string, string>;
+  responseText: string;
+  durationMs: number;
+  error?: string;
+}
+
+export interface Response<T = any> {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when the body is JSON, else undefined. */
+  body: T;
+  text: string;
+  durationMs: number;
+  exchange: Exchange;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  credentials?: Credentials;
+  timeoutMs?: number;
+  concurrency?: number;
+  retries?: number;
+  /** Translates documented routes to the target's (profile). Identity by default. */
+  mapRoute?: (route: string) => string;
+  /** Called for every completed exchange (event log, attribution). */
+  onExchange?: (e: Exchange) => void;
+}
+
+/** A counting semaphore shared by all forks of one client. */
+class Limiter {
+  private active = 0;
+  private queue: (() => void)[] = [];
+  constructor(private readonly max: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.max) await new Promise<void>((r) => this.queue.push(r));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.queue.shift()?.();
+    }
+  }
+}
+
+const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN']);
+
+export function serializeQuery(query: Record<string, QueryValue>): string {
+  const parts: string[] = [];
+  const enc = (s: string) => encodeURIComponent(s);
+  const walk = (key: string, v: QueryValue): void => {
+    if (v === undefined) return;
+    if (v === null) parts.push(`${enc(key)}=`);
+    else if (Array.isArray(v)) {
+      if (v.length === 0) parts.push(`${enc(key)}=`);
+      for (const item of v) walk(`${key}[]`, item);
+    } else if (typeof v === 'object') for (const [k, sub] of Object.entries(v)) walk(`${key}[${k}]`, sub);
+    else parts.push(`${enc(key)}=${enc(String(v))}`);
+  };
+  for (const [k, v] of Object.entries(query)) walk(k, v);
+  return parts.join('&');
+}
+
+export function routeUrl(baseUrl: string, route: string, query?: Record<string, QueryValue>, rawQuery?: string): string {
+  const encodedRoute = encodeURIComponent(route).replace(/%2F/g, '/');
+  let url = `${baseUrl}/index.php?rest_route=${encodedRoute}`;
+  const q = query ? serializeQuery(query) : '';
+  if (q) url += `&${q}`;
+  if (rawQuery) url += `&${rawQuery.replace(/^[?&]/, '')}`;
+  return url;
+}
+
+export function authorizationHeader(c: Credentials | undefined): string | undefined {
+  if (!c) return undefined;
+  if (c.authHeader) return c.authHeader;
+  if (c.user !== undefined && c.appPassword !== undefined)
+    return `Basic ${Buffer.from(`${c.user}:${c.appPassword}`).toString('base64')}`;
+  return undefined;
+}
+
+interface Shared {
+  agent: Agent;
+  limiter: Limiter;
+  totals: { requests: number; latencyMs: number };
+}
+
+export class Client {
+  readonly baseUrl: string;
+  /** Requests sent through this client (fork). */
+  requests = 0;
+  latencyMs = 0;
+  readonly log: Exchange[] = [];
+  private readonly shared: Shared;
+
+  constructor(
+    private readonly opts: ClientOptions,
+    shared?: Shared,
+    private readonly tag?: string,
+  ) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.shared = shared ?? {
+      agent: new Agent({ connections: opts.concurrency ?? 4, keepAliveTimeout: 10_000, pipelining: 1 }),
+      limiter: new Limiter(opts.concurrency ?? 4),
+      totals: { requests: 0, latencyMs: 0 },
+    };
+  }
+
+  /** A client sharing connections and the concurrency limit, with its own counters and tag. */
+  fork(tag: string, onExchange?: (e: Exchange) => void): Client {
+    return new Client({ ...this.opts, onExchange: onExchange ?? this.opts.onExchange }, this.shared, tag);
+  }
+
+  get totals() {
+    return this.shared.totals;
+  }
+
+  get hasCredentials(): boolean {
+    return authorizationHeader(this.opts.credentials) !== undefined;
+  }
+
+  get mapRoute(): (route: string) => string {
+    return this.opts.mapRoute ?? ((r) => r);
+  }
+
+  url(route: string, query?: Record<string, QueryValue>, rawQuery?: string): string {
+    return routeUrl(this.baseUrl, this.mapRoute(route), query, rawQuery);
+  }
+
+  get<T = any>(route: string, opts: RequestOptions = {}) {
+    return this.request<T>('GET', route, opts);
+  }
+  post<T = any>(route: string, body?: unknown, opts: RequestOptions = {}) {
+    return this.request<T>('POST', route, { ...opts, body });
+  }
+  delete<T = any>(route: string, opts: RequestOptions = {}) {
+    return this.request<T>('DELETE', route, opts);
+  }
+
+  async request<T = any>(method: Method, route: string, opts: RequestOptions = {}): Promise<Response<T>> {
+    const targetRoute = this.mapRoute(route);
+    const url = routeUrl(this.baseUrl, targetRoute, opts.query, opts.rawQuery);
+    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+    const auth = opts.auth ?? 'default';
+    const authValue = auth === 'none' ? undefined : authorizationHeader(auth === 'default' ? this.opts.credentials : auth);
+    if (authValue) headers.authorization = authValue;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      headers['content-type'] = opts.contentType ?? 'application/json';
+    }
+    const timeoutMs = opts.timeoutMs ?? this.opts.timeoutMs ?? 10_000;
+    const retries = this.opts.retries ?? 2;
+
+    const exchange: Exchange = {
+      tag: this.tag,
+      method,
+      url,
+      route: targetRoute,
+      auth: !authValue ? 'none' : auth === 'default' ? 'configured' : 'other',
+      requestBody: body,
+      status: 0,
+      responseHeaders: {},
+      responseText: '',
+      durationMs: 0,
+    };
+    const started = performance.now();
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const res = await this.shared.limiter.run(() =>
+            undiciRequest(url, {
+              method,
+              headers,
+              body,
+              dispatcher: this.shared.agent,
+              signal: AbortSignal.timeout(timeoutMs),
+            }).then(async (r) => ({ r, text: await r.body.text() })),
+          );
+          exchange.status = res.r.statusCode;
+          for (const [k, v] of Object.entries(res.r.headers)) if (v !== undefined) exchange.responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+          exchange.responseText = res.text;
+          break;
+        } catch (err) {
+          const code = errorCode(err);
+          if (attempt < retries && RETRYABLE.has(code)) {
+            await new Promise((r) => setTimeout(r, 100 * 2 ** attempt + Math.random() * 50));
+            continue;
+          }
+          const msg =
+            code === 'TimeoutError' || code === 'ABORT_ERR'
+              ? `no response within ${timeoutMs} ms: ${method} ${url}`
+              : `${method} ${url} failed: ${code || (err as Error).message}`;
+          exchange.error = msg;
+          throw new TargetError(msg, code);
+        }
+      }
+    } finally {
+      exchange.durationMs = performance.now() - started;
+      this.requests++;
+      this.latencyMs += exchange.durationMs;
+      this.shared.totals.requests++;
+      this.shared.totals.latencyMs += exchange.durationMs;
+      this.log.push(exchange);
+      if (this.log.length > 50) this.log.shift();
+      this.opts.onExchange?.(exchange);
+    }
+    return {
+      status: exchange.status,
+      headers: exchange.responseHeaders,
+      body: parseJson(exchange.responseText) as T,
+      text: exchange.responseText,
+      durationMs: exchange.durationMs,
+      exchange,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.shared.agent.close();
+  }
+}
+
+function errorCode(err: unknown): string {
+  const e = err as { code?: string; name?: string; cause?: { code?: string } };
+  return e?.cause?.code ?? e?.code ?? e?.name ?? '';
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A curl command reproducing an exchange, with credentials as environment placeholders. */
+export function curlFor(e: Exchange): string {
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const parts = ['curl', '-sS', '-X', e.method, q(e.url)];
+  if (e.auth === 'configured') parts.push('-u', '"$TARGET_USER:$TARGET_APP_PASSWORD"');
+  else if (e.auth === 'other') parts.push('-H', q('Authorization: [redacted]'));
+  if (e.requestBody !== undefined) parts.push('-H', q('Content-Type: application/json'), '--data', q(e.requestBody));
+  return parts.join(' ');
+}

@@ -1,0 +1,190 @@
+/**
+ * Run configuration: flags > environment > `.env` (dotenv) > defaults.
+ * One table of options drives parsing, environment lookup, validation and `--help`.
+ */
+import { parseArgs } from 'node:util';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import dotenv from 'dotenv';
+import { UsageError } from './errors.ts';
+
+export type ProfileChoice = 'auto' | 'spec' | 'wordpress';
+export type FailOn = 'must' | 'should';
+
+export interface RunConfig {
+  /** Base URL of the target; null = boot the embedded WordPress; 'reference' = the in-process reference server. */
+  target: string | null;
+  user?: string;
+  appPassword?: string;
+  /** A complete Authorization header value, used instead of user + app password. */
+  authHeader?: string;
+  profile: ProfileChoice;
+  /** Regular expression matched against behaviour IDs and titles. */
+  only?: string;
+  concurrency: number;
+  timeoutMs: number;
+  seed: number;
+  runs: number;
+  reportDir: string;
+  allowWrites: boolean;
+  failOn: FailOn;
+}
+
+type Kind = 'string' | 'int' | 'duration' | 'boolean' | 'enum';
+
+interface OptionDef {
+  key: keyof RunConfig;
+  flag: string;
+  env: string;
+  kind: Kind;
+  values?: readonly string[];
+  min?: number;
+  help: string;
+  placeholder?: string;
+  secret?: boolean;
+}
+
+export const OPTIONS: readonly OptionDef[] = [
+  { key: 'target', flag: 'target', env: 'TARGET_URL', kind: 'string', placeholder: 'URL', help: 'Base URL of the server under test (routes are addressed as {URL}/index.php?rest_route=...). Omit it to boot the embedded local WordPress.' },
+  { key: 'user', flag: 'user', env: 'TARGET_USER', kind: 'string', placeholder: 'NAME', help: 'User name for HTTP Basic authentication with an application password.' },
+  { key: 'appPassword', flag: 'app-password', env: 'TARGET_APP_PASSWORD', kind: 'string', placeholder: 'PASSWORD', secret: true, help: 'Application password of --user (never printed or written).' },
+  { key: 'authHeader', flag: 'auth-header', env: 'TARGET_AUTH_HEADER', kind: 'string', placeholder: 'VALUE', secret: true, help: 'A complete Authorization header value, instead of --user/--app-password.' },
+  { key: 'profile', flag: 'profile', env: 'TARGET_PROFILE', kind: 'enum', values: ['auto', 'spec', 'wordpress'], help: 'Names the target uses: spec (documented names), wordpress (wp/v2, akismet/v1, jetpack/v4 ...), auto (decided from the target index). Default auto.' },
+  { key: 'only', flag: 'only', env: 'CONFORMANCE_ONLY', kind: 'string', placeholder: 'PATTERN', help: 'Run only behaviours whose ID or title matches this regular expression (e.g. "^disc\\.args\\.cms").' },
+  { key: 'concurrency', flag: 'concurrency', env: 'CONFORMANCE_CONCURRENCY', kind: 'int', min: 1, placeholder: 'N', help: 'Requests in flight at once, and parallel suite files. Default 4.' },
+  { key: 'timeoutMs', flag: 'timeout', env: 'CONFORMANCE_TIMEOUT', kind: 'duration', min: 1, placeholder: 'MS', help: 'Per-request timeout, in milliseconds or with a unit (500ms, 10s). Default 10s.' },
+  { key: 'seed', flag: 'seed', env: 'CONFORMANCE_SEED', kind: 'int', min: 0, placeholder: 'N', help: 'Seed for generated inputs; printed at the start of every run so a run can be repeated. Default random.' },
+  { key: 'runs', flag: 'runs', env: 'CONFORMANCE_RUNS', kind: 'int', min: 1, placeholder: 'N', help: 'Generated inputs per property (fast-check numRuns). Default 20.' },
+  { key: 'reportDir', flag: 'report-dir', env: 'REPORT_DIR', kind: 'string', placeholder: 'DIR', help: 'Where results.json is written. Default reports/latest.' },
+  { key: 'allowWrites', flag: 'allow-writes', env: 'ALLOW_WRITES', kind: 'boolean', help: 'Allow behaviours that create, change or delete data on a target that is not on loopback. Loopback and embedded targets allow writes by default.' },
+  { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'enum', values: ['must', 'should'], help: 'Which level makes the exit code 1: must (default) or should (MUST and SHOULD failures).' },
+];
+
+export const DEFAULTS = {
+  target: null,
+  profile: 'auto',
+  concurrency: 4,
+  timeoutMs: 10_000,
+  runs: 20,
+  reportDir: 'reports/latest',
+  allowWrites: false,
+  failOn: 'must',
+} satisfies Partial<RunConfig>;
+
+function parseValue(def: OptionDef, raw: string | boolean, source: string): unknown {
+  const where = `${source === 'flag' ? `--${def.flag}` : def.env}`;
+  switch (def.kind) {
+    case 'boolean': {
+      if (typeof raw === 'boolean') return raw;
+      const v = raw.trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+      if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+      throw new UsageError(`${where} must be true or false, got "${raw}"`);
+    }
+    case 'int': {
+      const s = String(raw).trim();
+      if (!/^\d+$/.test(s)) throw new UsageError(`${where} must be a whole number, got "${raw}"`);
+      const n = Number(s);
+      if (def.min !== undefined && n < def.min) throw new UsageError(`${where} must be at least ${def.min}, got ${n}`);
+      return n;
+    }
+    case 'duration': {
+      const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(String(raw).trim());
+      if (!m) throw new UsageError(`${where} must be a duration such as 10000, 500ms or 10s, got "${raw}"`);
+      const n = Number(m[1]) * (m[2] === 's' ? 1000 : m[2] === 'm' ? 60_000 : 1);
+      if (n < (def.min ?? 0)) throw new UsageError(`${where} must be positive`);
+      return Math.round(n);
+    }
+    case 'enum': {
+      const s = String(raw).trim();
+      if (!def.values!.includes(s)) throw new UsageError(`${where} must be one of ${def.values!.join(', ')}, got "${raw}"`);
+      return s;
+    }
+    default: {
+      const s = String(raw);
+      if (s === '') throw new UsageError(`${where} must not be empty`);
+      return s;
+    }
+  }
+}
+
+/** Parse flags of a sub-command. Returns the flag values and remaining positionals. */
+export function parseFlags(argv: string[], extra: Record<string, { type: 'string' | 'boolean' }> = {}) {
+  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' }, ...extra };
+  for (const def of OPTIONS) options[def.flag] = { type: def.kind === 'boolean' ? 'boolean' : 'string' };
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    const msg = (err as Error).message.replace(/\. To specify a positional argument.*$/s, '');
+    throw new UsageError(`${msg} (see cms-conformance --help)`);
+  }
+}
+
+/**
+ * Resolve the configuration. `env` defaults to process.env; a `.env` file in `cwd`
+ * fills in what the environment does not set.
+ */
+export function resolveConfig(
+  flags: Record<string, string | boolean | undefined>,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): RunConfig {
+  const dotenvPath = resolve(cwd, '.env');
+  const fileEnv = existsSync(dotenvPath) ? dotenv.parse(readFileSync(dotenvPath)) : {};
+  const out: Record<string, unknown> = { ...DEFAULTS };
+  for (const def of OPTIONS) {
+    const flag = flags[def.flag];
+    if (flag !== undefined) out[def.key] = parseValue(def, flag, 'flag');
+    else if (env[def.env] !== undefined && env[def.env] !== '') out[def.key] = parseValue(def, env[def.env]!, 'env');
+    else if (fileEnv[def.env] !== undefined && fileEnv[def.env] !== '') out[def.key] = parseValue(def, fileEnv[def.env]!, 'env');
+  }
+  if (out.seed === undefined) out.seed = Math.floor(Math.random() * 2 ** 31);
+  const cfg = out as unknown as RunConfig;
+  if (cfg.target && cfg.target !== 'reference') cfg.target = normalizeBaseUrl(cfg.target);
+  if ((cfg.user === undefined) !== (cfg.appPassword === undefined))
+    throw new UsageError('--user and --app-password go together: give both or neither');
+  if (cfg.authHeader && cfg.user) throw new UsageError('give either --auth-header or --user/--app-password, not both');
+  if (cfg.only !== undefined) {
+    try {
+      new RegExp(cfg.only);
+    } catch {
+      throw new UsageError(`--only is not a valid regular expression: ${cfg.only}`);
+    }
+  }
+  return cfg;
+}
+
+export function normalizeBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--target must be an http(s) URL such as http://127.0.0.1:8080, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--target must be an http(s) URL, got "${raw}"`);
+  if (url.username || url.password) throw new UsageError('put credentials in --user/--app-password, not in the --target URL');
+  if (url.search || url.hash) throw new UsageError('--target is a base URL: remove its query string or fragment');
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** Is the target on this machine? (writes are allowed by default only there) */
+export function isLoopback(target: string): boolean {
+  const host = new URL(target).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+/** The configuration as it may be printed or written: secrets replaced. */
+export function redactConfig(cfg: RunConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...cfg };
+  for (const def of OPTIONS) if (def.secret && out[def.key] !== undefined) out[def.key] = '[redacted]';
+  return out;
+}
+
+export function optionsHelp(): string {
+  const rows = OPTIONS.map((d) => {
+    const left = `  --${d.flag}${d.kind === 'boolean' ? '' : ` ${d.placeholder ?? (d.values ? d.values.join('|') : 'VALUE')}`}`;
+    return `${left.padEnd(34)}${d.help}\n${''.padEnd(34)}env: ${d.env}`;
+  });
+  return rows.join('\n');
+}

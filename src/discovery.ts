@@ -1,0 +1,222 @@
+/**
+ * Pure comparisons between what a target advertises in its index and what the catalog
+ * documents. No I/O: the discovery suite feeds them the (spec-named) index.
+ */
+import type { ArgSpec, DeclaredType, IndexFieldSpec } from '../schemas/types.ts';
+
+export interface Deviation {
+  /** Dotted path of the argument ("per_page", "categories.oneOf[object].operator"). */
+  path: string;
+  attribute: string;
+  documented?: unknown;
+  advertised?: unknown;
+}
+
+export function describeDeviation(d: Deviation): string {
+  const fmt = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
+  if (d.attribute === 'presence') return `${d.path}: documented but not advertised`;
+  return `${d.path}: ${d.attribute} is ${fmt(d.advertised)}, documented ${fmt(d.documented)}`;
+}
+
+/** Find the named groups `(?P<name>...)` of a route regex, with their bodies. */
+export function routeParams(key: string): { name: string; source: string; start: number; end: number }[] {
+  const out: { name: string; source: string; start: number; end: number }[] = [];
+  const re = /\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(key))) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    let inClass = false;
+    for (; i < key.length && depth > 0; i++) {
+      const c = key[i];
+      if (c === '\\') {
+        i++;
+        continue;
+      }
+      if (inClass) {
+        if (c === ']') inClass = false;
+        continue;
+      }
+      if (c === '[') inClass = true;
+      else if (c === '(') depth++;
+      else if (c === ')') depth--;
+    }
+    out.push({ name: m[1]!, source: key.slice(m.index + m[0].length, i - 1), start: m.index, end: i });
+    re.lastIndex = i;
+  }
+  return out;
+}
+
+/** '/cms/v2/posts/(?P<id>[\d]+)' → '/cms/v2/posts/<id>' (trailing slash dropped, as WordPress untrailingslashes routes). */
+export function routeShape(key: string): string {
+  let out = '';
+  let last = 0;
+  for (const p of routeParams(key)) {
+    out += key.slice(last, p.start) + `<${p.name}>`;
+    last = p.end;
+  }
+  out += key.slice(last);
+  return out.length > 1 ? out.replace(/\/+$/, '') : out;
+}
+
+const anonymous = (shape: string) => shape.replace(/<[^>]*>/g, '<>').toLowerCase();
+
+export interface AdvertisedRoute {
+  key: string;
+  entry: any;
+}
+
+/** The index entry of a documented route shape (parameter names may differ; positions may not). */
+export function findAdvertisedRoute(index: any, documentedPath: string): AdvertisedRoute | undefined {
+  const routes = index?.routes;
+  if (!routes || typeof routes !== 'object') return undefined;
+  const want = anonymous(documentedPath);
+  let best: AdvertisedRoute | undefined;
+  for (const [key, entry] of Object.entries(routes)) {
+    if (anonymous(routeShape(key)) !== want) continue;
+    // Prefer the entry whose parameter names also match.
+    if (routeShape(key) === documentedPath) return { key, entry };
+    best ??= { key, entry };
+  }
+  return best;
+}
+
+/** The advertised endpoint of a route that serves a method. */
+export function advertisedEndpoint(entry: any, method: string): any | undefined {
+  const endpoints: any[] = Array.isArray(entry?.endpoints) ? entry.endpoints : [];
+  return endpoints.find((e) => Array.isArray(e?.methods) && e.methods.includes(method));
+}
+
+const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+function sameSet(a: unknown[], b: unknown[]): boolean {
+  const sa = new Set(a.map((x) => JSON.stringify(x)));
+  const sb = new Set(b.map((x) => JSON.stringify(x)));
+  return sa.size === sb.size && [...sa].every((x) => sb.has(x));
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => deepEqual(x, (b as unknown[])[i]));
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  // WordPress serialises an empty PHP array as [] whether it was a list or a map.
+  return ka.length === kb.length && ka.every((k) => deepEqual((a as any)[k], (b as any)[k]));
+}
+
+/** Defaults are equal when deep-equal; a documented scalar default of an array argument equals a one-item array. */
+function sameDefault(doc: ArgSpec, documented: unknown, advertised: unknown): boolean {
+  if (deepEqual(documented, advertised)) return true;
+  const isArrayArg = asArray(doc.type).includes('array');
+  if (isArrayArg && !Array.isArray(documented) && Array.isArray(advertised)) return deepEqual([documented], advertised);
+  if (isArrayArg && Array.isArray(documented) && !Array.isArray(advertised)) return deepEqual(documented, [advertised]);
+  return false;
+}
+
+/** Compare one documented arg with its advertised descriptor, attribute by attribute. */
+export function compareArg(path: string, doc: ArgSpec, adv: any): Deviation[] {
+  if (adv === undefined || adv === null || typeof adv !== 'object') return [{ path, attribute: 'presence' }];
+  const out: Deviation[] = [];
+  const dev = (attribute: string, documented: unknown, advertised: unknown) => out.push({ path, attribute, documented, advertised });
+
+  if (doc.type !== undefined && !sameSet(asArray<DeclaredType>(doc.type), asArray(adv.type))) dev('type', doc.type, adv.type);
+  if ('default' in doc && !('default' in adv && sameDefault(doc, doc.default, adv.default))) dev('default', doc.default, adv.default);
+  if (doc.required === true && adv.required !== true) dev('required', true, adv.required);
+  if (doc.required === false && adv.required === true) dev('required', false, true);
+  if (doc.enum !== undefined && !(Array.isArray(adv.enum) && sameSet([...doc.enum], adv.enum))) dev('enum', doc.enum, adv.enum);
+  for (const attr of ['minimum', 'maximum', 'maxItems', 'format'] as const)
+    if (doc[attr] !== undefined && adv[attr] !== doc[attr]) dev(attr, doc[attr], adv[attr]);
+  if (doc.uniqueItems === true && adv.uniqueItems !== true) dev('uniqueItems', true, adv.uniqueItems);
+  if (doc.items !== undefined) {
+    if (adv.items === undefined) dev('items', doc.items, undefined);
+    else out.push(...compareArg(`${path}[]`, doc.items, adv.items));
+  }
+  if (doc.properties !== undefined) {
+    const props = adv.properties && typeof adv.properties === 'object' && !Array.isArray(adv.properties) ? adv.properties : undefined;
+    if (!props) dev('properties', Object.keys(doc.properties), adv.properties);
+    else for (const [k, sub] of Object.entries(doc.properties)) out.push(...compareArg(`${path}.${k}`, sub, props[k]));
+  }
+  if (doc.closedProperties === true && adv.additionalProperties !== false) dev('additionalProperties', false, adv.additionalProperties);
+  if (doc.oneOf !== undefined) {
+    const alts: any[] = Array.isArray(adv.oneOf) ? adv.oneOf : [];
+    for (const alt of doc.oneOf) {
+      const t = asArray(alt.type).join(',');
+      const match = alts.find((a) => sameSet(asArray(a?.type), asArray(alt.type)));
+      if (!match) dev(`oneOf[${t}]`, alt, undefined);
+      else out.push(...compareArg(`${path}<${t}>`, alt, match));
+    }
+  }
+  return out;
+}
+
+/** Compare all documented args of an endpoint. Extra advertised args are not deviations. */
+export function compareArgs(documented: Record<string, ArgSpec>, advertised: Record<string, any> | undefined): Deviation[] {
+  const adv = advertised && typeof advertised === 'object' && !Array.isArray(advertised) ? advertised : {};
+  return Object.entries(documented).flatMap(([name, doc]) => compareArg(name, doc, adv[name]));
+}
+
+/** Does a value have the documented type of a site index field? Returns a problem, or undefined. */
+export function checkIndexField(field: IndexFieldSpec, value: unknown): string | undefined {
+  if (value === undefined) return `${field.name} is missing`;
+  const types = asArray(field.type);
+  const ok = types.some((t) => {
+    switch (t) {
+      case 'string':
+        return typeof value === 'string';
+      case 'integer':
+        return Number.isInteger(value);
+      // "numeric offset": a JSON number, or a string that is a decimal number.
+      case 'number':
+        return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && /^[+-]?\d+(\.\d+)?$/.test(value.trim()));
+      case 'boolean':
+        return typeof value === 'boolean';
+      case 'array':
+        return Array.isArray(value);
+      case 'object':
+        return typeof value === 'object' && value !== null && !Array.isArray(value);
+      case 'null':
+        return value === null;
+      default:
+        return false;
+    }
+  });
+  if (!ok) return `${field.name} is ${JSON.stringify(value)?.slice(0, 80)}, documented type ${types.join(' or ')}`;
+  if (field.items && Array.isArray(value)) {
+    const itemSpec: IndexFieldSpec = { id: field.id, name: `${field.name}[]`, type: field.items.type, spec: field.spec };
+    const bad = value.findIndex((v) => checkIndexField(itemSpec, v) !== undefined);
+    if (bad >= 0) return `${field.name}[${bad}] is ${JSON.stringify(value[bad])}, documented type ${field.items.type}`;
+  }
+  if (field.format === 'uri' && typeof value === 'string') {
+    try {
+      new URL(value);
+    } catch {
+      return `${field.name} is "${value}", documented a URL`;
+    }
+  }
+  if (field.nonEmpty && (value === '' || (Array.isArray(value) && value.length === 0))) return `${field.name} is empty, documented non-empty`;
+  return undefined;
+}
+
+/**
+ * Samples for a documented path-segment character class: values it must accept and values
+ * (one character outside the class) it must reject. Letter case is never used to build a
+ * reject sample: WordPress matches routes case-insensitively.
+ */
+export function segmentSamples(pattern: string, documentedValues: readonly string[] = []): { accept: string[]; reject: string[] } {
+  const re = new RegExp(`^(?:${pattern})$`);
+  const alphabet = ['a', 'z', 'm', '0', '7', '9', '-', '_', '.', '/', '~', '!', '@', ' ', '+', ',', ':'];
+  const inClass = alphabet.filter((c) => re.test(c) || re.test(c + c));
+  const outClass = alphabet.filter((c) => !inClass.includes(c));
+  const base = inClass.filter((c) => /[a-z0-9]/.test(c)).join('') || inClass.join('');
+  const accept = [...new Set([...documentedValues, base, inClass.join('')].filter((s) => s && re.test(s)))];
+  const reject = outClass.map((c) => `${base.slice(0, 1)}${c}${base.slice(1, 2)}`).filter((s) => !re.test(s));
+  return { accept, reject };
+}
+
+/** Test a PHP-style route group regex against a sample, the way WordPress does (anchored, case-insensitive). */
+export function segmentMatches(phpSource: string, sample: string): boolean {
+  const js = phpSource.replace(/\(\?P</g, '(?<');
+  return new RegExp(`^(?:${js})$`, 'i').test(sample);
+}

@@ -1,0 +1,35 @@
+/** Errors that the CLI turns into one clear line and an exit code (never a stack trace). */
+
+export const EXIT = { ok: 0, mustFailed: 1, usage: 2, unreachable: 3 } as const;
+
+/** Bad flags, bad environment, bad config: exit 2. */
+export class UsageError extends Error {
+  readonly exitCode = EXIT.usage;
+  override name = 'UsageError';
+}
+
+/** The target cannot be reached or booted: exit 3. */
+export class UnreachableError extends Error {
+  readonly exitCode = EXIT.unreachable;
+  override name = 'UnreachableError';
+}
+
+/**
+ * A request to the target failed at the network level (refused, reset, timed out) after retries.
+ * Inside a behaviour this is reported as a target error, distinct from both a conformance
+ * failure and a harness bug.
+ */
+export class TargetError extends Error {
+  override name = 'TargetError';
+  constructor(message: string, readonly code?: string) {
+    super(message);
+  }
+}
+
+/** A documented behaviour the server does not follow. */
+export class ConformanceFailure extends Error {
+  override name = 'ConformanceFailure';
+  constructor(message: string, readonly details?: Record<string, unknown>) {
+    super(message);
+  }
+}

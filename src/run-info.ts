@@ -1,0 +1,26 @@
+/**
+ * What the CLI hands to the suites (through vitest's provide/inject): serialisable data only.
+ * Credentials travel in memory to the workers; they are never written to any file.
+ */
+import type { RunConfig } from './config.ts';
+import type { ProfileName } from './profiles.ts';
+
+export interface RunInfo {
+  runId: string;
+  config: RunConfig;
+  /** Base URL actually used (the embedded target's URL when booted). */
+  targetUrl: string;
+  embedded: null | { kind: 'wordpress' | 'reference'; version?: string; plugins?: string[] };
+  profile: ProfileName;
+  /** Why this profile: "--profile wordpress", "auto: index advertises wp/v2" ... */
+  profileReason: string;
+  /** The target's own site index (GET /), as fetched once by the CLI. */
+  index: unknown;
+  writes: { allowed: boolean; reason: string };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    run: RunInfo;
+  }
+}

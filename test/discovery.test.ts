@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkIndexField,
+  compareArg,
+  compareArgs,
+  findAdvertisedRoute,
+  routeParams,
+  routeShape,
+  segmentMatches,
+  segmentSamples,
+} from '../src/discovery.ts';
+import { endpointById } from '../schemas/catalog/index.ts';
+import type { IndexFieldSpec } from '../schemas/types.ts';
+
+describe('route shapes', () => {
+  it('replaces named groups, including nested parentheses and classes', () => {
+    expect(routeShape('/wp/v2/posts/(?P<id>[\\d]+)')).toBe('/wp/v2/posts/<id>');
+    expect(routeShape('/x/(?P<a>(foo|bar))/y/(?P<b>[)]+)')).toBe('/x/<a>/y/<b>');
+    expect(routeShape('/akismet/v1/settings/')).toBe('/akismet/v1/settings');
+    expect(routeShape('/')).toBe('/');
+    expect(routeParams('/a/(?P<id>[\\d]+)/b/(?P<x>[a-z\\-]+)').map((p) => [p.name, p.source])).toEqual([
+      ['id', '[\\d]+'],
+      ['x', '[a-z\\-]+'],
+    ]);
+  });
+  it('finds a route whatever its parameter names, preferring the same names', () => {
+    const index = { routes: { '/n/a/(?P<x>\\d+)': { n: 1 }, '/n/a/(?P<id>\\d+)': { n: 2 } } };
+    expect(findAdvertisedRoute(index, '/n/a/<id>')?.entry).toEqual({ n: 2 });
+    expect(findAdvertisedRoute({ routes: { '/n/a/(?P<x>\\d+)': { n: 1 } } }, '/n/a/<id>')?.entry).toEqual({ n: 1 });
+    expect(findAdvertisedRoute(index, '/n/b/<id>')).toBeUndefined();
+  });
+});
+
+describe('argument comparison', () => {
+  const perPage = { type: 'integer' as const, default: 10, minimum: 1, maximum: 100 };
+  it('accepts a faithful descriptor and ignores unstated attributes', () => {
+    expect(compareArg('per_page', perPage, { type: 'integer', default: 10, minimum: 1, maximum: 100, description: 'x', required: false })).toEqual([]);
+    expect(compareArg('maxwidth', { default: 600 }, { default: 600, type: 'integer' })).toEqual([]);
+  });
+  it('reports each deviating attribute', () => {
+    const d = compareArg('per_page', perPage, { type: 'string', default: 20, minimum: 0, maximum: 50 });
+    expect(d.map((x) => x.attribute).sort()).toEqual(['default', 'maximum', 'minimum', 'type']);
+    expect(compareArg('x', { enum: ['a', 'b'] }, { enum: ['a'] })[0]?.attribute).toBe('enum');
+    expect(compareArg('x', { enum: ['a', 'b'] }, { enum: ['b', 'a'] })).toEqual([]);
+    expect(compareArg('x', { required: true }, {})[0]?.attribute).toBe('required');
+    expect(compareArg('x', { required: false }, { required: true })[0]?.attribute).toBe('required');
+    expect(compareArg('x', { type: 'string' }, undefined)[0]?.attribute).toBe('presence');
+  });
+  it('compares items, unique items, properties and alternatives recursively', () => {
+    const doc = { type: 'array' as const, uniqueItems: true, items: { type: 'string' as const, enum: ['a', 'b'] } };
+    expect(compareArg('f', doc, { type: 'array', uniqueItems: true, items: { type: 'string', enum: ['a', 'b'] } })).toEqual([]);
+    expect(compareArg('f', doc, { type: 'array', items: { type: 'string', enum: ['a'] } }).map((x) => `${x.path}:${x.attribute}`).sort()).toEqual([
+      'f:uniqueItems',
+      'f[]:enum',
+    ]);
+    const cats = endpointById('cms.posts.collection.list').endpoint.args as Record<string, any>;
+    const advertised = {
+      type: ['object', 'array'],
+      oneOf: [
+        { type: 'array', items: { type: 'integer' } },
+        {
+          type: 'object',
+          properties: {
+            terms: { type: 'array', items: { type: 'integer' }, default: [] },
+            include_children: { type: 'boolean', default: false },
+            operator: { type: 'string', enum: ['AND', 'OR'], default: 'OR' },
+          },
+          additionalProperties: false,
+        },
+      ],
+    };
+    expect(compareArg('categories', cats.categories, advertised)).toEqual([]);
+    const broken = structuredClone(advertised);
+    broken.oneOf[1]!.properties!.operator.enum = ['AND'];
+    delete (broken.oneOf[1] as any).additionalProperties;
+    expect(compareArg('categories', cats.categories, broken).map((x) => x.attribute).sort()).toEqual(['additionalProperties', 'enum']);
+  });
+  it('treats a scalar default of an array argument as a one-item array', () => {
+    expect(compareArg('status', { type: 'array', default: 'publish' }, { type: 'array', default: ['publish'] })).toEqual([]);
+    expect(compareArg('status', { type: 'array', default: 'publish' }, { type: 'array', default: 'publish' })).toEqual([]);
+    expect(compareArg('status', { type: 'array', default: 'publish' }, { type: 'array', default: 'draft' })).toHaveLength(1);
+  });
+  it('does not count extra advertised args', () => {
+    expect(compareArgs({ a: { type: 'string' } }, { a: { type: 'string' }, b: { type: 'integer' } })).toEqual([]);
+  });
+});
+
+describe('index fields', () => {
+  const f = (type: IndexFieldSpec['type'], extra: Partial<IndexFieldSpec> = {}): IndexFieldSpec => ({ id: 'i', name: 'f', type, spec: { doc: 'core', section: 's' }, ...extra });
+  it('checks types, URLs, items and non-emptiness', () => {
+    expect(checkIndexField(f('integer'), 0)).toBeUndefined();
+    expect(checkIndexField(f('integer'), '0')).toMatch(/documented type integer/);
+    expect(checkIndexField(f('number'), 5.5)).toBeUndefined();
+    expect(checkIndexField(f('number'), '-3.5')).toBeUndefined();
+    expect(checkIndexField(f('number'), 'abc')).toMatch(/documented/);
+    expect(checkIndexField(f('number'), true)).toMatch(/documented/);
+    expect(checkIndexField(f('string', { format: 'uri' }), 'not a url')).toMatch(/URL/);
+    expect(checkIndexField(f('array', { items: { type: 'string' } }), ['a', 1])).toMatch(/f\[1\]/);
+    expect(checkIndexField(f('string', { nonEmpty: true }), '')).toMatch(/empty/);
+    expect(checkIndexField(f('string'), undefined)).toMatch(/missing/);
+  });
+});
+
+describe('path segment samples', () => {
+  it('derives accepted and rejected samples from a documented class', () => {
+    const s = segmentSamples('[a-z-]+');
+    expect(s.accept.every((x) => /^[a-z-]+$/.test(x))).toBe(true);
+    expect(s.reject.length).toBeGreaterThan(3);
+    expect(s.reject.every((x) => !/^[a-z-]+$/.test(x))).toBe(true);
+    expect(segmentSamples('\\d+').reject).not.toContain('1');
+  });
+  it('matches like WordPress (anchored, case-insensitive, PHP named groups)', () => {
+    expect(segmentMatches('[\\w+]', 'a')).toBe(true);
+    expect(segmentMatches('[\\w+]', 'all')).toBe(false);
+    expect(segmentMatches('[a-z\\-]+', 'ABC')).toBe(true);
+    expect(segmentMatches('[\\d]+', '12a')).toBe(false);
+  });
+});

@@ -1,0 +1,39 @@
+/** Run the real CLI in a child process, as a user would. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Results } from '../../reporters/results.ts';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const BIN = join(ROOT, 'bin/cms-conformance.js');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  reportDir: string;
+  results(): Results;
+}
+
+export function runCli(args: string[], opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'cmsc-report-'));
+  const withReport = args.includes('--report-dir') || !['run', undefined].includes(args[0]) ? args : [...args, '--report-dir', reportDir];
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, [BIN, ...withReport], {
+      cwd: opts.cwd ?? ROOT,
+      env: { ...process.env, CI: '1', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 110_000);
+    child.on('error', rej);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      res({ code, stdout, stderr, reportDir, results: () => JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as Results });
+    });
+  });
+}
