@@ -3,10 +3,11 @@
  * behaviour's stable ID, level, spec section and namespace, attributes requests to it, and
  * insists that every skip names its reason.
  */
-import { test, inject } from 'vitest';
+import { afterAll, inject, test } from 'vitest';
 import type { SpecRef } from '../schemas/types.ts';
 import { Client, curlFor, type Exchange } from './client.ts';
 import { ConformanceFailure } from './errors.ts';
+import { Fixtures, tagFor } from './fixtures.ts';
 import { getProfile, normalizeIndex, type Profile } from './profiles.ts';
 import type { RunInfo } from './run-info.ts';
 
@@ -57,6 +58,27 @@ export interface RunContext {
 }
 
 let shared: RunContext | undefined;
+let fileFixtures: Fixtures | undefined;
+let cleanupRegistered = false;
+
+/**
+ * The fixtures of the current suite file: tagged with the run ID and force-deleted after the
+ * file (afterAll), also when behaviours fail. Creation is attributed to whichever client is
+ * passed; cleanup requests to "fixtures".
+ */
+export function fixtures(): Fixtures {
+  const run = runContext();
+  return (fileFixtures ??= new Fixtures(run.client.fork('fixtures'), tagFor(run.info.runId)));
+}
+
+function registerCleanup(): void {
+  if (cleanupRegistered) return;
+  cleanupRegistered = true;
+  afterAll(async () => {
+    const failed = (await fileFixtures?.cleanup()) ?? [];
+    if (failed.length) throw new Error(`could not delete fixtures: ${failed.join(', ')} (the CLI sweeps them by tag)`);
+  });
+}
 
 export function runContext(): RunContext {
   if (shared) return shared;
@@ -100,6 +122,10 @@ export interface BehaviourContext {
   covers(...ids: string[]): void;
   /** Record the minimal failing input of a property. */
   counterexample(value: unknown): void;
+  /** Create a tagged post or page through this behaviour's client; deleted after the file. */
+  create(collection: string, fields?: Record<string, unknown>): Promise<any>;
+  /** Track an item created some other way, for deletion after the file. */
+  track(route: string): void;
 }
 
 const TRUNCATE = 2000;
@@ -117,6 +143,7 @@ export function failureKindOf(err: unknown): BehaviourMeta['failureKind'] {
 }
 
 export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unknown, options: { timeout?: number } = {}): void {
+  registerCleanup();
   const declared: BehaviourMeta = { ...decl, covers: [...(decl.covers ?? [])], requests: 0 };
   test(`${decl.id} ${decl.title}`, { timeout: options.timeout ?? 60_000, meta: { behaviour: declared } }, async (ctx) => {
     const meta: BehaviourMeta = (ctx.task.meta.behaviour ??= declared);
@@ -151,6 +178,13 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       },
       counterexample(value) {
         meta.counterexample = value;
+      },
+      create(collection, fields) {
+        t.requireWrites();
+        return fixtures().create(collection, fields, client);
+      },
+      track(route) {
+        fixtures().track(route);
       },
     };
     try {

@@ -109,6 +109,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 /** Defaults are equal when deep-equal; a documented scalar default of an array argument equals a one-item array. */
 function sameDefault(doc: ArgSpec, documented: unknown, advertised: unknown): boolean {
   if (deepEqual(documented, advertised)) return true;
+  // Boolean defaults may be given as 0/1 (the extension document says so).
+  const asBool = (v: unknown) => (v === 1 || v === '1' ? true : v === 0 || v === '0' ? false : v);
+  if (asArray(doc.type).includes('boolean') && typeof documented === 'boolean' && asBool(advertised) === documented) return true;
   const isArrayArg = asArray(doc.type).includes('array');
   if (isArrayArg && !Array.isArray(documented) && Array.isArray(advertised)) return deepEqual([documented], advertised);
   if (isArrayArg && Array.isArray(documented) && !Array.isArray(advertised)) return deepEqual(documented, [advertised]);

@@ -10,7 +10,8 @@ import { createVitest } from 'vitest/node';
 import { Client } from './client.ts';
 import { isLoopback, redactConfig, type RunConfig } from './config.ts';
 import { TargetError, UnreachableError, UsageError } from './errors.ts';
-import { detectProfile, type ProfileName } from './profiles.ts';
+import { sweep, tagFor } from './fixtures.ts';
+import { detectProfile, getProfile, type ProfileName } from './profiles.ts';
 import type { RunInfo } from './run-info.ts';
 import { ResultsReporter, exitCodeFor, writeResults, type Results } from '../reporters/results.ts';
 
@@ -162,10 +163,16 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     );
     vitestRef = vitest;
     vitest.provide('run', info);
+    const sweeper = info.writes.allowed && setupClient.hasCredentials ? sweepClient(prepared.url, effective, profile) : undefined;
     try {
+      if (sweeper) await reportSweep(log, 'leftovers of earlier runs', await sweep(sweeper).catch(() => undefined));
       await vitest.start();
     } finally {
       await vitest.close();
+      if (sweeper) {
+        await reportSweep(log, 'items of this run', await sweep(sweeper, tagFor(info.runId)).catch(() => undefined));
+        await sweeper.close();
+      }
     }
     if (!reporter.results) throw new Error('the run ended without results');
     const resultsPath = resolve(cfg.reportDir, 'results.json');
@@ -176,6 +183,22 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     process.off('SIGTERM', onSignal);
     await stopTarget();
   }
+}
+
+function sweepClient(url: string, cfg: RunConfig, profile: ProfileName): Client {
+  const p = getProfile(profile);
+  return new Client({
+    baseUrl: url,
+    credentials: { user: cfg.user, appPassword: cfg.appPassword, authHeader: cfg.authHeader },
+    timeoutMs: cfg.timeoutMs,
+    concurrency: cfg.concurrency,
+    mapRoute: (r) => p.toTargetRoute(r),
+  });
+}
+
+async function reportSweep(log: Log, what: string, r: { deleted: number; failed: number } | undefined): Promise<void> {
+  if (!r) log(`sweep of ${what}: the target did not answer the listing; nothing deleted`);
+  else if (r.deleted || r.failed) log(`sweep of ${what}: deleted ${r.deleted}${r.failed ? `, could not delete ${r.failed}` : ''}`);
 }
 
 function once<T>(fn: () => Promise<T>): () => Promise<T | undefined> {

@@ -1,0 +1,44 @@
+/** The whole documented interface: core document + extension document. */
+import type { Catalog, EndpointSpec, RouteSpec } from '../types.ts';
+import { authentication, coreIndexFields, coreLimits, coreNamespaces, coreNotShown, coreResources, coreRoutes, statuses } from './core.ts';
+import {
+  extensionIndexFields,
+  extensionNamespaces,
+  extensionNotShown,
+  extensionResources,
+  extensionRoutes,
+  modules,
+  settings,
+} from './extensions.ts';
+
+export const catalog: Catalog = {
+  indexFields: [...coreIndexFields, ...extensionIndexFields],
+  namespaces: { core: coreNamespaces, extensions: extensionNamespaces },
+  authentication,
+  routes: [...coreRoutes, ...extensionRoutes],
+  resources: [...coreResources, ...extensionResources],
+  settings,
+  modules,
+  limits: coreLimits,
+  statuses,
+  notShown: [...coreNotShown, ...extensionNotShown],
+};
+
+export function allEndpoints(): { route: RouteSpec; endpoint: EndpointSpec }[] {
+  return catalog.routes.flatMap((route) => route.endpoints.map((endpoint) => ({ route, endpoint })));
+}
+
+export function routeById(id: string): RouteSpec {
+  const r = catalog.routes.find((x) => x.id === id);
+  if (!r) throw new Error(`no catalog route ${id}`);
+  return r;
+}
+
+export function endpointById(id: string): { route: RouteSpec; endpoint: EndpointSpec } {
+  const hit = allEndpoints().find((x) => x.endpoint.id === id);
+  if (!hit) throw new Error(`no catalog endpoint ${id}`);
+  return hit;
+}
+
+/** The namespaces of the extension instance that the core site does not have. */
+export const extensionOnlyNamespaces = (): string[] => catalog.namespaces.extensions.filter((n) => !catalog.namespaces.core.includes(n));

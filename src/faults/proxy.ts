@@ -1,0 +1,185 @@
+/**
+ * A fault-injecting HTTP proxy: stands in front of a real target and breaks one documented
+ * behaviour (a named fault), so that the suite can be shown to catch it. Faults are written
+ * in spec names; the proxy translates routes through the target's profile.
+ * It also counts what passes through (for read-only and rate tests).
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, request } from 'undici';
+import { getProfile, type Profile, type ProfileName } from '../profiles.ts';
+
+export interface FaultRequest {
+  method: string;
+  /** Route in spec names (e.g. /cms/v2/posts/12). */
+  route: string;
+  /** Query parameters other than rest_route; mutable. */
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON body (mutable), when the body is JSON. */
+  json?: any;
+  /** Raw body when it is not JSON. */
+  raw: Buffer;
+  profile: Profile;
+  /** Whether the request carries an Authorization header. */
+  authenticated: boolean;
+}
+
+export interface FaultResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON body (mutable), when the body is JSON. */
+  json?: any;
+  text: string;
+}
+
+export interface Fault {
+  /** Stable ID, e.g. "cms.per-page-clamped". */
+  id: string;
+  /** What a broken server does, in one sentence. */
+  title: string;
+  /** Behaviour IDs (or prefixes ending in '*') expected to catch this fault. */
+  caughtBy: string[];
+  /** Runs before forwarding; return a response to answer without the target. */
+  request?(req: FaultRequest): void | FaultResponse | Promise<void | FaultResponse>;
+  /** Runs on the target's answer; mutate `res` (status, headers, json). */
+  response?(req: FaultRequest, res: FaultResponse): void | Promise<void>;
+}
+
+export interface ProxyStats {
+  total: number;
+  byMethod: Record<string, number>;
+  /** Requests that could change state (anything but GET, HEAD, OPTIONS). */
+  writes: number;
+}
+
+export interface FaultProxy {
+  url: string;
+  stats: ProxyStats;
+  close(): Promise<void>;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'content-encoding']);
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function parseJson(text: string): any {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Start a proxy to `targetUrl` applying `faults` in order. */
+export async function startFaultProxy(
+  targetUrl: string,
+  faults: Fault[],
+  opts: { profile?: ProfileName; port?: number } = {},
+): Promise<FaultProxy> {
+  const profile = getProfile(opts.profile ?? 'spec');
+  const upstream = new URL(targetUrl.replace(/\/+$/, ''));
+  const agent = new Agent({ connections: 16 });
+  const stats: ProxyStats = { total: 0, byMethod: {}, writes: 0 };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const raw = await readBody(req);
+    const url = new URL(req.url ?? '/', 'http://proxy');
+    // Count the effective method (WordPress honours ?_method= and X-HTTP-Method-Override).
+    const effective = (url.searchParams.get('_method') ?? (req.headers['x-http-method-override'] as string | undefined) ?? req.method ?? 'GET').toUpperCase();
+    stats.total++;
+    stats.byMethod[effective] = (stats.byMethod[effective] ?? 0) + 1;
+    if (WRITE_METHODS.has(effective)) stats.writes++;
+
+    const targetRoute = url.searchParams.get('rest_route');
+    const query = new URLSearchParams(url.searchParams);
+    query.delete('rest_route');
+    const isJson = String(req.headers['content-type'] ?? '').includes('json');
+    const fr: FaultRequest = {
+      method: req.method ?? 'GET',
+      route: targetRoute === null ? '' : profile.toSpecRoute(targetRoute || '/'),
+      query,
+      headers: req.headers,
+      json: isJson ? parseJson(raw.toString('utf8')) : undefined,
+      raw,
+      profile,
+      authenticated: req.headers.authorization !== undefined,
+    };
+    const jsonBefore = fr.json === undefined ? undefined : JSON.stringify(fr.json);
+
+    let answer: FaultResponse | undefined;
+    for (const f of faults) {
+      const r = await f.request?.(fr);
+      if (r) {
+        answer = r;
+        break;
+      }
+    }
+    if (!answer) {
+      const out = new URL(upstream.toString());
+      out.pathname = (upstream.pathname.replace(/\/+$/, '') + url.pathname).replace(/\/{2,}/g, '/');
+      const params = new URLSearchParams();
+      if (targetRoute !== null) params.set('rest_route', fr.route ? profile.toTargetRoute(fr.route) : targetRoute);
+      for (const [k, v] of fr.query) params.append(k, v);
+      out.search = params.toString();
+      const jsonAfter = fr.json === undefined ? undefined : JSON.stringify(fr.json);
+      const body = jsonAfter !== undefined && jsonAfter !== jsonBefore ? Buffer.from(jsonAfter) : raw;
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_HEADERS.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      const up = await request(out, {
+        method: fr.method as 'GET',
+        headers,
+        body: body.length || WRITE_METHODS.has(fr.method) ? body : undefined,
+        dispatcher: agent,
+      });
+      const text = await up.body.text();
+      const h: Record<string, string> = {};
+      for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP_HEADERS.has(k)) h[k] = Array.isArray(v) ? v.join(', ') : v;
+      answer = { status: up.statusCode, headers: h, json: parseJson(text), text };
+    }
+    const before = answer.json === undefined ? undefined : JSON.stringify(answer.json);
+    for (const f of faults) await f.response?.(fr, answer);
+    const after = answer.json === undefined ? undefined : JSON.stringify(answer.json);
+    const text = after !== before && after !== undefined ? after : answer.text;
+    res.writeHead(answer.status, answer.headers);
+    res.end(text);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: 'proxy_error', message: String((err as Error)?.message ?? err), data: { status: 502 } }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stats,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await agent.close();
+    },
+  };
+}
+
+/** Does a behaviour ID match one of a fault's `caughtBy` entries (exact, or prefix ending in '*')? */
+export function matchesCaughtBy(fault: Fault, behaviourId: string): boolean {
+  return fault.caughtBy.some((p) => (p.endsWith('*') ? behaviourId.startsWith(p.slice(0, -1)) : p === behaviourId));
+}
+
+/** Helpers for writing faults. */
+export const on = {
+  /** Route equals (spec names) and method matches. */
+  route(req: FaultRequest, route: string | RegExp, method?: string): boolean {
+    const ok = typeof route === 'string' ? req.route === route : route.test(req.route);
+    return ok && (!method || req.method === method);
+  },
+};

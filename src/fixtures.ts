@@ -1,0 +1,118 @@
+/**
+ * Items the suite creates on a target: tagged with the run ID, tracked, and force-deleted
+ * afterwards — after each suite file (afterAll), and again by the CLI after the run and at
+ * the start of the next one (a sweep by tag), so that an interrupted or crashed run leaves
+ * nothing behind.
+ */
+import type { Client } from './client.ts';
+
+/** Every item the suite creates carries this prefix in its title and slug. */
+export const TAG_PREFIX = 'cmsc-';
+
+/** Collections the suite may create items in, with how to find and delete them. */
+export const SWEPT_COLLECTIONS = ['/cms/v2/posts', '/cms/v2/pages'] as const;
+
+export function tagFor(runId: string): string {
+  return `${TAG_PREFIX}${runId.replace(/^cmsc-?/, '')}`;
+}
+
+interface Tracked {
+  /** Item route, e.g. /cms/v2/posts/12 */
+  route: string;
+  /** How to remove it. */
+  remove: (client: Client) => Promise<void>;
+}
+
+export class Fixtures {
+  private readonly tracked: Tracked[] = [];
+  private counter = 0;
+
+  constructor(
+    private readonly client: Client,
+    readonly tag: string,
+  ) {}
+
+  /** A unique, tagged slug / title fragment for a new item. */
+  label(hint = 'item'): string {
+    return `${this.tag}-${hint}-${++this.counter}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+  }
+
+  /** Track an item so it is force-deleted at cleanup. */
+  track(route: string, remove: Tracked['remove'] = (c) => forceDelete(c, route)): void {
+    this.tracked.push({ route, remove });
+  }
+
+  /**
+   * Create a post or page (collection route `/cms/v2/posts` or `/cms/v2/pages`) with the
+   * run tag in title and slug, and track it. Throws when creation does not answer 2xx with an id.
+   */
+  async create(collection: string, fields: Record<string, unknown> = {}, client: Client = this.client): Promise<any> {
+    const label = this.label(collection.split('/').pop());
+    const title = typeof fields.title === 'string' ? `${label} ${fields.title}` : label;
+    const body = { status: 'publish', content: `<p>${label}</p>`, ...fields, title, slug: fields.slug ?? label };
+    const res = await client.post(collection, body);
+    if (res.status < 200 || res.status > 299 || typeof res.body?.id !== 'number')
+      throw new FixtureError(`could not create a fixture in ${collection}: ${res.status} ${res.text.slice(0, 200)}`);
+    this.track(`${collection}/${res.body.id}`);
+    return res.body;
+  }
+
+  /** Delete everything tracked, newest first. Returns the routes that could not be deleted. */
+  async cleanup(): Promise<string[]> {
+    const failed: string[] = [];
+    while (this.tracked.length) {
+      const item = this.tracked.pop()!;
+      try {
+        await item.remove(this.client);
+      } catch {
+        failed.push(item.route);
+      }
+    }
+    return failed;
+  }
+}
+
+/** A fixture could not be set up: a precondition, not a conformance failure of the behaviour under test. */
+export class FixtureError extends Error {
+  override name = 'FixtureError';
+}
+
+/** DELETE ?force=true; a 404/410 counts as already gone. */
+export async function forceDelete(client: Client, route: string): Promise<void> {
+  const res = await client.delete(route, { query: { force: true } });
+  if (res.status >= 300 && res.status !== 404 && res.status !== 410) throw new Error(`DELETE ${route}: ${res.status}`);
+}
+
+/**
+ * Force-delete every post and page tagged with `tag` (default: any run's tag). Used by the CLI
+ * before a run (leftovers of earlier interrupted runs) and after it.
+ */
+export async function sweep(client: Client, tag = TAG_PREFIX): Promise<{ deleted: number; failed: number }> {
+  let deleted = 0;
+  let failed = 0;
+  for (const collection of SWEPT_COLLECTIONS) {
+    for (let guard = 0; guard < 20; guard++) {
+      const res = await client.get(collection, { query: { search: tag, status: 'any', per_page: 100, context: 'edit', _fields: 'id,slug,title' } });
+      if (res.status !== 200 || !Array.isArray(res.body)) break;
+      const mine = res.body.filter((p: any) => isTagged(p, tag));
+      if (!mine.length) break;
+      const before = deleted + failed;
+      await Promise.all(
+        mine.map((p: any) =>
+          forceDelete(client, `${collection}/${p.id}`).then(
+            () => deleted++,
+            () => failed++,
+          ),
+        ),
+      );
+      if (deleted + failed === before) break;
+      if (failed) break;
+    }
+  }
+  return { deleted, failed };
+}
+
+function isTagged(item: any, tag: string): boolean {
+  const title = typeof item?.title === 'object' ? (item.title.raw ?? item.title.rendered) : item?.title;
+  return [item?.slug, title].some((s) => typeof s === 'string' && s.toLowerCase().includes(tag));
+}
