@@ -142,10 +142,16 @@ export function failureKindOf(err: unknown): BehaviourMeta['failureKind'] {
   return 'harness';
 }
 
-export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unknown, options: { timeout?: number } = {}): void {
+export interface BehaviourOptions {
+  timeout?: number;
+  /** Run alongside the other concurrent behaviours of the file (only for behaviours that share no mutable state). */
+  concurrent?: boolean;
+}
+
+export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unknown, options: BehaviourOptions = {}): void {
   registerCleanup();
   const declared: BehaviourMeta = { ...decl, covers: [...(decl.covers ?? [])], requests: 0 };
-  test(`${decl.id} ${decl.title}`, { timeout: options.timeout ?? 60_000, meta: { behaviour: declared } }, async (ctx) => {
+  test(`${decl.id} ${decl.title}`, { timeout: options.timeout ?? 60_000, concurrent: options.concurrent, meta: { behaviour: declared } }, async (ctx) => {
     const meta: BehaviourMeta = (ctx.task.meta.behaviour ??= declared);
     const run = runContext();
     const client = run.client.fork(decl.id);
