@@ -1,0 +1,141 @@
+/**
+ * Discovery: the site index (core part 1, part 5; extensions part 1). Read-only; uses the
+ * index the CLI fetched once.
+ */
+import { catalog, extensionOnlyNamespaces } from '../../schemas/catalog/index.ts';
+import { behaviour } from '../../src/behaviour.ts';
+import { checkIndexField } from '../../src/discovery.ts';
+
+/** The extension document describes a second instance: the one with all its plugin namespaces. */
+function requireExtensionInstance(t: { index: any; skip(r: string): never }) {
+  const advertised: string[] = t.index?.namespaces ?? [];
+  const plugins = ['spamfilter/v1', 'contactform/v1', 'suite/v4'];
+  const missing = plugins.filter((n) => !advertised.includes(n));
+  if (missing.length)
+    t.skip(`applies to the extension instance (advertising ${plugins.join(', ')}); this target lacks ${missing.join(', ')}`);
+}
+
+for (const field of catalog.indexFields) {
+  const extension = field.spec.doc === 'extensions';
+  behaviour(
+    {
+      id: `disc.${field.id}`,
+      level: 'MUST',
+      namespace: '',
+      route: '/',
+      title: `site index field ${field.name} is ${[field.type].flat().join(' or ')}${field.format ? ` (${field.format})` : ''}${field.nonEmpty ? ', non-empty' : ''}`,
+      spec: field.spec,
+      covers: [field.id],
+    },
+    (t) => {
+      if (extension) requireExtensionInstance(t);
+      const problem = checkIndexField(field, t.run.info.index && (t.run.info.index as any)[field.name]);
+      if (problem) t.fail(problem);
+    },
+  );
+}
+
+for (const ns of catalog.namespaces.core) {
+  behaviour(
+    {
+      id: `disc.namespace.${ns.replace(/[^a-z0-9]+/g, '-')}`,
+      level: 'MUST',
+      namespace: ns,
+      route: '/',
+      title: `site index advertises namespace ${ns}`,
+      spec: { doc: 'core', section: '1. What the service does' },
+      covers: [`namespace.${ns}`],
+    },
+    (t) => {
+      const advertised: string[] = t.index?.namespaces ?? [];
+      if (!advertised.includes(ns)) t.fail(`namespace ${ns} is not in the index's namespaces [${advertised.join(', ')}]`);
+    },
+  );
+}
+
+behaviour(
+  {
+    id: 'disc.namespace.extension-instance',
+    level: 'MUST',
+    namespace: '',
+    route: '/',
+    title: 'the extension instance advertises every namespace of the extension document',
+    spec: { doc: 'extensions', section: '1. What the service does' },
+    covers: extensionOnlyNamespaces().map((n) => `namespace.${n}`),
+  },
+  (t) => {
+    requireExtensionInstance(t);
+    const advertised: string[] = t.index?.namespaces ?? [];
+    const missing = catalog.namespaces.extensions.filter((n) => !advertised.includes(n));
+    if (missing.length) t.fail(`not advertised: ${missing.join(', ')}`);
+  },
+);
+
+behaviour(
+  {
+    id: 'disc.index.routes.entries',
+    level: 'MUST',
+    namespace: '',
+    route: '/',
+    title: 'every routes entry has namespace, methods, endpoints and _links.self[].href',
+    spec: { doc: 'core', section: '1. What the service does' },
+    covers: ['index.field.routes'],
+  },
+  (t) => {
+    const routes = t.index?.routes;
+    if (!routes || typeof routes !== 'object') t.fail('the index has no routes object');
+    const problems: string[] = [];
+    for (const [key, e] of Object.entries<any>(routes)) {
+      if (typeof e?.namespace !== 'string') problems.push(`${key}: namespace is not a string`);
+      if (!Array.isArray(e?.methods) || !e.methods.every((m: unknown) => typeof m === 'string')) problems.push(`${key}: methods is not an array of methods`);
+      if (!Array.isArray(e?.endpoints) || !e.endpoints.every((x: any) => Array.isArray(x?.methods) && x?.args && typeof x.args === 'object'))
+        problems.push(`${key}: endpoints is not an array of {methods, args}`);
+      const self = e?._links?.self;
+      if (!Array.isArray(self) || !self.every((l: any) => typeof l?.href === 'string')) problems.push(`${key}: no _links.self[].href`);
+    }
+    if (problems.length) t.fail(`${problems.length} of ${Object.keys(routes).length} route entries deviate; first: ${problems.slice(0, 5).join('; ')}`);
+  },
+);
+
+behaviour(
+  {
+    id: 'disc.index.routes.namespace-empty',
+    level: 'MUST',
+    namespace: '',
+    route: '/',
+    title: 'the routes / and /batch/v1 have an empty namespace',
+    spec: { doc: 'core', section: '1. What the service does' },
+  },
+  (t) => {
+    for (const key of ['/', '/batch/v1']) {
+      const e = t.index?.routes?.[key];
+      if (!e) t.fail(`route ${key} is not in the index`);
+      if (e.namespace !== '') t.fail(`route ${key} has namespace ${JSON.stringify(e.namespace)}, documented ""`);
+    }
+  },
+);
+
+behaviour(
+  {
+    id: 'disc.index.authentication',
+    level: 'MUST',
+    namespace: '',
+    route: '/',
+    title: 'authentication advertises application-passwords with an authorization URL {base_url}/<admin_path>/authorize-application.php',
+    spec: catalog.authentication.spec,
+    covers: ['index.field.authentication', 'authentication.application-passwords'],
+  },
+  (t) => {
+    const auth = (t.run.info.index as any)?.authentication;
+    const scheme = auth?.[catalog.authentication.scheme];
+    if (!scheme) t.fail(`authentication does not advertise ${catalog.authentication.scheme} (got ${JSON.stringify(auth)?.slice(0, 200)})`);
+    const href = scheme?.endpoints?.authorization;
+    if (typeof href !== 'string') t.fail('application-passwords has no endpoints.authorization string');
+    const admin = t.run.profile.adminPath;
+    const tail = catalog.authentication.authorizationPath.replace('<admin_path>', admin ?? '[^/]+');
+    if (!new RegExp(`${tail.replace(/\./g, '\\.')}$`).test(href)) t.fail(`authorization URL ${href} does not end in ${catalog.authentication.authorizationPath}${admin ? ` (admin path ${admin})` : ''}`);
+    // {base_url} is the site's own address (the index's `url`): a proxy in front of the site does not change it.
+    const base = String((t.run.info.index as any)?.url ?? '').replace(/\/+$/, '');
+    if (!base || !href.startsWith(`${base}/`)) t.fail(`authorization URL ${href} is not under the site URL ${base}`);
+  },
+);
