@@ -123,7 +123,10 @@ export function buildResults(header: RunHeader, modules: readonly TestModule[], 
   for (const e of unhandled) errors.push({ message: firstLine(e.message ?? String(e)) });
   const behaviours = behaviourResults(cases, errors);
   const requests = { count: header.setupRequests?.count ?? 0, latencyMs: header.setupRequests?.latencyMs ?? 0 };
-  for (const b of behaviours) requests.count += b.requests;
+  for (const b of behaviours) {
+    requests.count += b.requests;
+    requests.latencyMs += b.latencyMs ?? 0;
+  }
   return {
     schemaVersion: 1,
     tool: header.tool,

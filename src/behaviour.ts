@@ -35,6 +35,8 @@ export interface RecordedExchange extends Omit<Exchange, 'requestBody' | 'respon
 
 export interface BehaviourMeta extends BehaviourDecl {
   requests: number;
+  /** Sum of the latencies of this behaviour's requests (ms). */
+  latencyMs?: number;
   /** The last exchanges of a failed behaviour, bodies truncated, credentials never included. */
   exchanges?: RecordedExchange[];
   /** A shrunk counterexample of a failed property. */
@@ -203,6 +205,7 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       throw err;
     } finally {
       meta.requests = client.requests;
+      meta.latencyMs = Math.round(client.latencyMs);
     }
   });
 }

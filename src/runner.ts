@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createVitest } from 'vitest/node';
+import type { Vitest } from 'vitest/node';
 import { Client } from './client.ts';
 import { isLoopback, redactConfig, type RunConfig } from './config.ts';
 import { TargetError, UnreachableError, UsageError } from './errors.ts';
@@ -108,7 +108,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     log(`\n${sig}: stopping (cleanup runs first) ...`);
     void vitestRef?.cancelCurrentRun('keyboard-input');
   };
-  let vitestRef: Awaited<ReturnType<typeof createVitest>> | undefined;
+  let vitestRef: Vitest | undefined;
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
@@ -143,6 +143,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       startedAt,
       setupRequests: { count: setupClient.totals.requests, latencyMs: setupClient.totals.latencyMs },
     });
+    const { createVitest } = await import('vitest/node');
     const vitest = await createVitest(
       'test',
       {
@@ -217,6 +218,7 @@ export interface ListedBehaviour {
 
 /** Collect the declared behaviours without running them (no target needed). */
 export async function listBehaviours(only?: string): Promise<{ behaviours: ListedBehaviour[]; errors: string[] }> {
+  const { createVitest } = await import('vitest/node');
   const vitest = await createVitest(
     'test',
     { root: PKG_ROOT, config: false, include: ['suites/**/*.spec.ts'], watch: false, reporters: [], testNamePattern: only, pool: 'threads' },
