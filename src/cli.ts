@@ -16,6 +16,9 @@ Commands:
              Without --target, boots the embedded local WordPress and runs against it.
   list       List the behaviours (ID, level, spec section) without running them.
              Takes --only and --json.
+  serve      Start the reference server (the documented interface, in memory).
+             Takes --port N (default 8080) and --host H (default 127.0.0.1);
+             prints the URL and an administrator application password.
 
 Options:
 ${optionsHelp()}
@@ -47,7 +50,8 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     }
     if (first === 'run') return await run(rest, out, err);
     if (first === 'list') return await list(rest, out);
-    throw new UsageError(`unknown command "${first}" (commands: run, list; see cms-conformance --help)`);
+    if (first === 'serve') return await serve(rest, out);
+    throw new UsageError(`unknown command "${first}" (commands: run, list, serve; see cms-conformance --help)`);
   } catch (e) {
     if (e instanceof UsageError || e instanceof UnreachableError) {
       err.write(`cms-conformance: ${e.message}\n`);
@@ -97,4 +101,44 @@ async function list(argv: string[], out: NodeJS.WritableStream): Promise<number>
     for (const e of errors) out.write(`error: ${e}\n`);
   }
   return errors.length ? 1 : EXIT.ok;
+}
+
+async function serve(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+  const { parseArgs } = await import('node:util');
+  let values: { port?: string; host?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean' } }, strict: true }));
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message.replace(/\. To specify a positional argument.*$/s, '')} (see cms-conformance --help)`);
+  }
+  if (values.help) {
+    out.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  const port = values.port === undefined ? 8080 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0-65535), got "${values.port}"`);
+  const { startReferenceServer } = await import('../targets/reference/index.ts');
+  let srv;
+  try {
+    srv = await startReferenceServer({ port, host: values.host ?? '127.0.0.1' });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${port} is already in use (choose another with --port)`);
+    if (code === 'EACCES') throw new UsageError(`not allowed to listen on port ${port}`);
+    throw e;
+  }
+  out.write(`reference server listening on ${srv.url}\n`);
+  out.write(`  index:       ${srv.url}/index.php?rest_route=/\n`);
+  out.write(`  user:        ${srv.user}\n`);
+  out.write(`  app password: ${srv.appPassword}\n`);
+  out.write(`  try: cms-conformance run --target ${srv.url} --user ${srv.user} --app-password '${srv.appPassword}'\n`);
+  out.write('Press Ctrl+C to stop.\n');
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await srv.stop();
+  out.write('reference server stopped\n');
+  return EXIT.ok;
 }
