@@ -1,0 +1,257 @@
+// Embedded real target: a local WordPress served by native `php -S` on SQLite. See README.md.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PHP_FLAGS, ensureTemplate, phpScript, wpConfig } from './cache.ts';
+import { TargetBootError, freePort, groupMembers, killGroup, killGroupSync, pidAlive, run, sleep, tail } from './proc.ts';
+
+export { TargetBootError };
+
+export interface WordPressTarget {
+  url: string; // e.g. http://127.0.0.1:PORT  (base URL; REST is at {url}/index.php?rest_route=/)
+  user: string; // admin login
+  appPassword: string; // plain application password (24 chars)
+  version: string; // e.g. '6.5.5'
+  runtime: 'php' | 'wasm';
+  plugins: string[]; // e.g. ['akismet'] when Akismet was installed
+  stop(): Promise<void>; // kills the server process group, removes temp site dir; idempotent
+}
+
+export interface BootOptions {
+  version?: '6.5.5' | '6.1.9'; // default '6.5.5'
+  port?: number; // default: a free port
+  cacheDir?: string; // default: env CMS_CONFORMANCE_CACHE or ~/.cache/cms-conformance
+  akismet?: boolean; // default true
+  workers?: number; // PHP_CLI_SERVER_WORKERS, default 4
+  log?: (line: string) => void; // progress lines; default: no output
+}
+
+const SITE_PREFIX = 'cms-conformance-wp-';
+const READY_TIMEOUT_MS = 30_000;
+
+/** A booted site: its temp directory and the server's process group. */
+interface Running {
+  dir: string;
+  pgid?: number;
+}
+const running = new Set<Running>();
+
+export async function bootWordPress(opts: BootOptions = {}): Promise<WordPressTarget> {
+  try {
+    return await boot(opts);
+  } catch (e) {
+    if (e instanceof TargetBootError) throw e;
+    throw new TargetBootError(`WordPress boot failed: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+async function boot(opts: BootOptions): Promise<WordPressTarget> {
+  const started = Date.now();
+  const log = opts.log ?? (() => {});
+  const version = opts.version ?? '6.5.5';
+  const cacheDir = opts.cacheDir ?? process.env.CMS_CONFORMANCE_CACHE ?? join(homedir(), '.cache', 'cms-conformance');
+  const php = await findPhp();
+  installExitHandlers();
+  const template = await ensureTemplate({ cacheDir, php, log }, version, opts.akismet ?? true);
+
+  const entry: Running = { dir: mkdtempSync(join(tmpdir(), SITE_PREFIX)) };
+  running.add(entry);
+  const owner = join(entry.dir, 'owner.json');
+  writeFileSync(owner, JSON.stringify({ node: process.pid }));
+  const site = join(entry.dir, 'wordpress');
+  try {
+    await copySite(template.dir, site);
+    for (let attempt = 1; ; attempt++) {
+      const port = opts.port ?? (await freePort());
+      const url = `http://127.0.0.1:${port}`;
+      writeFileSync(join(site, 'wp-config.php'), wpConfig(url));
+      const logFile = join(entry.dir, 'server.log');
+      const server = startServer(php, site, port, opts.workers ?? 4, logFile);
+      entry.pgid = server.pid;
+      writeFileSync(owner, JSON.stringify({ node: process.pid, server: server.pid }));
+      const steps = [createAppPassword(php, site, url), waitReady(url, server, logFile)] as const;
+      try {
+        const [creds] = await Promise.all(steps);
+        log(`WordPress ${template.version} ready at ${url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+        let stopping: Promise<void> | undefined;
+        return {
+          url,
+          user: creds.user,
+          appPassword: creds.password,
+          version: template.version,
+          runtime: 'php',
+          plugins: template.plugins,
+          stop: () => (stopping ??= stopSite(entry)),
+        };
+      } catch (e) {
+        await killGroup(server.pid!);
+        entry.pgid = undefined;
+        await Promise.allSettled(steps);
+        if (!(e instanceof PortInUse)) throw e;
+        if (opts.port !== undefined) throw new TargetBootError(`port ${port} is already in use: choose another or leave port unset`);
+        if (attempt === 3) throw new TargetBootError('php -S could not bind a free port three times');
+      }
+    }
+  } catch (e) {
+    await stopSite(entry);
+    throw e;
+  }
+}
+
+/**
+ * Hard links make the copy nearly free (creating files is the slow part); nothing edits core, plugin or
+ * theme files in place over REST. SQLite does write in place, so the database gets a real copy.
+ */
+async function copySite(template: string, site: string): Promise<void> {
+  try {
+    await run('cp', ['-al', template, site]);
+  } catch {
+    rmSync(site, { recursive: true, force: true });
+    await run('cp', ['-a', template, site]); // e.g. the cache is on another file system
+  }
+  const db = 'wp-content/database/.ht.sqlite';
+  rmSync(join(site, db));
+  copyFileSync(join(template, db), join(site, db));
+}
+
+let phpCheck: Promise<string> | undefined;
+function findPhp(): Promise<string> {
+  phpCheck ??= (async () => {
+    const php = process.env.CMS_CONFORMANCE_PHP || 'php';
+    let out: string;
+    try {
+      out = (await run(php, ['-r', 'echo PHP_VERSION, extension_loaded("pdo_sqlite") ? " ok" : " no";'])).stdout;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new TargetBootError(`${php} not found: install php8.2-cli php8.2-sqlite3 (apt-get install php8.2-cli php8.2-sqlite3), or set CMS_CONFORMANCE_PHP to a php binary`);
+      }
+      throw new TargetBootError(`${php} does not run: ${(e as Error).message}`);
+    }
+    if (!out.endsWith(' ok')) {
+      throw new TargetBootError(`php ${out.split(' ')[0]} has no pdo_sqlite extension: install php8.2-sqlite3 (apt-get)`);
+    }
+    return php;
+  })().catch((e) => {
+    phpCheck = undefined;
+    throw e;
+  });
+  return phpCheck;
+}
+
+function startServer(php: string, site: string, port: number, workers: number, logFile: string): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, PHP_CLI_SERVER_WORKERS: String(workers) };
+  if (workers <= 1) delete env.PHP_CLI_SERVER_WORKERS;
+  const fd = openSync(logFile, 'a');
+  // Own process group (detached), so stop() can kill the workers with the master. -q: no access log.
+  const child = spawn(php, [...PHP_FLAGS, '-q', '-S', `127.0.0.1:${port}`, '-t', site, phpScript('router.php')], {
+    cwd: site,
+    env,
+    detached: true,
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  child.unref();
+  child.on('error', () => {}); // php was found by findPhp(); waitReady() reports the exit
+  return child;
+}
+
+class PortInUse extends Error {}
+
+async function waitReady(url: string, server: ChildProcess, logFile: string): Promise<void> {
+  const index = `${url}/index.php?rest_route=/`;
+  const serverLog = () => readFileSync(logFile, 'utf8');
+  let exit: string | undefined;
+  server.once('exit', (code, signal) => (exit = signal ?? `code ${code}`));
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let last = '';
+  for (;;) {
+    if (exit !== undefined) {
+      if (/Address already in use/.test(serverLog())) throw new PortInUse();
+      throw new TargetBootError(`php -S exited (${exit}) before WordPress answered: ${tail(serverLog()) || 'no output'}`);
+    }
+    try {
+      const res = await fetch(index, { signal: AbortSignal.timeout(5000) });
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+      last = `HTTP ${res.status}`;
+    } catch (e) {
+      last = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
+    }
+    if (Date.now() > deadline) {
+      throw new TargetBootError(`WordPress did not answer 200 at ${index} within ${READY_TIMEOUT_MS / 1000} s (last: ${last}); server log: ${tail(serverLog()) || 'empty'}`);
+    }
+    await sleep(50);
+  }
+}
+
+async function createAppPassword(php: string, site: string, url: string): Promise<{ user: string; password: string }> {
+  try {
+    const { stdout } = await run(php, [...PHP_FLAGS, '-d', 'display_errors=stderr', phpScript('boot.php'), site, url]);
+    return JSON.parse(stdout);
+  } catch (e) {
+    throw new TargetBootError(`could not create the application password: ${tail((e as { stderr?: string }).stderr ?? '') || (e as Error).message}`);
+  }
+}
+
+async function stopSite(entry: Running): Promise<void> {
+  if (entry.pgid) await killGroup(entry.pgid);
+  rmSync(entry.dir, { recursive: true, force: true });
+  running.delete(entry);
+}
+
+function stopAllSync(): void {
+  for (const entry of running) {
+    if (entry.pgid) killGroupSync(entry.pgid);
+    rmSync(entry.dir, { recursive: true, force: true });
+  }
+  running.clear();
+}
+
+let handlersInstalled = false;
+function installExitHandlers(): void {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  sweepOrphans();
+  process.on('exit', stopAllSync);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = () => {
+      stopAllSync();
+      process.removeListener(signal, onSignal);
+      // Re-raise only when nobody else handles the signal, so Node's default (terminate) applies.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
+}
+
+/** Servers left by a process that died without cleanup (e.g. SIGKILL): kill them and remove their sites. */
+function sweepOrphans(): void {
+  for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith(SITE_PREFIX))) {
+    const dir = join(tmpdir(), name);
+    try {
+      if (orphaned(dir)) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // another process is sweeping it, or it is not ours to remove
+    }
+  }
+}
+
+function orphaned(dir: string): boolean {
+  let owner: { node: number; server?: number };
+  try {
+    owner = JSON.parse(readFileSync(join(dir, 'owner.json'), 'utf8'));
+  } catch {
+    return Date.now() - statSync(dir).mtimeMs > 60 * 60_000;
+  }
+  if (pidAlive(owner.node)) return false;
+  const servesDir = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
+    } catch {
+      return false;
+    }
+  };
+  if (owner.server && groupMembers(owner.server).some(servesDir)) killGroupSync(owner.server);
+  return true;
+}
