@@ -63,6 +63,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   concurrency?: number;
   retries?: number;
+  /** At most this many requests started per second (shared by all forks); 0 or undefined = no limit. */
+  maxRps?: number;
   /** Translates documented routes to the target's (profile). Identity by default. */
   mapRoute?: (route: string) => string;
   /** Called for every completed exchange (event log, attribution). */
@@ -84,6 +86,30 @@ class Limiter {
       this.queue.shift()?.();
     }
   }
+}
+
+/** Spaces request starts so that at most `rps` start per second. */
+class RateLimiter {
+  private next = 0;
+  constructor(private readonly rps: number) {}
+  /** Wait for a slot; `pauseUntil` pushes every later start back (a 429's Retry-After). */
+  async slot(): Promise<void> {
+    const now = performance.now();
+    const at = Math.max(now, this.next);
+    this.next = at + 1000 / this.rps;
+    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+  }
+  pauseUntil(t: number): void {
+    this.next = Math.max(this.next, t);
+  }
+}
+
+/** How long a 429's Retry-After asks to wait, in ms (seconds or an HTTP date), capped. */
+export function retryAfterMs(value: string | undefined, capMs = 10_000): number | undefined {
+  if (!value) return undefined;
+  const secs = Number(value);
+  const ms = Number.isFinite(secs) ? secs * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) ? Math.min(Math.max(0, ms), capMs) : undefined;
 }
 
 const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN']);
@@ -124,6 +150,7 @@ export function authorizationHeader(c: Credentials | undefined): string | undefi
 interface Shared {
   agent: Agent;
   limiter: Limiter;
+  rate?: RateLimiter;
   totals: { requests: number; latencyMs: number };
 }
 
@@ -144,6 +171,7 @@ export class Client {
     this.shared = shared ?? {
       agent: new Agent({ connections: opts.concurrency ?? 4, keepAliveTimeout: 10_000, pipelining: 1 }),
       limiter: new Limiter(opts.concurrency ?? 4),
+      rate: opts.maxRps ? new RateLimiter(opts.maxRps) : undefined,
       totals: { requests: 0, latencyMs: 0 },
     };
   }
@@ -210,15 +238,23 @@ export class Client {
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          const res = await this.shared.limiter.run(() =>
-            undiciRequest(url, {
+          const res = await this.shared.limiter.run(async () => {
+            await this.shared.rate?.slot();
+            return undiciRequest(url, {
               method,
               headers,
               body,
               dispatcher: this.shared.agent,
               signal: AbortSignal.timeout(timeoutMs),
-            }).then(async (r) => ({ r, text: await r.body.text() })),
-          );
+            }).then(async (r) => ({ r, text: await r.body.text() }));
+          });
+          // A 429 with Retry-After is the target asking us to slow down: wait and send again (bounded).
+          const wait = res.r.statusCode === 429 ? retryAfterMs(headerValue(res.r.headers['retry-after'])) : undefined;
+          if (wait !== undefined && attempt < retries) {
+            this.shared.rate?.pauseUntil(performance.now() + wait);
+            await new Promise((r) => setTimeout(r, wait));
+            continue;
+          }
           exchange.status = res.r.statusCode;
           for (const [k, v] of Object.entries(res.r.headers)) if (v !== undefined) exchange.responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
           exchange.responseText = res.text;
@@ -260,6 +296,10 @@ export class Client {
   async close(): Promise<void> {
     await this.shared.agent.close();
   }
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
 }
 
 function errorCode(err: unknown): string {

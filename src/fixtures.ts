@@ -77,10 +77,24 @@ export class FixtureError extends Error {
   override name = 'FixtureError';
 }
 
-/** DELETE ?force=true; a 404/410 counts as already gone. */
-export async function forceDelete(client: Client, route: string): Promise<void> {
-  const res = await client.delete(route, { query: { force: true } });
-  if (res.status >= 300 && res.status !== 404 && res.status !== 410) throw new Error(`DELETE ${route}: ${res.status}`);
+/**
+ * DELETE ?force=true; a 404/410 counts as already gone. Cleanup is not a behaviour under test,
+ * so it tries again (a few times, briefly) when the target stumbles (5xx, 429, no answer).
+ */
+export async function forceDelete(client: Client, route: string, attempts = 4): Promise<void> {
+  for (let i = 1; ; i++) {
+    let status: number;
+    try {
+      status = (await client.delete(route, { query: { force: true } })).status;
+    } catch (err) {
+      if (i >= attempts) throw err;
+      status = 0;
+    }
+    if (status >= 200 && status < 300) return;
+    if (status === 404 || status === 410) return;
+    if (i >= attempts || (status !== 0 && status !== 429 && status < 500)) throw new Error(`DELETE ${route}: ${status}`);
+    await new Promise((r) => setTimeout(r, 200 * i));
+  }
 }
 
 /**
@@ -92,9 +106,9 @@ export async function sweep(client: Client, tag = TAG_PREFIX): Promise<{ deleted
   let failed = 0;
   for (const collection of SWEPT_COLLECTIONS) {
     for (let guard = 0; guard < 20; guard++) {
-      const res = await client.get(collection, { query: { search: tag, status: 'any', per_page: 100, context: 'edit', _fields: 'id,slug,title' } });
-      if (res.status !== 200 || !Array.isArray(res.body)) break;
-      const mine = res.body.filter((p: any) => isTagged(p, tag));
+      const res = await listTagged(client, collection, tag);
+      if (!res) break;
+      const mine = res.filter((p: any) => isTagged(p, tag));
       if (!mine.length) break;
       const before = deleted + failed;
       await Promise.all(
@@ -110,6 +124,21 @@ export async function sweep(client: Client, tag = TAG_PREFIX): Promise<{ deleted
     }
   }
   return { deleted, failed };
+}
+
+/** Tagged items of a collection (any status), or undefined when the target does not answer with a list. */
+export async function listTagged(client: Client, collection: string, tag = TAG_PREFIX): Promise<any[] | undefined> {
+  for (let i = 1; i <= 4; i++) {
+    try {
+      const res = await client.get(collection, { query: { search: tag, status: 'any', per_page: 100, context: 'edit', _fields: 'id,slug,title' } });
+      if (res.status === 200 && Array.isArray(res.body)) return res.body.filter((p: any) => isTagged(p, tag));
+      if (res.status !== 429 && res.status < 500) return undefined;
+    } catch {
+      /* no answer: try again */
+    }
+    await new Promise((r) => setTimeout(r, 200 * i));
+  }
+  return undefined;
 }
 
 function isTagged(item: any, tag: string): boolean {

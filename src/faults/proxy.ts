@@ -53,9 +53,56 @@ export interface ProxyStats {
   writes: number;
 }
 
+/**
+ * Chaos: transport-level trouble applied to a share of requests, deterministic for a seed.
+ * Rates are fractions of requests (0..1).
+ */
+export interface ChaosOptions {
+  seed?: number;
+  /** Added to every answer. */
+  latencyMs?: number;
+  /** Requests that get no answer for `stallMs` (longer than the client's timeout). */
+  stallRate?: number;
+  stallMs?: number;
+  /** Requests whose connection is reset without an answer. */
+  resetRate?: number;
+  /** Requests answered 5xx (in bursts of `burstLength` consecutive requests). */
+  errorRate?: number;
+  burstLength?: number;
+  /** Requests answered 429 with Retry-After: `retryAfterSec`. */
+  rateLimitRate?: number;
+  retryAfterSec?: number;
+  /** Answers whose JSON body is cut in half. */
+  malformedJsonRate?: number;
+  /** Answers replaced by an HTML error page (status 500). */
+  htmlErrorRate?: number;
+}
+
+export interface ChaosStats {
+  stalled: number;
+  reset: number;
+  errors: number;
+  rateLimited: number;
+  malformed: number;
+  html: number;
+}
+
+/** A small seeded PRNG (mulberry32), so a chaos run can be repeated. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 export interface FaultProxy {
   url: string;
   stats: ProxyStats;
+  chaos: ChaosStats;
   close(): Promise<void>;
 }
 
@@ -67,6 +114,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   for await (const c of req) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function parseJson(text: string): any {
   if (!text) return undefined;
@@ -81,8 +130,12 @@ function parseJson(text: string): any {
 export async function startFaultProxy(
   targetUrl: string,
   faults: Fault[],
-  opts: { profile?: ProfileName; port?: number } = {},
+  opts: { profile?: ProfileName; port?: number; chaos?: ChaosOptions } = {},
 ): Promise<FaultProxy> {
+  const chaos = opts.chaos;
+  const random = prng(chaos?.seed ?? 1);
+  const chaosStats: ChaosStats = { stalled: 0, reset: 0, errors: 0, rateLimited: 0, malformed: 0, html: 0 };
+  let burstLeft = 0;
   const profile = getProfile(opts.profile ?? 'spec');
   const upstream = new URL(targetUrl.replace(/\/+$/, ''));
   const agent = new Agent({ connections: 16 });
@@ -96,6 +149,37 @@ export async function startFaultProxy(
     stats.total++;
     stats.byMethod[effective] = (stats.byMethod[effective] ?? 0) + 1;
     if (WRITE_METHODS.has(effective)) stats.writes++;
+
+    if (chaos) {
+      if (chaos.latencyMs) await sleep(chaos.latencyMs);
+      const roll = random();
+      let edge = 0;
+      const hit = (rate = 0) => roll >= edge && roll < (edge += rate);
+      if (burstLeft > 0 || hit(chaos.errorRate)) {
+        burstLeft = burstLeft > 0 ? burstLeft - 1 : Math.max(0, (chaos.burstLength ?? 3) - 1);
+        chaosStats.errors++;
+        res.writeHead(503, { 'content-type': 'application/json; charset=UTF-8' });
+        res.end(JSON.stringify({ code: 'chaos_unavailable', message: 'Service Unavailable (chaos)', data: { status: 503 } }));
+        return;
+      }
+      if (hit(chaos.stallRate)) {
+        chaosStats.stalled++;
+        await new Promise((r) => setTimeout(r, chaos.stallMs ?? 30_000).unref());
+        req.socket.destroy();
+        return;
+      }
+      if (hit(chaos.resetRate)) {
+        chaosStats.reset++;
+        req.socket.resetAndDestroy?.() ?? req.socket.destroy();
+        return;
+      }
+      if (hit(chaos.rateLimitRate)) {
+        chaosStats.rateLimited++;
+        res.writeHead(429, { 'content-type': 'application/json; charset=UTF-8', 'retry-after': String(chaos.retryAfterSec ?? 1) });
+        res.end(JSON.stringify({ code: 'too_many_requests', message: 'Slow down (chaos)', data: { status: 429 } }));
+        return;
+      }
+    }
 
     const targetRoute = url.searchParams.get('rest_route');
     const query = new URLSearchParams(url.searchParams);
@@ -146,7 +230,20 @@ export async function startFaultProxy(
     const before = answer.json === undefined ? undefined : JSON.stringify(answer.json);
     for (const f of faults) await f.response?.(fr, answer);
     const after = answer.json === undefined ? undefined : JSON.stringify(answer.json);
-    const text = after !== before && after !== undefined ? after : answer.text;
+    let text = after !== before && after !== undefined ? after : answer.text;
+    if (chaos) {
+      const roll = random();
+      const malformed = chaos.malformedJsonRate ?? 0;
+      if (roll < malformed && text.length > 1) {
+        chaosStats.malformed++;
+        text = text.slice(0, Math.ceil(text.length / 2));
+      } else if (roll < malformed + (chaos.htmlErrorRate ?? 0)) {
+        chaosStats.html++;
+        answer.status = 500;
+        answer.headers = { 'content-type': 'text/html; charset=UTF-8' };
+        text = '<!DOCTYPE html><html><body><h1>There has been a critical error on this website.</h1></body></html>';
+      }
+    }
     res.writeHead(answer.status, answer.headers);
     res.end(text);
   };
@@ -162,6 +259,7 @@ export async function startFaultProxy(
   return {
     url: `http://127.0.0.1:${port}`,
     stats,
+    chaos: chaosStats,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
