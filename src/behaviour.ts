@@ -137,10 +137,34 @@ export function recordExchange(e: Exchange): RecordedExchange {
   return { ...e, requestBody: truncate(e.requestBody), responseText: truncate(e.responseText) ?? '', curl: curlFor(e) };
 }
 
-export function failureKindOf(err: unknown): BehaviourMeta['failureKind'] {
+/** Did the target misbehave at the transport or format level in these exchanges? Returns what it did. */
+export function targetTrouble(log: readonly Exchange[]): string | undefined {
+  for (const e of [...log].reverse()) {
+    if (e.error) return e.error;
+    if (e.status >= 500 || e.status === 429) return `${e.method} ${e.route} answered ${e.status}`;
+    const type = e.responseHeaders['content-type'] ?? '';
+    if (e.responseText && /json/.test(type)) {
+      try {
+        JSON.parse(e.responseText);
+      } catch {
+        return `${e.method} ${e.route} answered malformed JSON`;
+      }
+    }
+    if (e.responseText && !/json/.test(type) && e.method !== 'HEAD') return `${e.method} ${e.route} answered ${type || 'no content type'}, not JSON`;
+  }
+  return undefined;
+}
+
+/**
+ * conformance: the server does not do what is documented (an assertion or t.fail);
+ * target: the target did not answer usably (network error, timeout, or garbage that stopped the check);
+ * harness: any other exception — a bug in cms-conformance.
+ */
+export function failureKindOf(err: unknown, log: readonly Exchange[] = []): BehaviourMeta['failureKind'] {
   const name = (err as Error)?.name;
   if (name === 'ConformanceFailure' || name === 'AssertionError') return 'conformance';
   if (name === 'TargetError') return 'target';
+  if (targetTrouble(log)) return 'target';
   return 'harness';
 }
 
@@ -199,7 +223,11 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       await fn(t);
     } catch (err) {
       if ((err as { code?: string })?.code !== 'VITEST_PENDING') {
-        meta.failureKind = failureKindOf(err);
+        meta.failureKind = failureKindOf(err, client.log);
+        if (meta.failureKind === 'target' && (err as Error)?.name !== 'TargetError') {
+          const e = err as Error;
+          e.message = `${targetTrouble(client.log)}; the check could not go on (${e.message})`;
+        }
         meta.exchanges = client.log.slice(-3).map(recordExchange);
       }
       throw err;

@@ -266,7 +266,7 @@ export class Client {
             continue;
           }
           const msg =
-            code === 'TimeoutError' || code === 'ABORT_ERR'
+            code === 'TimeoutError'
               ? `no response within ${timeoutMs} ms: ${method} ${url}`
               : `${method} ${url} failed: ${code || (err as Error).message}`;
           exchange.error = msg;
@@ -303,8 +303,10 @@ function headerValue(v: string | string[] | undefined): string | undefined {
 }
 
 function errorCode(err: unknown): string {
-  const e = err as { code?: string; name?: string; cause?: { code?: string } };
-  return e?.cause?.code ?? e?.code ?? e?.name ?? '';
+  const e = err as { code?: unknown; name?: string; cause?: { code?: unknown } };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'TimeoutError';
+  const code = e?.cause?.code ?? e?.code;
+  return typeof code === 'string' ? code : (e?.name ?? '');
 }
 
 function parseJson(text: string): unknown {
