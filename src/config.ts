@@ -115,7 +115,7 @@ export function parseFlags(argv: string[], extra: Record<string, { type: 'string
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    const msg = (err as Error).message.replace(/\. To specify a positional argument.*$/s, '');
+    const msg = (err as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/s, '');
     throw new UsageError(`${msg} (see cms-conformance --help)`);
   }
 }
