@@ -1,0 +1,98 @@
+/**
+ * `cms-conformance serve`: run the reference server in the foreground, print its URL and the
+ * administrator's credentials, stop cleanly on SIGINT / SIGTERM.
+ *
+ *   npx tsx targets/reference/serve.ts [--port N] [--host H] [--user NAME] [--app-password P]
+ *
+ * The CLI calls serveMain(argv); this file also runs on its own.
+ */
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { chunkPassword } from './state.ts';
+import { startReferenceServer } from './index.ts';
+
+export const SERVE_USAGE = `Usage: cms-conformance serve [--port N] [--host HOST] [--user NAME] [--app-password PASSWORD]
+
+Runs the reference server (an in-memory implementation of the documented interface) until
+Ctrl+C. Defaults: port 8080, host 127.0.0.1, user admin, a random application password.`;
+
+/** Returns the exit code once the server has stopped (or on a usage error). */
+export async function serveMain(
+  argv: string[],
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+  signals: NodeJS.EventEmitter = process,
+): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        user: { type: 'string' },
+        'app-password': { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    err.write(`cms-conformance serve: ${(e as Error).message}\n`);
+    return 2;
+  }
+  if (values.help) {
+    out.write(`${SERVE_USAGE}\n`);
+    return 0;
+  }
+  const port = values.port === undefined ? 8080 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    err.write(`cms-conformance serve: --port must be a port number (0-65535), got "${values.port}"\n`);
+    return 2;
+  }
+  const appPassword = values['app-password'] as string | undefined;
+  // Like WordPress, non-alphanumerics are not part of an application password.
+  if (appPassword !== undefined && appPassword.replace(/[^A-Za-z0-9]/g, '') === '') {
+    err.write('cms-conformance serve: --app-password must contain letters or digits\n');
+    return 2;
+  }
+  let server;
+  try {
+    server = await startReferenceServer({
+      port,
+      host: values.host as string | undefined,
+      user: values.user as string | undefined,
+      appPassword: appPassword?.replace(/[^A-Za-z0-9]/g, ''),
+    });
+  } catch (e) {
+    err.write(`cms-conformance serve: cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${(e as Error).message}\n`);
+    return 3;
+  }
+  out.write(
+    [
+      `Reference server listening on ${server.url}`,
+      `  REST root:            ${server.url}/index.php?rest_route=/`,
+      `  user:                 ${server.user}`,
+      `  application password: ${chunkPassword(server.appPassword)}`,
+      `  run the suite:        cms-conformance run --target ${server.url} --user ${server.user} --app-password ${server.appPassword}`,
+      'State is in memory only. Press Ctrl+C to stop.',
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      signals.off('SIGINT', stop);
+      signals.off('SIGTERM', stop);
+      resolve();
+    };
+    signals.on('SIGINT', stop);
+    signals.on('SIGTERM', stop);
+  });
+  await server.stop();
+  out.write('Reference server stopped.\n');
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await serveMain(process.argv.slice(2));
+}

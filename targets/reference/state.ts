@@ -1,0 +1,86 @@
+/**
+ * The in-memory state of one reference site: users and their application passwords, site
+ * options, and the stores of each namespace. Nothing is persisted; a new process (or a new
+ * handler) starts from the same seed.
+ */
+import { randomInt } from 'node:crypto';
+import { ContentStore } from './content-store.ts';
+import { FormStore } from './contactform-store.ts';
+import { SpamFilterState } from './spamfilter.ts';
+import { SuiteState } from './suite-state.ts';
+
+export interface User {
+  id: number;
+  login: string;
+  email: string;
+  name: string;
+  slug: string;
+  /** Application passwords (24 alphanumerics each). */
+  appPasswords: string[];
+  roles: string[];
+}
+
+export interface SiteOptions {
+  user?: string;
+  appPassword?: string;
+  /** Fixed clock for tests (ms since epoch at start). */
+  now?: () => number;
+}
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** 24 random alphanumerics, like WP_Application_Passwords::create_new_application_password(). */
+export function randomAppPassword(): string {
+  let s = '';
+  for (let i = 0; i < 24; i++) s += ALNUM[randomInt(ALNUM.length)];
+  return s;
+}
+
+/** The spaced form WordPress shows (`abcd efgh ...`). */
+export const chunkPassword = (p: string): string => p.replace(/(.{4})(?=.)/g, '$1 ');
+
+export class Site {
+  readonly name = 'Reference Site';
+  readonly description = 'A reference implementation of the Content Site REST Interface';
+  /** The site timezone: UTC (gmt_offset 0). The extension document says timezone_string is non-empty. */
+  readonly timezoneString = 'UTC';
+  readonly gmtOffset = 0;
+  /** Admin path of the authorization URL ({base_url}/<admin_path>/authorize-application.php). */
+  readonly adminPath = 'cms-admin';
+  readonly users: User[];
+  readonly now: () => number;
+  readonly content: ContentStore;
+  readonly forms: FormStore;
+  readonly spam: SpamFilterState;
+  readonly suite: SuiteState;
+
+  constructor(opts: SiteOptions = {}) {
+    this.now = opts.now ?? (() => Date.now());
+    const login = opts.user ?? 'admin';
+    this.users = [
+      {
+        id: 1,
+        login,
+        email: `${login}@example.org`,
+        name: login,
+        slug: login.toLowerCase().replace(/[^a-z0-9_-]+/g, '-'),
+        appPasswords: [opts.appPassword ?? randomAppPassword()],
+        roles: ['administrator'],
+      },
+      // A second author without credentials, so that author filters have something to tell apart.
+      { id: 2, login: 'editor', email: 'editor@example.org', name: 'Editor', slug: 'editor', appPasswords: [], roles: ['editor'] },
+    ];
+    this.content = new ContentStore(this.now);
+    this.forms = new FormStore(this.content);
+    this.spam = new SpamFilterState();
+    this.suite = new SuiteState();
+  }
+
+  get admin(): User {
+    return this.users[0]!;
+  }
+
+  userById(id: number): User | undefined {
+    return this.users.find((u) => u.id === id);
+  }
+}
