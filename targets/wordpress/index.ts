@@ -1,4 +1,5 @@
-// Embedded real target: a local WordPress served by native `php -S` on SQLite. See README.md.
+// Embedded real target: a local WordPress on SQLite, served by native `php -S` or, without php, by
+// PHP-in-WebAssembly (wasm.ts). See README.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -23,26 +24,50 @@ export interface BootOptions {
   port?: number; // default: a free port
   cacheDir?: string; // default: env CMS_CONFORMANCE_CACHE or ~/.cache/cms-conformance
   akismet?: boolean; // default true
-  workers?: number; // PHP_CLI_SERVER_WORKERS, default 4
+  workers?: number; // PHP_CLI_SERVER_WORKERS, default 4; wasm: the CLI's --workers, default 1
   log?: (line: string) => void; // progress lines; default: no output
+  // 'auto': native php when it runs with pdo_sqlite, else PHP-in-WebAssembly. Default: env CMS_CONFORMANCE_RUNTIME, else 'auto'.
+  runtime?: 'php' | 'wasm' | 'auto';
 }
 
-const SITE_PREFIX = 'cms-conformance-wp-';
+export const SITE_PREFIX = 'cms-conformance-wp-';
 const READY_TIMEOUT_MS = 30_000;
 
 /** A booted site: its temp directory and the server's process group. */
-interface Running {
+export interface Running {
   dir: string;
   pgid?: number;
 }
-const running = new Set<Running>();
+export const running = new Set<Running>();
 
 export async function bootWordPress(opts: BootOptions = {}): Promise<WordPressTarget> {
   try {
-    return await boot(opts);
+    const { runtime, noPhp } = await chooseRuntime(opts);
+    if (runtime === 'php') return await boot(opts);
+    const { bootWasm } = await import('./wasm.ts');
+    return await bootWasm(opts).catch((e) => {
+      throw noPhp ? new TargetBootError(`${noPhp}; PHP-in-WebAssembly did not boot either: ${(e as Error).message}`, { cause: e }) : e;
+    });
   } catch (e) {
     if (e instanceof TargetBootError) throw e;
     throw new TargetBootError(`WordPress boot failed: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+/** The runtime to boot; with 'auto' and no usable php, `noPhp` says why. */
+async function chooseRuntime(opts: BootOptions): Promise<{ runtime: 'php' | 'wasm'; noPhp?: string }> {
+  const runtime = opts.runtime ?? (process.env.CMS_CONFORMANCE_RUNTIME || 'auto');
+  if (runtime === 'php' || runtime === 'wasm') return { runtime };
+  if (runtime !== 'auto') {
+    throw new TargetBootError(`unknown runtime ${JSON.stringify(runtime)}${opts.runtime ? '' : ' in CMS_CONFORMANCE_RUNTIME'}: use php, wasm or auto`);
+  }
+  try {
+    await findPhp();
+    return { runtime: 'php' };
+  } catch (e) {
+    const noPhp = (e as Error).message;
+    opts.log?.(`${noPhp}; using PHP-in-WebAssembly instead (slower)`);
+    return { runtime: 'wasm', noPhp };
   }
 }
 
@@ -103,7 +128,7 @@ async function boot(opts: BootOptions): Promise<WordPressTarget> {
  * Hard links make the copy nearly free (creating files is the slow part); nothing edits core, plugin or
  * theme files in place over REST. SQLite does write in place, so the database gets a real copy.
  */
-async function copySite(template: string, site: string): Promise<void> {
+export async function copySite(template: string, site: string): Promise<void> {
   try {
     await run('cp', ['-al', template, site]);
   } catch {
@@ -194,7 +219,7 @@ async function createAppPassword(php: string, site: string, url: string): Promis
   }
 }
 
-async function stopSite(entry: Running): Promise<void> {
+export async function stopSite(entry: Running): Promise<void> {
   if (entry.pgid) await killGroup(entry.pgid);
   rmSync(entry.dir, { recursive: true, force: true });
   running.delete(entry);
@@ -209,7 +234,7 @@ function stopAllSync(): void {
 }
 
 let handlersInstalled = false;
-function installExitHandlers(): void {
+export function installExitHandlers(): void {
   if (handlersInstalled) return;
   handlersInstalled = true;
   sweepOrphans();
