@@ -5,8 +5,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import type { BehaviourMeta, Level } from '../src/behaviour.ts';
+import type { Advertised } from './advertised.ts';
+import type { BaselineOutcome } from './baseline.ts';
+import { computeCoverage, type Coverage } from './coverage.ts';
 
 export type Status = 'passed' | 'failed' | 'skipped';
 
@@ -15,6 +19,12 @@ export interface BehaviourResult extends Omit<BehaviourMeta, 'spec'> {
   specRef: BehaviourMeta['spec'];
   status: Status;
   reason?: string;
+  /** The complete failure message when it says more than `reason` (truncated). */
+  message?: string;
+  /** Expected/actual diff of a failed assertion (truncated). */
+  diff?: string;
+  /** Structured details a check attached to its failure (t.fail(message, details)). */
+  details?: unknown;
   durationMs: number;
   file: string;
 }
@@ -40,6 +50,12 @@ export interface Results {
   behaviours: BehaviourResult[];
   /** Harness problems (a suite file that failed to load, an error outside any behaviour). */
   errors: { message: string; file?: string }[];
+  /** Catalog coverage of the executed behaviours (reporters/coverage.ts). */
+  coverage?: Coverage;
+  /** What the target advertises (spec names), for comparing two runs; null when the index was not usable. */
+  advertised?: Advertised | null;
+  /** The outcome against --baseline, when one was given. */
+  baseline?: BaselineOutcome;
 }
 
 export interface RunHeader {
@@ -50,6 +66,7 @@ export interface RunHeader {
   startedAt: Date;
   /** Requests the CLI itself made before the suites (index fetch). */
   setupRequests?: { count: number; latencyMs: number };
+  advertised?: Advertised | null;
 }
 
 const emptyCounts = (): Counts => ({ passed: 0, failed: 0, skipped: 0, total: 0 });
@@ -57,6 +74,23 @@ const specString = (s: BehaviourMeta['spec']) => `${s.doc === 'core' ? 'core-rou
 
 function firstLine(s: string): string {
   return s.split('\n')[0]!.trim();
+}
+
+const LONG = 4000;
+const cap = (s: string) => (s.length <= LONG ? s : `${s.slice(0, LONG)}… [${s.length - LONG} more characters]`);
+
+/** The parts of a failure worth keeping beyond its first line. */
+function failureExtras(err: (SerializedError & { details?: unknown }) | undefined): Pick<BehaviourResult, 'message' | 'diff' | 'details'> {
+  if (!err) return {};
+  const out: Pick<BehaviourResult, 'message' | 'diff' | 'details'> = {};
+  const message = stripVTControlCharacters(String(err.message ?? '')).trim();
+  if (message.includes('\n')) out.message = cap(message);
+  if (typeof err.diff === 'string' && err.diff.trim()) out.diff = cap(stripVTControlCharacters(err.diff).trim());
+  if (err.details !== undefined) {
+    const json = JSON.stringify(err.details);
+    if (json !== undefined) out.details = json.length <= LONG ? err.details : cap(json);
+  }
+  return out;
 }
 
 /** Pure: behaviour results from finished test cases. Tests filtered out by --only are not results. */
@@ -74,6 +108,7 @@ export function behaviourResults(cases: Iterable<TestCase>, errorsOut: Results['
     }
     let status: Status;
     let reason: string | undefined;
+    let extras: ReturnType<typeof failureExtras> = {};
     if (result.state === 'passed') status = 'passed';
     else if (result.state === 'skipped') {
       status = 'skipped';
@@ -83,6 +118,7 @@ export function behaviourResults(cases: Iterable<TestCase>, errorsOut: Results['
       status = 'failed';
       const err = result.errors[0];
       reason = err ? firstLine(err.message ?? String(err)) : 'failed';
+      extras = failureExtras(err);
       if (meta.failureKind === 'harness') reason = `harness error (a bug in cms-conformance, not the target): ${reason}`;
       else if (meta.failureKind === 'target') reason = `target error: ${reason}`;
       if (!meta.failureKind) meta.failureKind = /timed out/i.test(reason) ? 'target' : 'harness';
@@ -94,6 +130,7 @@ export function behaviourResults(cases: Iterable<TestCase>, errorsOut: Results['
       specRef: spec,
       status,
       ...(reason !== undefined ? { reason } : {}),
+      ...extras,
       durationMs: Math.round(tc.diagnostic()?.duration ?? 0),
       file,
     });
@@ -140,14 +177,21 @@ export function buildResults(header: RunHeader, modules: readonly TestModule[], 
     requests: { count: requests.count, latencyMs: Math.round(requests.latencyMs) },
     behaviours,
     errors,
+    coverage: computeCoverage(behaviours),
+    ...(header.advertised !== undefined ? { advertised: header.advertised } : {}),
   };
 }
 
-/** Exit code of a run: 1 when a gating behaviour failed or the harness broke, else 0. */
+/** Failures that gate the exit code: of a gating level and not listed in the baseline (if any). */
+export function gatingFailures(results: Results, failOn: 'must' | 'should'): BehaviourResult[] {
+  const known = new Set((results.baseline?.known ?? []).map((k) => k.id));
+  return results.behaviours.filter((b) => b.status === 'failed' && (b.level === 'MUST' || failOn === 'should') && !known.has(b.id));
+}
+
+/** Exit code of a run: 1 when a gating behaviour failed (not in the baseline) or the harness broke, else 0. */
 export function exitCodeFor(results: Results, failOn: 'must' | 'should'): 0 | 1 {
   if (results.errors.length > 0) return 1;
-  const gating = results.behaviours.some((b) => b.status === 'failed' && (b.level === 'MUST' || failOn === 'should'));
-  return gating ? 1 : 0;
+  return gatingFailures(results, failOn).length > 0 ? 1 : 0;
 }
 
 export function writeResults(path: string, results: Results): void {

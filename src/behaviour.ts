@@ -10,6 +10,7 @@ import { ConformanceFailure } from './errors.ts';
 import { Fixtures, tagFor } from './fixtures.ts';
 import { getProfile, normalizeIndex, type Profile } from './profiles.ts';
 import type { RunInfo } from './run-info.ts';
+import { eventWriter } from '../reporters/events.ts';
 
 export type Level = 'MUST' | 'SHOULD';
 
@@ -98,6 +99,8 @@ export function runContext(): RunContext {
       timeoutMs: c.timeoutMs,
       concurrency: c.concurrency,
       mapRoute: (r) => profile.toTargetRoute(r),
+      // One line per request in the run's events.ndjson (forks inherit it; each fork tags its behaviour ID).
+      ...(info.eventLog ? { onExchange: eventWriter(info.eventLog, 'suite') } : {}),
     }),
   };
   return shared;

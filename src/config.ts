@@ -10,6 +10,9 @@ import { UsageError } from './errors.ts';
 
 export type ProfileChoice = 'auto' | 'spec' | 'wordpress';
 export type FailOn = 'must' | 'should';
+/** Report formats; the file each writes is in reporters/index.ts. */
+export const REPORT_FORMATS = ['html', 'junit', 'md', 'json', 'events'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export interface RunConfig {
   /** Base URL of the target; null = boot the embedded WordPress; 'reference' = the in-process reference server. */
@@ -25,12 +28,19 @@ export interface RunConfig {
   timeoutMs: number;
   seed: number;
   runs: number;
-  reportDir: string;
+  /** Exactly this directory; undefined = reports/<timestamp>/ with reports/latest pointing to it. */
+  reportDir?: string;
+  /** Formats to write (default: all). */
+  report: ReportFormat[];
+  /** Known failures that do not gate the exit code. */
+  baseline?: string;
+  /** Record this run's failures as a baseline file. */
+  writeBaseline?: string;
   allowWrites: boolean;
   failOn: FailOn;
 }
 
-type Kind = 'string' | 'int' | 'duration' | 'boolean' | 'enum';
+type Kind = 'string' | 'int' | 'duration' | 'boolean' | 'enum' | 'list';
 
 interface OptionDef {
   key: keyof RunConfig;
@@ -55,7 +65,10 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'timeoutMs', flag: 'timeout', env: 'CONFORMANCE_TIMEOUT', kind: 'duration', min: 1, placeholder: 'MS', help: 'Per-request timeout, in milliseconds or with a unit (500ms, 10s). Default 10s.' },
   { key: 'seed', flag: 'seed', env: 'CONFORMANCE_SEED', kind: 'int', min: 0, placeholder: 'N', help: 'Seed for generated inputs; printed at the start of every run so a run can be repeated. Default random.' },
   { key: 'runs', flag: 'runs', env: 'CONFORMANCE_RUNS', kind: 'int', min: 1, placeholder: 'N', help: 'Generated inputs per property (fast-check numRuns). Default 20.' },
-  { key: 'reportDir', flag: 'report-dir', env: 'REPORT_DIR', kind: 'string', placeholder: 'DIR', help: 'Where results.json is written. Default reports/latest.' },
+  { key: 'reportDir', flag: 'report-dir', env: 'REPORT_DIR', kind: 'string', placeholder: 'DIR', help: 'Write the reports to exactly this directory. Default: a new reports/<timestamp>/, and reports/latest points to it.' },
+  { key: 'report', flag: 'report', env: 'CONFORMANCE_REPORT', kind: 'list', values: REPORT_FORMATS, placeholder: 'LIST', help: 'Formats to write, comma-separated: html (report.html), junit (junit.xml), md (report.md, for a CI step summary), json (results.json), events (events.ndjson, one line per request). Default all.' },
+  { key: 'baseline', flag: 'baseline', env: 'CONFORMANCE_BASELINE', kind: 'string', placeholder: 'FILE', help: 'Known failures (JSON: {"failures":[{"id","reason","link"?}]}): the exit code is 1 only for failures it does not list; entries that now pass are reported.' },
+  { key: 'writeBaseline', flag: 'write-baseline', env: 'CONFORMANCE_WRITE_BASELINE', kind: 'string', placeholder: 'FILE', help: 'Write the failures of this run to FILE as a baseline (reasons and links of entries already in FILE are kept).' },
   { key: 'allowWrites', flag: 'allow-writes', env: 'ALLOW_WRITES', kind: 'boolean', help: 'Allow behaviours that create, change or delete data on a target that is not on loopback. Loopback and embedded targets allow writes by default.' },
   { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'enum', values: ['must', 'should'], help: 'Which level makes the exit code 1: must (default) or should (MUST and SHOULD failures).' },
 ];
@@ -66,7 +79,7 @@ export const DEFAULTS = {
   concurrency: 4,
   timeoutMs: 10_000,
   runs: 20,
-  reportDir: 'reports/latest',
+  report: [...REPORT_FORMATS],
   allowWrites: false,
   failOn: 'must',
 } satisfies Partial<RunConfig>;
@@ -94,6 +107,16 @@ function parseValue(def: OptionDef, raw: string | boolean, source: string): unkn
       const n = Number(m[1]) * (m[2] === 's' ? 1000 : m[2] === 'm' ? 60_000 : 1);
       if (n < (def.min ?? 0)) throw new UsageError(`${where} must be positive`);
       return Math.round(n);
+    }
+    case 'list': {
+      const items = String(raw)
+        .split(',')
+        .map((x) => x.trim().toLowerCase())
+        .filter(Boolean);
+      if (items.length === 1 && items[0] === 'all') return [...def.values!];
+      const bad = items.filter((x) => !def.values!.includes(x));
+      if (bad.length || !items.length) throw new UsageError(`${where} takes a comma-separated list of ${def.values!.join(', ')} (or all), got "${raw}"`);
+      return [...new Set(items)];
     }
     case 'enum': {
       const s = String(raw).trim();

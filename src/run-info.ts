@@ -17,6 +17,8 @@ export interface RunInfo {
   /** The target's own site index (GET /), as fetched once by the CLI. */
   index: unknown;
   writes: { allowed: boolean; reason: string };
+  /** NDJSON event log (events.ndjson) every process appends one line per request to; absent when not chosen. */
+  eventLog?: string;
 }
 
 declare module 'vitest' {

@@ -3,7 +3,7 @@
  * once, choose the profile, run the suites through vitest's Node API, write results.json.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Vitest } from 'vitest/node';
@@ -11,9 +11,15 @@ import { Client } from './client.ts';
 import { isLoopback, redactConfig, type RunConfig } from './config.ts';
 import { TargetError, UnreachableError, UsageError } from './errors.ts';
 import { sweep, tagFor } from './fixtures.ts';
-import { detectProfile, getProfile, type ProfileName } from './profiles.ts';
+import { detectProfile, getProfile, normalizeIndex, type ProfileName } from './profiles.ts';
 import type { RunInfo } from './run-info.ts';
-import { ResultsReporter, exitCodeFor, writeResults, type Results } from '../reporters/results.ts';
+import type { Exchange } from './client.ts';
+import { ResultsReporter, exitCodeFor, type Results } from '../reporters/results.ts';
+import { digestIndex } from '../reporters/advertised.ts';
+import { applyBaseline, loadBaseline, writeBaselineFile, type BaselineFile } from '../reporters/baseline.ts';
+import { eventWriter } from '../reporters/events.ts';
+import { BehaviourJUnitReporter } from '../reporters/junit.ts';
+import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../reporters/index.ts';
 
 export const PKG_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const TOOL = {
@@ -30,8 +36,10 @@ export interface PreparedTarget {
 
 export type Log = (line: string) => void;
 
-/** Boot the embedded target when no --target is given. */
-export async function prepareTarget(cfg: RunConfig, log: Log): Promise<PreparedTarget> {
+export type EmbeddedVersion = '6.5.5' | '6.1.9';
+
+/** Boot the embedded target when no --target is given (WordPress 6.5.5 unless `version` says otherwise). */
+export async function prepareTarget(cfg: RunConfig, log: Log, version?: EmbeddedVersion): Promise<PreparedTarget> {
   if (cfg.target && cfg.target !== 'reference') return { url: cfg.target, embedded: null };
   if (cfg.target === 'reference') {
     const { startReferenceServer } = await import('../targets/reference/index.ts').catch(() => {
@@ -48,7 +56,7 @@ export async function prepareTarget(cfg: RunConfig, log: Log): Promise<PreparedT
   const { bootWordPress, TargetBootError } = await import('../targets/wordpress/index.ts');
   try {
     log('booting the embedded WordPress (first run downloads it once) ...');
-    const wp = await bootWordPress({ log });
+    const wp = await bootWordPress({ log, ...(version ? { version } : {}) });
     return {
       url: wp.url,
       credentials: { user: wp.user, appPassword: wp.appPassword },
@@ -96,13 +104,28 @@ export function writePolicy(cfg: RunConfig, prepared: PreparedTarget): RunInfo['
 
 export interface RunOutcome {
   results: Results;
+  /** results.json (written when the json format is chosen). */
   resultsPath: string;
+  reportDir: string;
+  /** Every report file written. */
+  files: string[];
+  /** reports/latest, when the default report directory was used. */
+  latest?: string;
+  /** The baseline file written (--write-baseline). */
+  baselineWritten?: string;
   exitCode: 0 | 1;
 }
 
-export async function runConformance(cfg: RunConfig, log: Log = (l) => process.stderr.write(`${l}\n`)): Promise<RunOutcome> {
+export interface RunOptions {
+  /** Version of the embedded WordPress to boot when cfg.target is null. */
+  wordpressVersion?: EmbeddedVersion;
+}
+
+export async function runConformance(cfg: RunConfig, log: Log = (l) => process.stderr.write(`${l}\n`), opts: RunOptions = {}): Promise<RunOutcome> {
   const startedAt = new Date();
-  const prepared = await prepareTarget(cfg, log);
+  const baseline: BaselineFile | undefined = cfg.baseline ? loadBaseline(cfg.baseline) : undefined;
+  const formats = cfg.report;
+  const prepared = await prepareTarget(cfg, log, opts.wordpressVersion);
   const stopTarget = once(async () => prepared.stop?.());
   const onSignal = (sig: NodeJS.Signals) => {
     log(`\n${sig}: stopping (cleanup runs first) ...`);
@@ -113,14 +136,33 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   process.once('SIGTERM', onSignal);
   try {
     const effective: RunConfig = { ...cfg, ...(prepared.credentials && !cfg.user && !cfg.authHeader ? prepared.credentials : {}) };
+    const setupExchanges: Exchange[] = [];
     const setupClient = new Client({
       baseUrl: prepared.url,
       credentials: { user: effective.user, appPassword: effective.appPassword, authHeader: effective.authHeader },
       timeoutMs: cfg.timeoutMs,
       concurrency: 1,
+      onExchange: (e) => setupExchanges.push(e),
     });
     const index = await fetchIndex(setupClient).finally(() => setupClient.close());
     const { profile, reason } = chooseProfile(cfg, index);
+
+    // Reports: exactly --report-dir, or a new reports/<timestamp>/ (reports/latest follows it after the run).
+    const reportDir = cfg.reportDir ? resolve(cfg.reportDir) : timestampedDir(resolve(DEFAULT_REPORTS_ROOT));
+    mkdirSync(reportDir, { recursive: true });
+    // A reused --report-dir keeps no report of an earlier run (a stale file would pass for this run's).
+    for (const file of Object.values(REPORT_FILES)) rmSync(join(reportDir, file), { force: true });
+    const eventLog = formats.includes('events') ? join(reportDir, REPORT_FILES.events) : undefined;
+    if (eventLog) {
+      const write = eventWriter(eventLog, 'setup');
+      for (const e of setupExchanges) write(e);
+    }
+    let advertised: Results['advertised'] = null;
+    try {
+      advertised = digestIndex(normalizeIndex(index, getProfile(profile)));
+    } catch {
+      advertised = null; // an index the digest cannot read is reported by the discovery behaviours
+    }
     const info: RunInfo = {
       runId: `cmsc${Date.now().toString(36)}${randomBytes(2).toString('hex')}`,
       config: effective,
@@ -130,6 +172,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       profileReason: reason,
       index,
       writes: writePolicy(cfg, prepared),
+      ...(eventLog ? { eventLog } : {}),
     };
     const what = prepared.embedded ? ` (embedded ${prepared.embedded.kind}${prepared.embedded.version ? ` ${prepared.embedded.version}` : ''})` : '';
     log(`${TOOL.name} ${TOOL.version}: target ${prepared.url}${what}`);
@@ -142,8 +185,11 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       config: redactConfig(cfg),
       startedAt,
       setupRequests: { count: setupClient.totals.requests, latencyMs: setupClient.totals.latencyMs },
+      advertised,
     });
+    const junit = formats.includes('junit') ? [new BehaviourJUnitReporter(join(reportDir, REPORT_FILES.junit), baseline)] : [];
     const { createVitest } = await import('vitest/node');
+    const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
     const vitest = await createVitest(
       'test',
       {
@@ -151,7 +197,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
         config: false,
         include: ['suites/**/*.spec.ts'],
         watch: false,
-        reporters: [process.stdout.isTTY ? 'default' : 'dot', reporter],
+        reporters: [process.stdout.isTTY ? 'default' : 'dot', reporter, ...junit],
         testNamePattern: cfg.only,
         passWithNoTests: true,
         pool: 'threads',
@@ -162,9 +208,13 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       },
       { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
     );
+    // vitest's logger exits the process on SIGINT/SIGTERM (after 1 ms), before the fixtures are
+    // deleted and the tag swept: keep only our handler, which cancels the run and lets cleanup run.
+    for (const sig of ['SIGINT', 'SIGTERM'] as const)
+      for (const l of process.listeners(sig)) if (!signalListeners[sig].includes(l)) process.off(sig, l as (...a: unknown[]) => void);
     vitestRef = vitest;
     vitest.provide('run', info);
-    const sweeper = info.writes.allowed && setupClient.hasCredentials ? sweepClient(prepared.url, effective, profile) : undefined;
+    const sweeper = info.writes.allowed && setupClient.hasCredentials ? sweepClient(prepared.url, effective, profile, eventLog) : undefined;
     try {
       if (sweeper) await reportSweep(log, 'leftovers of earlier runs', await sweep(sweeper).catch(() => undefined));
       await vitest.start();
@@ -176,9 +226,24 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       }
     }
     if (!reporter.results) throw new Error('the run ended without results');
-    const resultsPath = resolve(cfg.reportDir, 'results.json');
-    writeResults(resultsPath, reporter.results);
-    return { results: reporter.results, resultsPath, exitCode: exitCodeFor(reporter.results, cfg.failOn) };
+    const results = reporter.results;
+    if (baseline) results.baseline = applyBaseline(results, baseline, cfg.baseline!);
+    const files = writeReports(reportDir, results, formats);
+    const latest = cfg.reportDir ? undefined : updateLatest(dirname(reportDir), reportDir);
+    let baselineWritten: string | undefined;
+    if (cfg.writeBaseline) {
+      baselineWritten = resolve(cfg.writeBaseline);
+      writeBaselineFile(baselineWritten, results);
+    }
+    return {
+      results,
+      resultsPath: join(reportDir, REPORT_FILES.json),
+      reportDir,
+      files,
+      ...(latest ? { latest } : {}),
+      ...(baselineWritten ? { baselineWritten } : {}),
+      exitCode: exitCodeFor(results, cfg.failOn),
+    };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -186,7 +251,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   }
 }
 
-function sweepClient(url: string, cfg: RunConfig, profile: ProfileName): Client {
+function sweepClient(url: string, cfg: RunConfig, profile: ProfileName, eventLog?: string): Client {
   const p = getProfile(profile);
   return new Client({
     baseUrl: url,
@@ -194,6 +259,7 @@ function sweepClient(url: string, cfg: RunConfig, profile: ProfileName): Client 
     timeoutMs: cfg.timeoutMs,
     concurrency: cfg.concurrency,
     mapRoute: (r) => p.toTargetRoute(r),
+    ...(eventLog ? { onExchange: eventWriter(eventLog, 'sweep') } : {}),
   });
 }
 

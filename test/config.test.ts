@@ -22,7 +22,8 @@ describe('configuration', () => {
   });
   it('has documented defaults and a random seed', () => {
     const c = resolveConfig({}, {}, emptyDir());
-    expect(c).toMatchObject({ target: null, profile: 'auto', concurrency: 4, timeoutMs: 10_000, reportDir: 'reports/latest', failOn: 'must', allowWrites: false });
+    expect(c).toMatchObject({ target: null, profile: 'auto', concurrency: 4, timeoutMs: 10_000, report: ['html', 'junit', 'md', 'json', 'events'], failOn: 'must', allowWrites: false });
+    expect(c.reportDir).toBeUndefined(); // reports/<timestamp>/ with reports/latest
     expect(Number.isInteger(c.seed)).toBe(true);
   });
   it('parses durations and rejects bad values with one clear message', () => {

@@ -1,0 +1,144 @@
+/**
+ * Baselines: known failures a release accepts. A run given `--baseline FILE` fails only on
+ * failures the file does not list, and reports the entries that now pass (so the file shrinks).
+ * `--write-baseline FILE` records the run's failures (keeping the reason and link of entries the
+ * file already had).
+ *
+ * File format (JSON):
+ *   { "schemaVersion": 1,
+ *     "failures": [ { "id": "disc.args.cms.pages.collection.list",
+ *                     "reason": "search_semantics arrives in a later release",
+ *                     "link": "https://tracker.example/123" } ] }
+ * `reason` is required; `link`, `level`, `message` and `recorded` are optional.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { UsageError } from '../src/errors.ts';
+import type { Results } from './results.ts';
+
+export interface BaselineEntry {
+  id: string;
+  /** Why the failure is accepted (required). */
+  reason: string;
+  /** Issue or ticket tracking it. */
+  link?: string;
+  level?: 'MUST' | 'SHOULD';
+  /** The failure message when the entry was recorded. */
+  message?: string;
+  /** Date the entry was recorded (YYYY-MM-DD). */
+  recorded?: string;
+}
+
+export interface BaselineFile {
+  schemaVersion: 1;
+  description?: string;
+  failures: BaselineEntry[];
+}
+
+export interface BaselineOutcome {
+  /** The baseline file as given. */
+  file: string;
+  entries: number;
+  /** Failures the baseline lists: they do not gate the exit code. */
+  known: { id: string; reason: string; link?: string }[];
+  /** Failures the baseline does not list (of any level; --fail-on decides which gate). */
+  newFailures: string[];
+  /** Entries whose behaviour passed in this run: remove them from the baseline. */
+  nowPassing: { id: string; reason: string; link?: string }[];
+  /** Entries whose behaviour was skipped or not selected in this run (nothing is known about them). */
+  notRun: { id: string; status: 'skipped' | 'not run' }[];
+}
+
+export function parseBaseline(text: string, file: string): BaselineFile {
+  let data: any;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--baseline ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  const list = Array.isArray(data) ? data : data?.failures;
+  if (!Array.isArray(list)) throw new UsageError(`--baseline ${file}: expected {"failures": [{"id": ..., "reason": ...}]}`);
+  const seen = new Set<string>();
+  const failures: BaselineEntry[] = list.map((e: any, i: number) => {
+    if (typeof e?.id !== 'string' || !e.id) throw new UsageError(`--baseline ${file}: entry ${i + 1} has no "id"`);
+    if (typeof e.reason !== 'string' || !e.reason.trim()) throw new UsageError(`--baseline ${file}: entry ${e.id} has no "reason" (say why the failure is accepted)`);
+    if (e.link !== undefined && typeof e.link !== 'string') throw new UsageError(`--baseline ${file}: entry ${e.id}: "link" must be a string`);
+    if (seen.has(e.id)) throw new UsageError(`--baseline ${file}: entry ${e.id} is listed twice`);
+    seen.add(e.id);
+    return e as BaselineEntry;
+  });
+  return { schemaVersion: 1, ...(typeof data?.description === 'string' ? { description: data.description } : {}), failures };
+}
+
+export function loadBaseline(file: string): BaselineFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read --baseline ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return parseBaseline(text, file);
+}
+
+export function applyBaseline(results: Pick<Results, 'behaviours'>, baseline: BaselineFile, file: string): BaselineOutcome {
+  const entries = new Map(baseline.failures.map((e) => [e.id, e]));
+  const status = new Map(results.behaviours.map((b) => [b.id, b.status]));
+  const pick = (e: BaselineEntry) => ({ id: e.id, reason: e.reason, ...(e.link ? { link: e.link } : {}) });
+  const outcome: BaselineOutcome = { file, entries: baseline.failures.length, known: [], newFailures: [], nowPassing: [], notRun: [] };
+  for (const b of results.behaviours) {
+    if (b.status !== 'failed') continue;
+    const e = entries.get(b.id);
+    if (e) outcome.known.push(pick(e));
+    else outcome.newFailures.push(b.id);
+  }
+  for (const e of baseline.failures) {
+    const s = status.get(e.id);
+    if (s === 'passed') outcome.nowPassing.push(pick(e));
+    else if (s === undefined) outcome.notRun.push({ id: e.id, status: 'not run' });
+    else if (s === 'skipped') outcome.notRun.push({ id: e.id, status: 'skipped' });
+  }
+  return outcome;
+}
+
+/** A baseline listing the run's failures; reasons and links of `previous` entries are kept. */
+export function baselineFromResults(results: Pick<Results, 'behaviours' | 'finishedAt' | 'target'>, previous?: BaselineFile): BaselineFile {
+  const old = new Map((previous?.failures ?? []).map((e) => [e.id, e]));
+  const day = results.finishedAt.slice(0, 10);
+  const e = results.target.embedded as { kind?: string; version?: string } | null;
+  const target = e ? `the embedded ${e.kind === 'wordpress' ? 'WordPress' : e.kind}${e.version ? ` ${e.version}` : ''}` : results.target.url;
+  const failures = results.behaviours
+    .filter((b) => b.status === 'failed')
+    .map((b): BaselineEntry => {
+      const e = old.get(b.id);
+      return {
+        id: b.id,
+        reason: e?.reason ?? b.reason ?? 'failed',
+        ...(e?.link ? { link: e.link } : {}),
+        level: b.level,
+        ...(b.reason && b.reason !== (e?.reason ?? b.reason) ? { message: b.reason } : {}),
+        recorded: e?.recorded ?? day,
+      };
+    });
+  return {
+    schemaVersion: 1,
+    description:
+      previous?.description ??
+      `Known failures of ${target} recorded by cms-conformance on ${day}. Edit each "reason" to say why the failure is accepted; add a "link" to its ticket.`,
+    failures,
+  };
+}
+
+export function writeBaselineFile(file: string, results: Pick<Results, 'behaviours' | 'finishedAt' | 'target'>): BaselineFile {
+  let previous: BaselineFile | undefined;
+  if (existsSync(file)) {
+    try {
+      previous = parseBaseline(readFileSync(file, 'utf8'), file);
+    } catch {
+      previous = undefined; // an unreadable old file is replaced
+    }
+  }
+  const data = baselineFromResults(results, previous);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+  return data;
+}

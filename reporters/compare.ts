@@ -1,0 +1,220 @@
+/**
+ * Comparing two runs (two instances, or two versions of one): each behaviour's status on A and on
+ * B, grouped as only-A-fails, only-B-fails, both-fail, both-pass (and not compared: skipped or
+ * absent on a side, with no failure), plus the differences in what each advertises (discovery).
+ * Pure: works from two results objects; the CLI produces them by running or by reading files.
+ */
+import { diffAdvertised, diffLines, type AdvertisedDiff } from './advertised.ts';
+import { anchor, badge, copyBlock, counts, esc, page, statusBar } from './html-kit.ts';
+import { cell } from './markdown.ts';
+import type { BehaviourResult, Counts, Results, Status } from './results.ts';
+
+export const GROUPS = ['only-a-fails', 'only-b-fails', 'both-fail', 'both-pass', 'not-compared'] as const;
+export type Group = (typeof GROUPS)[number];
+
+export const GROUP_TITLE: Record<Group, string> = {
+  'only-a-fails': 'Only A fails',
+  'only-b-fails': 'Only B fails',
+  'both-fail': 'Both fail',
+  'both-pass': 'Both pass',
+  'not-compared': 'Not compared (skipped or not run on a side, failing on neither)',
+};
+
+export interface SideInfo {
+  /** How the side was given: a URL, an embedded target, or a results file. */
+  source: string;
+  url: string;
+  /** e.g. "WordPress 6.1.9 (embedded)" or the URL. */
+  label: string;
+  profile: string;
+  seed: number;
+  tool: string;
+  startedAt: string;
+  summary: Counts;
+  errors: number;
+  /** Report directory of the side's run (when the comparison ran it). */
+  reportDir?: string;
+}
+
+export interface ComparedBehaviour {
+  id: string;
+  title: string;
+  level: BehaviourResult['level'];
+  namespace: string;
+  route?: string;
+  a?: Status;
+  b?: Status;
+  aReason?: string;
+  bReason?: string;
+  group: Group;
+}
+
+export interface Comparison {
+  schemaVersion: 1;
+  a: SideInfo;
+  b: SideInfo;
+  /** Notes a reader must know (different seeds, missing advertised data ...). */
+  warnings: string[];
+  counts: Record<Group, number>;
+  behaviours: ComparedBehaviour[];
+  /** Differences in advertised namespaces, routes and args (A → B); null when a side did not record them. */
+  advertised: AdvertisedDiff | null;
+}
+
+export function sideInfo(r: Results, source: string, reportDir?: string): SideInfo {
+  const e = r.target.embedded as { kind?: string; version?: string } | null;
+  const label = e ? `${e.kind === 'wordpress' ? 'WordPress' : e.kind}${e.version ? ` ${e.version}` : ''} (embedded)` : r.target.url;
+  return {
+    source,
+    url: r.target.url,
+    label,
+    profile: r.target.profile,
+    seed: r.seed,
+    tool: `${r.tool.name} ${r.tool.version}`,
+    startedAt: r.startedAt,
+    summary: { passed: r.summary.passed, failed: r.summary.failed, skipped: r.summary.skipped, total: r.summary.total },
+    errors: r.errors.length,
+    ...(reportDir ? { reportDir } : {}),
+  };
+}
+
+export function groupOf(a: Status | undefined, b: Status | undefined): Group {
+  const fa = a === 'failed';
+  const fb = b === 'failed';
+  if (fa && fb) return 'both-fail';
+  if (fa) return 'only-a-fails';
+  if (fb) return 'only-b-fails';
+  if (a === 'passed' && b === 'passed') return 'both-pass';
+  return 'not-compared';
+}
+
+export function compareResults(a: Results, b: Results, sources: { a: string; b: string; aDir?: string; bDir?: string } = { a: 'A', b: 'B' }): Comparison {
+  const ma = new Map(a.behaviours.map((x) => [x.id, x]));
+  const mb = new Map(b.behaviours.map((x) => [x.id, x]));
+  const ids = [...new Set([...ma.keys(), ...mb.keys()])].sort();
+  const behaviours: ComparedBehaviour[] = ids.map((id) => {
+    const x = ma.get(id);
+    const y = mb.get(id);
+    const d = (x ?? y)!;
+    return {
+      id,
+      title: d.title,
+      level: d.level,
+      namespace: d.namespace,
+      ...(d.route ? { route: d.route } : {}),
+      ...(x ? { a: x.status } : {}),
+      ...(y ? { b: y.status } : {}),
+      ...(x?.reason ? { aReason: x.reason } : {}),
+      ...(y?.reason ? { bReason: y.reason } : {}),
+      group: groupOf(x?.status, y?.status),
+    };
+  });
+  const countsBy = Object.fromEntries(GROUPS.map((g) => [g, behaviours.filter((x) => x.group === g).length])) as Record<Group, number>;
+  const warnings: string[] = [];
+  if (a.seed !== b.seed) warnings.push(`the runs used different seeds (A ${a.seed}, B ${b.seed}): generated inputs differ`);
+  const only = (r: Results) => (r.config as { only?: string }).only;
+  if (only(a) !== only(b)) warnings.push(`the runs selected different behaviours (--only ${only(a) ?? '(all)'} on A, ${only(b) ?? '(all)'} on B)`);
+  if (a.errors.length || b.errors.length) warnings.push(`suite errors: ${a.errors.length} on A, ${b.errors.length} on B — statuses may be incomplete`);
+  let advertised: AdvertisedDiff | null = null;
+  if (a.advertised && b.advertised) advertised = diffAdvertised(a.advertised, b.advertised);
+  else warnings.push(`advertised args not compared: ${!a.advertised ? 'A' : 'B'}'s results do not record what the target advertises (made by an older cms-conformance, or the index was unusable)`);
+  return { schemaVersion: 1, a: sideInfo(a, sources.a, sources.aDir), b: sideInfo(b, sources.b, sources.bDir), warnings, counts: countsBy, behaviours, advertised };
+}
+
+/**
+ * Exit code of a comparison: 1 when a gating behaviour (MUST, or also SHOULD with failOn should)
+ * fails on B but not on A — B regressed against A — or a side's run had suite errors; else 0.
+ */
+export function compareExitCode(c: Comparison, failOn: 'must' | 'should'): 0 | 1 {
+  if (c.a.errors || c.b.errors) return 1;
+  return c.behaviours.some((x) => x.group === 'only-b-fails' && (x.level === 'MUST' || failOn === 'should')) ? 1 : 0;
+}
+
+// ---------------------------------------------------------------- Markdown
+
+export function renderCompareMarkdown(c: Comparison, failOn: 'must' | 'should' = 'must'): string {
+  const L: string[] = [];
+  const exit = compareExitCode(c, failOn);
+  const regress = c.behaviours.filter((x) => x.group === 'only-b-fails' && (x.level === 'MUST' || failOn === 'should')).length;
+  L.push(`## ${exit ? '❌' : '✅'} cms-conformance compare: ${exit ? (regress ? `${regress} gating behaviour(s) fail only on B` : 'a side had suite errors') : 'B fails nothing that A passes'}`, '');
+  L.push('| | A | B |', '|---|---|---|');
+  L.push(`| target | ${cell(c.a.label)} | ${cell(c.b.label)} |`);
+  L.push(`| source | ${cell(c.a.source)} | ${cell(c.b.source)} |`);
+  L.push(`| profile · seed | ${c.a.profile} · ${c.a.seed} | ${c.b.profile} · ${c.b.seed} |`);
+  L.push(`| passed / failed / skipped | ${c.a.summary.passed} / ${c.a.summary.failed} / ${c.a.summary.skipped} | ${c.b.summary.passed} / ${c.b.summary.failed} / ${c.b.summary.skipped} |`, '');
+  for (const w of c.warnings) L.push(`> ⚠️ ${w}`, '');
+  L.push('| group | behaviours |', '|---|---:|');
+  for (const g of GROUPS) L.push(`| ${GROUP_TITLE[g]} | ${c.counts[g]} |`);
+  L.push('');
+  for (const g of ['only-b-fails', 'only-a-fails', 'both-fail'] as const) {
+    const list = c.behaviours.filter((x) => x.group === g);
+    if (!list.length) continue;
+    L.push(`### ${GROUP_TITLE[g]} (${list.length})`, '', '| behaviour | level | A | B | why (A) | why (B) |', '|---|---|---|---|---|---|');
+    for (const x of list.slice(0, 200)) L.push(`| \`${x.id}\` | ${x.level} | ${x.a ?? 'not run'} | ${x.b ?? 'not run'} | ${cell(x.aReason ?? '', 160)} | ${cell(x.bReason ?? '', 160)} |`);
+    if (list.length > 200) L.push('', `… and ${list.length - 200} more (see compare.html).`);
+    L.push('');
+  }
+  if (c.advertised) {
+    const lines = diffLines(c.advertised);
+    L.push(`### Advertised differences (A → B): ${c.advertised.routes.length} route(s), ${c.advertised.argChanges} arg change(s)`, '');
+    if (lines.length) {
+      L.push('<details><summary>diff</summary>', '', '```diff', ...lines.slice(0, 1500), ...(lines.length > 1500 ? [`# … ${lines.length - 1500} more lines in compare.html`] : []), '```', '', '</details>', '');
+    } else L.push('None: both advertise the same namespaces, routes and args.', '');
+  }
+  return L.join('\n');
+}
+
+// ---------------------------------------------------------------- HTML
+
+function sideCell(s: Status | undefined, reason?: string): string {
+  return `<td>${s ? badge(s) : '<span class="badge absent">not run</span>'}${reason && s !== 'passed' ? `<div class="${s === 'failed' ? 'why' : 'skipwhy'}">${esc(reason)}</div>` : ''}</td>`;
+}
+
+export function renderCompareHtml(c: Comparison, failOn: 'must' | 'should' = 'must'): string {
+  const exit = compareExitCode(c, failOn);
+  const regress = c.behaviours.filter((x) => x.group === 'only-b-fails' && (x.level === 'MUST' || failOn === 'should')).length;
+  const side = (name: string, s: SideInfo) => `<div class="box"><h3>${name}: ${esc(s.label)}</h3>
+<dl class="meta"><dt>URL</dt><dd><code>${esc(s.url)}</code></dd><dt>Given as</dt><dd><code>${esc(s.source)}</code></dd><dt>Profile</dt><dd>${esc(s.profile)}</dd><dt>Seed</dt><dd>${s.seed}</dd><dt>Run</dt><dd>${esc(s.startedAt.replace('T', ' ').slice(0, 19))} UTC · ${esc(s.tool)}</dd>
+${s.reportDir ? `<dt>Full report</dt><dd><a href="${esc(s.reportDir)}/report.html">${esc(s.reportDir)}/report.html</a></dd>` : ''}</dl>
+<div>${statusBar(s.summary, name)} ${counts(s.summary)}</div></div>`;
+  const groupSection = (g: Group) => {
+    const list = c.behaviours.filter((x) => x.group === g);
+    const rows = list
+      .map(
+        (x) =>
+          `<tr data-level="${x.level}" id="${anchor('c', x.id)}"><td><span class="lvl ${x.level}">${x.level}</span></td><td><span class="id">${esc(x.id)}</span><div>${esc(x.title)}</div></td>${sideCell(x.a, x.aReason)}${sideCell(x.b, x.bReason)}</tr>`,
+      )
+      .join('');
+    const open = g === 'only-a-fails' || g === 'only-b-fails' || (g === 'both-fail' && list.length <= 100);
+    return `<details class="ns" id="${g}" ${open ? 'open' : ''}><summary>${esc(GROUP_TITLE[g])} (${list.length})</summary>${list.length ? `<table class="cmp"><colgroup><col style="width:70px"><col style="width:44%"><col><col></colgroup><thead><tr><th>Level</th><th>Behaviour</th><th>A</th><th>B</th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="note">None.</p>'}</details>`;
+  };
+  let diff = '<p class="note">Not compared (see the warnings above).</p>';
+  if (c.advertised) {
+    const lines = diffLines(c.advertised);
+    diff = lines.length
+      ? `<p>${c.advertised.namespaces.onlyA.length + c.advertised.namespaces.onlyB.length} namespace(s), ${c.advertised.routes.length} route(s) and ${c.advertised.argChanges} arg(s) differ. <span class="note">Lines starting with − are advertised only by A (or differ there), + only by B; routes and args in spec names.</span></p><pre class="diff" id="advertised-diff">${lines
+          .map((l) => `<span class="${l.startsWith('-') ? 'del' : l.startsWith('+') ? 'add' : 'ctx'}">${esc(l)}</span>`)
+          .join('\n')}</pre>`
+      : '<p>None: both advertise the same namespaces, routes and args.</p>';
+  }
+  const body = `<header><h1>cms-conformance comparison</h1>
+<div class="verdict ${exit ? 'fail' : 'pass'}" id="verdict">${exit ? (regress ? `B REGRESSES — ${regress} gating behaviour${regress === 1 ? '' : 's'} fail${regress === 1 ? 's' : ''} on B and not on A` : 'a side had suite errors') : 'OK — B fails nothing (gating) that A does not'} · exit code ${exit}</div>
+<div class="cols">${side('A', c.a)}${side('B', c.b)}</div>
+${c.warnings.map((w) => `<div class="box err">${esc(w)}</div>`).join('')}
+</header>
+<section><h2>Groups</h2><table class="chart" id="groups">${GROUPS.map((g) => `<tr><td><a href="#${g}">${esc(GROUP_TITLE[g])}</a></td><td>${c.counts[g]}</td></tr>`).join('')}</table>
+<div class="filters" id="filters"><span>Level:</span><label><input type="checkbox" value="MUST" checked> MUST</label><label><input type="checkbox" value="SHOULD" checked> SHOULD</label></div>
+${GROUPS.map(groupSection).join('\n')}</section>
+<section id="advertised"><h2>Advertised differences (discovery)</h2>${diff}</section>
+<section><h2>Reproduce</h2>${copyBlock(`cms-conformance compare ${c.a.source} ${c.b.source} --seed ${c.a.seed}`)}<p class="note">Credentials per side: --a-user/--a-app-password and --b-user/--b-app-password (or TARGET_USER/TARGET_APP_PASSWORD for both).</p></section>`;
+  const script = `
+(function () {
+  var boxes = Array.prototype.slice.call(document.querySelectorAll('#filters input'));
+  function apply() {
+    var lv = boxes.filter(function (b) { return b.checked; }).map(function (b) { return b.value; });
+    document.querySelectorAll('tr[data-level]').forEach(function (r) { r.classList.toggle('hidden', lv.indexOf(r.dataset.level) < 0); });
+  }
+  boxes.forEach(function (b) { b.addEventListener('change', apply); });
+})();`;
+  return page(`cms-conformance comparison: ${c.a.label} vs ${c.b.label}`, body, script);
+}

@@ -1,0 +1,80 @@
+/**
+ * The report files of a run and where they go. results.json, report.html and report.md are
+ * rendered from the results after the run; junit.xml (vitest's JUnit reporter) and events.ndjson
+ * (appended by whoever sends a request) are written during it.
+ */
+import { cpSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { ReportFormat } from '../src/config.ts';
+import { renderHtml } from './html.ts';
+import { renderMarkdown } from './markdown.ts';
+import { writeResults, type Results } from './results.ts';
+
+export const REPORT_FILES: Record<ReportFormat, string> = {
+  json: 'results.json',
+  html: 'report.html',
+  md: 'report.md',
+  junit: 'junit.xml',
+  events: 'events.ndjson',
+};
+
+/** Write the formats rendered from results; returns every report file of the run that exists (junit/events included). */
+export function writeReports(dir: string, results: Results, formats: readonly ReportFormat[]): string[] {
+  mkdirSync(dir, { recursive: true });
+  const order: ReportFormat[] = ['html', 'md', 'junit', 'json', 'events'];
+  const written: string[] = [];
+  const files = order.filter((f) => formats.includes(f)).map((f) => join(dir, REPORT_FILES[f]));
+  for (const f of order.filter((x) => formats.includes(x))) {
+    const path = join(dir, REPORT_FILES[f]);
+    if (f === 'json') writeResults(path, results);
+    else if (f === 'html') writeFileSync(path, renderHtml(results));
+    else if (f === 'md') writeFileSync(path, renderMarkdown(results, { reportFiles: files.map((p) => basename(p)) }));
+    else if (!existsSync(path)) continue; // junit / events: written during the run (events only when a request was made)
+    written.push(path);
+  }
+  return written;
+}
+
+/** A new directory reports/<UTC timestamp>[-n]/ under `root`. */
+export function timestampedDir(root: string, now = new Date()): string {
+  const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  mkdirSync(root, { recursive: true });
+  for (let n = 0; ; n++) {
+    const dir = join(root, n ? `${stamp}-${n}` : stamp);
+    try {
+      mkdirSync(dir);
+      return dir;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+}
+
+/**
+ * Point `<root>/latest` at `dir` (a relative symlink, replaced atomically). An older
+ * `latest` that is a real directory (earlier versions wrote there) is removed; where symlinks are
+ * not allowed, the files are copied instead.
+ */
+export function updateLatest(root: string, dir: string): string {
+  const latest = join(root, 'latest');
+  const tmp = join(root, `.latest-${process.pid}`);
+  try {
+    const st = lstatSync(latest, { throwIfNoEntry: false });
+    if (st?.isDirectory()) rmSync(latest, { recursive: true, force: true });
+    rmSync(tmp, { force: true });
+    symlinkSync(basename(dir), tmp, 'dir');
+    renameSync(tmp, latest);
+  } catch {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // nothing to remove
+    }
+    rmSync(latest, { recursive: true, force: true });
+    cpSync(dir, latest, { recursive: true });
+  }
+  return latest;
+}
+
+/** Where reports go when --report-dir is not given (relative to the current folder). */
+export const DEFAULT_REPORTS_ROOT = 'reports';

@@ -1,0 +1,120 @@
+/**
+ * The Markdown summary: short enough for a CI step summary (GitHub's $GITHUB_STEP_SUMMARY takes
+ * up to 1 MiB; long lists are cut with a count), complete enough to act on: verdict, counts by
+ * level and namespace, every failure with its reason (up to a limit), skips grouped by reason,
+ * baseline outcome, coverage, and the command to reproduce the run.
+ */
+import { COVERAGE_KINDS, uncoveredCount } from './coverage.ts';
+import { isEmbedded, rerunCommand, usesCredentials } from './reproduce.ts';
+import { exitCodeFor, gatingFailures, type Counts, type Results } from './results.ts';
+
+const MAX_FAILURES = 200;
+const MAX_UNCOVERED = 300;
+
+/** Escape text for a Markdown table cell (one line, no pipes). */
+export const cell = (s: unknown, max = 300): string => {
+  let t = String(s ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (t.length > max) t = `${t.slice(0, max - 1)}…`;
+  return t.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+};
+
+const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
+
+const countsRow = (label: string, c: Counts) => `| ${label} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.total} |`;
+
+export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}): string {
+  const failOn = (r.config.failOn as 'must' | 'should') ?? 'must';
+  const exit = exitCodeFor(r, failOn);
+  const gating = gatingFailures(r, failOn);
+  const s = r.summary;
+  const L: string[] = [];
+  const e = r.target.embedded as { kind?: string; version?: string } | null;
+  const head =
+    exit === 0
+      ? `✅ cms-conformance: passed — no ${failOn === 'should' ? 'MUST or SHOULD' : 'MUST'} failure${r.baseline ? ' outside the baseline' : ''}`
+      : gating.length
+        ? `❌ cms-conformance: ${gating.length} gating failure${gating.length === 1 ? '' : 's'}${r.baseline ? ' not in the baseline' : ''}`
+        : `❌ cms-conformance: the suite had ${r.errors.length} error(s)`;
+  L.push(`## ${head}`, '');
+  L.push(
+    `Target ${code(r.target.url)}${e ? ` (embedded ${e.kind}${e.version ? ` ${e.version}` : ''})` : ''} · profile ${code(r.target.profile)} · seed ${code(String(r.seed))} · ${r.startedAt.slice(0, 19).replace('T', ' ')} UTC · ${(r.durationMs / 1000).toFixed(1)} s · ${r.tool.name} ${r.tool.version}`,
+    '',
+  );
+  L.push(`**${s.total}** behaviours: **${s.passed}** passed, **${s.failed}** failed, **${s.skipped}** skipped.`, '');
+  L.push('| level | passed | failed | skipped | total |', '|---|---:|---:|---:|---:|');
+  L.push(countsRow('MUST', s.byLevel.MUST), countsRow('SHOULD', s.byLevel.SHOULD), countsRow('**all**', s), '');
+  L.push('<details><summary>By namespace</summary>', '', '| namespace | passed | failed | skipped | total |', '|---|---:|---:|---:|---:|');
+  for (const [ns, c] of Object.entries(s.byNamespace).sort(([a], [b]) => a.localeCompare(b))) L.push(countsRow(code(ns), c));
+  L.push('', '</details>', '');
+
+  if (r.errors.length) {
+    L.push('### Suite errors', '', 'Problems of cms-conformance itself (not findings about the target); they make the exit code 1:', '');
+    for (const x of r.errors) L.push(`- ${x.file ? `${code(x.file)}: ` : ''}${cell(x.message, 500)}`);
+    L.push('');
+  }
+
+  const failed = r.behaviours.filter((b) => b.status === 'failed').sort((a, b) => (a.level === b.level ? a.id.localeCompare(b.id) : a.level === 'MUST' ? -1 : 1));
+  if (failed.length) {
+    const known = new Set((r.baseline?.known ?? []).map((k) => k.id));
+    L.push(`### Failures (${failed.length})`, '');
+    L.push(r.baseline ? '| behaviour | level | baseline | why |' : '| behaviour | level | why |', r.baseline ? '|---|---|---|---|' : '|---|---|---|');
+    for (const b of failed.slice(0, MAX_FAILURES)) {
+      const why = `${b.failureKind && b.failureKind !== 'conformance' ? `(${b.failureKind}) ` : ''}${b.reason ?? ''}`;
+      L.push(r.baseline ? `| ${code(b.id)} | ${b.level} | ${known.has(b.id) ? 'known' : '**new**'} | ${cell(why)} |` : `| ${code(b.id)} | ${b.level} | ${cell(why)} |`);
+    }
+    if (failed.length > MAX_FAILURES) L.push('', `… and ${failed.length - MAX_FAILURES} more (see the HTML report or results.json).`);
+    L.push('');
+  }
+
+  if (r.baseline) {
+    const bl = r.baseline;
+    L.push(`### Baseline ${code(bl.file)}`, '');
+    L.push(`${bl.entries} entries · ${bl.known.length} still fail (not gating) · **${bl.newFailures.length} new failure(s)** · ${bl.nowPassing.length} now pass · ${bl.notRun.length} not run`, '');
+    if (bl.nowPassing.length) {
+      L.push('Now passing — remove from the baseline:', '');
+      for (const x of bl.nowPassing) L.push(`- ${code(x.id)} — ${cell(x.reason)}${x.link ? ` (${x.link})` : ''}`);
+      L.push('');
+    }
+  }
+
+  const skipped = r.behaviours.filter((b) => b.status === 'skipped');
+  if (skipped.length) {
+    const byReason = new Map<string, string[]>();
+    for (const b of skipped) byReason.set(b.reason ?? '(no reason)', [...(byReason.get(b.reason ?? '(no reason)') ?? []), b.id]);
+    L.push(`<details><summary>Skipped (${skipped.length}), by reason</summary>`, '', '| reason | behaviours | e.g. |', '|---|---:|---|');
+    for (const [reason, ids] of [...byReason].sort((a, b) => b[1].length - a[1].length)) L.push(`| ${cell(reason)} | ${ids.length} | ${code(ids[0]!)} |`);
+    L.push('', '</details>', '');
+  }
+
+  const c = r.coverage;
+  if (c) {
+    L.push(`### Catalog coverage: ${c.percent} % (${c.covered} of ${c.items} items)`, '');
+    L.push('| kind | covered | items | % |', '|---|---:|---:|---:|');
+    for (const k of COVERAGE_KINDS) if (c.byKind[k]?.items) L.push(`| ${k} | ${c.byKind[k].covered} | ${c.byKind[k].items} | ${c.byKind[k].percent} |`);
+    L.push('');
+    const missing = uncoveredCount(c);
+    if (missing) {
+      L.push(`<details><summary>Not covered (${missing})</summary>`, '');
+      let shown = 0;
+      for (const g of c.uncovered) {
+        if (shown >= MAX_UNCOVERED) break;
+        const ids = g.ids.slice(0, MAX_UNCOVERED - shown);
+        shown += ids.length;
+        L.push(`- ${g.namespace || '(site)'} · ${g.kind} (${g.ids.length}): ${ids.map(code).join(', ')}${ids.length < g.ids.length ? ', …' : ''}`);
+      }
+      if (missing > shown) L.push(`- … ${missing - shown} more (results.json lists them all)`);
+      L.push('', '</details>', '');
+    }
+  }
+
+  L.push('### Reproduce', '', '```sh', rerunCommand(r), '```');
+  const notes: string[] = [];
+  if (usesCredentials(r)) notes.push('set `TARGET_USER` and `TARGET_APP_PASSWORD` first');
+  if (isEmbedded(r)) notes.push('without `--target` it boots the embedded WordPress');
+  if (notes.length) L.push('', `(${notes.join('; ')}.)`);
+  if (opts.reportFiles?.length) L.push('', `Reports: ${opts.reportFiles.map(code).join(', ')}`);
+  L.push('');
+  return L.join('\n');
+}

@@ -1,0 +1,114 @@
+/**
+ * The HTML report in a real browser (Debian's chromium, driven by playwright-core): it renders
+ * without any network, a newcomer finds what fails, why and how to reproduce it, and the status
+ * and level filters work. Screenshots go to reports/test-artifacts/.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { compareResults, renderCompareHtml } from '../../reporters/compare.ts';
+import { renderHtml } from '../../reporters/html.ts';
+import { cannedBehaviours, cannedResults } from './canned.ts';
+
+const CHROMIUM = process.env.CMSC_CHROMIUM ?? '/usr/bin/chromium';
+const ARTIFACTS = resolve(import.meta.dirname, '../../reports/test-artifacts');
+// Locally a missing browser skips these tests (install it: apt-get install chromium); in CI it is installed by .ci/run and required.
+const available = existsSync(CHROMIUM) || !!process.env.CI;
+
+describe.skipIf(!available)('HTML report in headless Chromium', () => {
+  let ctx: BrowserContext;
+  let page: Page;
+  let profileDir: string;
+  const requests: string[] = [];
+
+  beforeAll(async () => {
+    const { chromium } = await import('playwright-core');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(join(ARTIFACTS, 'report.html'), renderHtml(cannedResults()));
+    profileDir = mkdtempSync(join(tmpdir(), 'cmsc-chromium-'));
+    ctx = await chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 1280, height: 1300 },
+    });
+    page = ctx.pages()[0] ?? (await ctx.newPage());
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(pathToFileURL(join(ARTIFACTS, 'report.html')).href);
+  }, 60_000);
+
+  afterAll(async () => {
+    await ctx?.close();
+    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  });
+
+  const shown = () => page.locator('#shown').textContent();
+  const visible = (status: string) => page.locator(`#matrix tr.beh[data-status="${status}"]:visible`).count();
+
+  it('renders from the file alone: no request other than the file itself', async () => {
+    expect(await page.locator('h1').textContent()).toBe('cms-conformance report');
+    expect(requests.every((u) => u.startsWith('file://'))).toBe(true);
+    expect(await page.locator('#verdict').textContent()).toMatch(/^FAIL — 3 MUST behaviours fail/);
+    expect(await shown()).toBe('showing 10 of 10');
+    await page.screenshot({ path: join(ARTIFACTS, 'report.png') });
+  });
+
+  it('shows what fails, why, and how to reproduce it, without clicking anything', async () => {
+    expect(await page.locator('#failure-index tbody tr').count()).toBe(4);
+    const detail = page.locator('tr.detail[data-for="cms.posts.per-page.bounds"]');
+    expect(await detail.isVisible()).toBe(true);
+    const text = (await detail.innerText()).replace(/\s+/g, ' ');
+    for (const s of ['WHY IT FAILED', 'answered 200, documented 400', 'SHRUNK INPUT', '"per_page": 101', 'REQUEST', 'RESPONSE', 'HTTP 200', 'REPRODUCE WITH CURL', "curl -sS -X GET 'http://127.0.0.1:8089/index.php?rest_route=/wp/v2/posts&per_page=101' -u \"$TARGET_USER:$TARGET_APP_PASSWORD\"", 'RERUN ONLY THIS BEHAVIOUR'])
+      expect(text).toContain(s);
+    // the target's HTML is shown as text, never run
+    expect(text).toContain('<script>alert(1)</script>');
+    // every skip shows its reason in the matrix (a namespace where everything was skipped starts folded)
+    expect(await page.locator('details.ns[data-ns="suite/v4"]').getAttribute('open')).toBeNull();
+    expect(await page.locator('details.ns[data-ns="suite/v4"] > summary').innerText()).toContain('1 skipped');
+    expect(await page.locator('tr.beh[data-status="skipped"] .skipwhy').allTextContents()).toEqual([
+      'skipped: writes not allowed: the target is not on loopback; pass --allow-writes to allow writes',
+      'skipped: namespace suite/v4 is not advertised by the target',
+    ]);
+    await page.locator('tr.detail[data-for="cms.posts.per-page.bounds"]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'report-failure.png') });
+  });
+
+  it('copies a curl command with its button', async () => {
+    const button = page.locator('tr.detail[data-for="cms.posts.per-page.bounds"] .copybtn').first();
+    await button.click();
+    await expect.poll(() => button.textContent()).toMatch(/Copied|Press Ctrl\+C/);
+  });
+
+  it('filters by status, level and text', async () => {
+    await page.locator('#filters input[value="passed"]').uncheck();
+    expect(await shown()).toBe('showing 6 of 10');
+    expect(await visible('passed')).toBe(0);
+    expect(await visible('failed')).toBe(4);
+    await page.locator('#filters input[value="MUST"]').uncheck();
+    expect(await shown()).toBe('showing 1 of 10');
+    expect(await page.locator('#matrix tr.beh:visible .id').allInnerTexts()).toEqual(['cms.posts.create.title-stored']);
+    await page.locator('#show-all').click();
+    expect(await shown()).toBe('showing 10 of 10');
+    await page.locator('#only-failures').click();
+    expect(await shown()).toBe('showing 4 of 10');
+    expect(await page.locator('details.ns[data-ns="suite/v4"]').isVisible()).toBe(false); // only a skip there
+    await page.locator('#search').fill('spamfilter');
+    expect(await shown()).toBe('showing 1 of 10');
+    await page.locator('#show-all').click();
+    expect(await shown()).toBe('showing 10 of 10');
+  });
+
+  it('renders the comparison with its groups and the advertised diff', async () => {
+    const bBeh = cannedBehaviours().map((x) => (x.id === 'cms.posts.list.default' ? { ...x, status: 'failed' as const, reason: 'broken on B' } : x));
+    const B = cannedResults({ behaviours: bBeh, advertised: { namespaces: ['cms/v2', 'cms-abilities/v1'], routes: {} } });
+    writeFileSync(join(ARTIFACTS, 'compare.html'), renderCompareHtml(compareResults(cannedResults(), B, { a: 'a/results.json', b: 'b/results.json' })));
+    await page.goto(pathToFileURL(join(ARTIFACTS, 'compare.html')).href);
+    expect(await page.locator('#verdict').textContent()).toMatch(/B REGRESSES — 1 gating behaviour fails on B/);
+    expect(await page.locator('#only-b-fails tbody tr').count()).toBe(1);
+    expect(await page.locator('#advertised-diff').innerText()).toContain('+ namespace cms-abilities/v1');
+    await page.screenshot({ path: join(ARTIFACTS, 'compare.png') });
+  });
+});
