@@ -1,8 +1,11 @@
 /** Every named fault, by area. A later self-test runs the suite once per fault. */
+import { cmsFaults } from './cms.ts';
+import { coreFaults } from './core.ts';
 import { discoveryFaults } from './discovery.ts';
+import { extensionFaults } from './extensions.ts';
 import type { Fault } from './proxy.ts';
 
-export const allFaults: Fault[] = [...discoveryFaults];
+export const allFaults: Fault[] = [...discoveryFaults, ...coreFaults, ...extensionFaults, ...cmsFaults];
 
 export function faultById(id: string): Fault {
   const f = allFaults.find((x) => x.id === id);

@@ -1,0 +1,542 @@
+/**
+ * Faults in the extension namespaces (spamfilter/v1, contactform/v1, suite/v4): each breaks one
+ * documented behaviour the way a real server might (a key of the wrong length accepted, settings
+ * that are not stored, an enum that is not enforced, a toggle that is ignored, a route pattern that
+ * is too permissive...). Routes are in spec names; setting keys and module slugs in bodies are
+ * the target's own (translated through `req.profile`).
+ */
+import { catalog } from '../../schemas/catalog/index.ts';
+import type { ArgSpec, DeclaredType, RouteSpec } from '../../schemas/types.ts';
+import type { Fault, FaultRequest, FaultResponse } from './proxy.ts';
+
+const json = (status: number, body: unknown): FaultResponse => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=UTF-8' },
+  json: body,
+  text: JSON.stringify(body),
+});
+const noRoute = () => json(404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+const serverError = () => json(500, { code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: 500 } });
+const invalidParam = (param: string) =>
+  json(400, { code: 'rest_invalid_param', message: `Invalid parameter(s): ${param}`, data: { status: 400, params: { [param]: `Invalid parameter.` } } });
+const success = () => json(200, { code: 'success', message: 'The requested data updates were successful.' });
+
+const WRITE = new Set(['POST', 'PUT', 'PATCH']);
+const isWrite = (req: FaultRequest) => WRITE.has(req.method);
+/** The request's parameters: the JSON body of a write, else the query string. */
+function params(req: FaultRequest): Record<string, unknown> {
+  if (req.method !== 'GET' && req.method !== 'DELETE' && req.json && typeof req.json === 'object') return req.json;
+  return Object.fromEntries(req.query);
+}
+/** A request a fault changed on its way in (so that its response hook changes the answer too). */
+type Marked = FaultRequest & { marked?: string | boolean };
+const isBooleanish = (v: unknown) => typeof v === 'boolean' || v === 0 || v === 1 || ['0', '1', 'true', 'false'].includes(String(v).toLowerCase());
+
+// --- spam filter ----------------------------------------------------------------------------
+
+const KEY = '/spamfilter/v1/key';
+const SPAM_SETTINGS = '/spamfilter/v1/settings';
+const STATS = '/spamfilter/v1/stats';
+const KEY_LENGTH = 12;
+const INTERVALS = ['60-days', '6-months', 'all'];
+
+const spamSettingKeys = (req: FaultRequest) => ['spamfilter_strictness', 'spamfilter_show_user_comments_approved'].map((n) => req.profile.toTargetSetting(n));
+
+export const spamfilterFaults: Fault[] = [
+  {
+    id: 'ext.spamfilter.index-missing',
+    title: 'has no spamfilter/v1 namespace index route',
+    caughtBy: ['spamfilter.index'],
+    request: (req) => (req.route === '/spamfilter/v1' ? noRoute() : undefined),
+  },
+  {
+    id: 'ext.spamfilter.key-read-broken',
+    title: 'fails on GET /key',
+    caughtBy: ['spamfilter.key.read'],
+    request: (req) => (req.route === KEY && req.method === 'GET' ? serverError() : undefined),
+  },
+  {
+    id: 'ext.spamfilter.key-wrong-length-accepted',
+    title: 'accepts a key of any length (without storing it)',
+    caughtBy: ['spamfilter.key.length'],
+    request(req) {
+      const key = req.json?.key;
+      if (req.route === KEY && isWrite(req) && typeof key === 'string' && key.length !== KEY_LENGTH) return json(200, key);
+    },
+  },
+  {
+    id: 'ext.spamfilter.key-wrong-length-stored',
+    title: 'refuses a key of the wrong length but stores it (padded to 12 characters)',
+    caughtBy: ['spamfilter.key.length'],
+    request(req) {
+      const key = req.json?.key;
+      if (req.route === KEY && isWrite(req) && typeof key === 'string' && key.length !== KEY_LENGTH) {
+        req.json.key = key.padEnd(KEY_LENGTH, '0').slice(0, KEY_LENGTH);
+        (req as Marked).marked = true;
+      }
+    },
+    response(req, res) {
+      if ((req as Marked).marked && res.status < 300) Object.assign(res, json(400, { code: 'invalid_key', message: 'The value provided is not a valid and registered API key.', data: { status: 400 } }));
+    },
+  },
+  {
+    id: 'ext.spamfilter.key-not-stored',
+    title: 'answers success for a 12-character key but does not store it',
+    caughtBy: ['spamfilter.key.accept'],
+    request(req) {
+      const key = req.json?.key;
+      if (req.route === KEY && isWrite(req) && typeof key === 'string' && key.length === KEY_LENGTH) return json(200, key);
+    },
+  },
+  {
+    id: 'ext.spamfilter.key-delete-broken',
+    title: 'fails on DELETE /key',
+    caughtBy: ['spamfilter.key.delete'],
+    request: (req) => (req.route === KEY && req.method === 'DELETE' ? serverError() : undefined),
+  },
+  {
+    id: 'ext.spamfilter.key-delete-ignored',
+    title: 'answers success on DELETE /key but keeps the key',
+    caughtBy: ['spamfilter.key.delete'],
+    request: (req) => (req.route === KEY && req.method === 'DELETE' ? json(200, true) : undefined),
+  },
+  {
+    id: 'ext.spamfilter.settings-non-boolean-accepted',
+    title: 'accepts non-boolean settings (answers success without storing)',
+    caughtBy: ['spamfilter.settings.type.*'],
+    request(req) {
+      if (req.route !== SPAM_SETTINGS || !isWrite(req) || !req.json) return;
+      if (spamSettingKeys(req).some((k) => k in req.json && !isBooleanish(req.json[k]))) return json(200, { [spamSettingKeys(req)[0]!]: true, [spamSettingKeys(req)[1]!]: true });
+    },
+  },
+  {
+    id: 'ext.spamfilter.settings-not-stored',
+    title: 'answers success for boolean settings but does not store them',
+    caughtBy: ['spamfilter.settings.roundtrip.*'],
+    request(req) {
+      if (req.route !== SPAM_SETTINGS || !isWrite(req) || !req.json) return;
+      const keys = spamSettingKeys(req);
+      if (keys.some((k) => typeof req.json[k] === 'boolean')) return json(200, Object.fromEntries(keys.map((k) => [k, req.json[k] ?? true])));
+    },
+  },
+  {
+    id: 'ext.spamfilter.stats-query-rejects-documented',
+    title: 'refuses GET /stats?interval=6-months',
+    caughtBy: ['spamfilter.stats.query'],
+    request: (req) => (req.route === STATS && req.query.get('interval') === '6-months' ? invalidParam('interval') : undefined),
+  },
+  {
+    id: 'ext.spamfilter.stats-interval-not-enforced',
+    title: 'takes any ?interval= (falls back to all) instead of refusing it',
+    caughtBy: ['spamfilter.stats.query-enum'],
+    request(req) {
+      const v = req.query.get('interval');
+      if (req.route === STATS && v !== null && !INTERVALS.includes(v)) req.query.delete('interval');
+    },
+  },
+  {
+    id: 'ext.spamfilter.stats-path-rejects-documented',
+    title: 'has no /stats/<interval> route for the documented intervals',
+    caughtBy: ['spamfilter.stats.path'],
+    request: (req) => (INTERVALS.some((v) => req.route === `${STATS}/${v}`) ? noRoute() : undefined),
+  },
+  {
+    id: 'ext.spamfilter.stats-path-permissive',
+    title: 'answers /stats/<interval> for any interval (as all)',
+    caughtBy: ['spamfilter.stats.path-enum'],
+    request(req) {
+      const m = /^\/spamfilter\/v1\/stats\/([^/]+)$/.exec(req.route);
+      if (m && !INTERVALS.includes(decodeURIComponent(m[1]!))) req.route = `${STATS}/all`;
+    },
+  },
+  {
+    id: 'ext.spamfilter.stats-default-wrong',
+    title: 'defaults the statistics interval to 60-days',
+    caughtBy: ['spamfilter.stats.default'],
+    request(req) {
+      if (req.route === STATS && req.method === 'GET' && !req.query.has('interval')) req.query.set('interval', '60-days');
+    },
+  },
+];
+
+// --- contact forms --------------------------------------------------------------------------
+
+const FORMS = '/contactform/v1/contact-forms';
+const FORM_ITEM = /^\/contactform\/v1\/contact-forms\/(\d+)$/;
+const FORM_ANY = /^\/contactform\/v1\/contact-forms\/(\d+)(\/.*)?$/;
+
+export const contactformFaults: Fault[] = [
+  {
+    id: 'ext.contactform.index-missing',
+    title: 'has no contactform/v1 namespace index route',
+    caughtBy: ['contactform.index'],
+    request: (req) => (req.route === '/contactform/v1' ? noRoute() : undefined),
+  },
+  {
+    id: 'ext.contactform.routes-missing',
+    title: 'lacks the list, feedback, feedback/schema and refill routes',
+    caughtBy: ['contactform.forms.list', 'contactform.forms.feedback', 'contactform.forms.feedback-schema', 'contactform.forms.refill'],
+    request(req) {
+      if (req.route === FORMS && req.method === 'GET') return noRoute();
+      const m = FORM_ANY.exec(req.route);
+      if (m && m[2]) return noRoute();
+    },
+  },
+  {
+    id: 'ext.contactform.create-without-id',
+    title: 'answers a created form without its id',
+    caughtBy: ['contactform.forms.create'],
+    response(req, res) {
+      if (req.route === FORMS && req.method === 'POST' && res.json && typeof res.json === 'object') delete res.json.id;
+    },
+  },
+  {
+    id: 'ext.contactform.read-broken',
+    title: 'fails on GET /contact-forms/<id>',
+    caughtBy: ['contactform.forms.read'],
+    response(req, res) {
+      if (FORM_ITEM.test(req.route) && req.method === 'GET' && res.status === 200) Object.assign(res, serverError());
+    },
+  },
+  {
+    id: 'ext.contactform.patch-missing',
+    title: 'does not take PATCH on /contact-forms/<id>',
+    caughtBy: ['contactform.forms.update'],
+    request: (req) => (FORM_ITEM.test(req.route) && req.method === 'PATCH' ? noRoute() : undefined),
+  },
+  {
+    id: 'ext.contactform.title-not-updated',
+    title: 'ignores the title on update',
+    caughtBy: ['contactform.forms.update-readback'],
+    request(req) {
+      if (FORM_ITEM.test(req.route) && isWrite(req) && req.json) delete req.json.title;
+    },
+  },
+  {
+    id: 'ext.contactform.form-not-deleted',
+    title: 'answers success on DELETE /contact-forms/<id> but keeps the form',
+    caughtBy: ['contactform.forms.delete'],
+    request: (req) => (FORM_ITEM.test(req.route) && req.method === 'DELETE' ? json(200, { deleted: true }) : undefined),
+  },
+  {
+    id: 'ext.contactform.missing-id-accepted',
+    title: 'answers 200 on every item route whatever the form id (no refusal at all)',
+    caughtBy: ['contactform.forms.missing-id.*'],
+    response(req, res) {
+      if (FORM_ANY.test(req.route) && res.status >= 400 && res.status < 500) Object.assign(res, json(200, {}));
+    },
+  },
+  {
+    id: 'ext.contactform.not-listed',
+    title: 'lists no forms',
+    caughtBy: ['contactform.forms.listed'],
+    response(req, res) {
+      if (req.route === FORMS && req.method === 'GET' && res.status === 200) res.json = [];
+    },
+  },
+];
+
+// --- suite: settings and modules ------------------------------------------------------------
+
+const SUITE_SETTINGS = '/suite/v4/settings';
+const settingByTarget = (req: FaultRequest, key: string) => catalog.settings.find((s) => req.profile.toTargetSetting(s.name) === key);
+const isModuleKey = (req: FaultRequest, key: string) => catalog.modules.some((m) => req.profile.toTargetModule(m.slug) === key);
+
+/** Is `v` of the setting's type after a WordPress-style coercion (a wrong type is one that is not)? */
+function fitsType(type: DeclaredType, v: unknown): boolean {
+  switch (type) {
+    case 'boolean':
+      return isBooleanish(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'integer':
+      return (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) && Number.isInteger(Number(v));
+    case 'array':
+      return Array.isArray(v);
+    case 'object':
+      return !!v && typeof v === 'object';
+    default:
+      return true;
+  }
+}
+
+/** Setting keys of a POST /settings body that violate `check`. */
+function violating(req: FaultRequest, check: (s: (typeof catalog.settings)[number], v: unknown) => boolean): string[] {
+  if (req.route !== SUITE_SETTINGS || !isWrite(req) || !req.json || typeof req.json !== 'object') return [];
+  return Object.keys(req.json).filter((k) => {
+    const s = settingByTarget(req, k);
+    return s !== undefined && check(s, req.json[k]);
+  });
+}
+
+const nonBooleanTypeIds = catalog.settings.filter((s) => s.type !== 'boolean').map((s) => `suite.settings.type.${s.name.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}`);
+
+/**
+ * A wrong-type value made into one of the type, as a careless server would store it; for a
+ * setting with allowed values, the last one that is not the default.
+ */
+function coerce(setting: (typeof catalog.settings)[number], v: unknown): unknown {
+  if (setting.enum) return [...setting.enum].reverse().find((e) => e !== setting.default);
+  switch (setting.type) {
+    case 'string':
+      return typeof v === 'object' ? JSON.stringify(v) : String(v);
+    case 'integer':
+      return Number.isInteger(Number(v)) ? Number(v) : 0;
+    case 'array':
+      return v && typeof v === 'object' ? Object.values(v) : [v];
+    default:
+      return {};
+  }
+}
+
+export const suiteSettingsFaults: Fault[] = [
+  {
+    id: 'ext.suite.setting-outside-enum-accepted',
+    title: 'accepts a setting value outside its allowed values (answers success without storing)',
+    caughtBy: ['suite.settings.enum.*'],
+    request: (req) => (violating(req, (s, v) => !!s.enum && !s.enum.includes(v as string)).length ? success() : undefined),
+  },
+  {
+    id: 'ext.suite.setting-wrong-type-accepted',
+    title: 'accepts a setting value of the wrong type (answers success without storing)',
+    caughtBy: ['suite.settings.type.*'],
+    request: (req) => (violating(req, (s, v) => !fitsType(s.type, v)).length ? success() : undefined),
+  },
+  {
+    id: 'ext.suite.setting-wrong-type-stored',
+    title: 'refuses a string, integer, array or object setting of the wrong type but stores it coerced (42 → "42", "ten" → 0, {x: 1} → [1], 5 → {}; an allowed value other than the default)',
+    caughtBy: nonBooleanTypeIds,
+    request(req) {
+      const bad = violating(req, (s, v) => s.type !== 'boolean' && !fitsType(s.type, v));
+      for (const k of bad) req.json[k] = coerce(settingByTarget(req, k)!, req.json[k]);
+      if (bad.length) (req as Marked).marked = bad[0];
+    },
+    response(req, res) {
+      const k = (req as Marked).marked;
+      if (typeof k === 'string') Object.assign(res, invalidParam(k));
+    },
+  },
+  {
+    id: 'ext.suite.setting-not-stored',
+    title: 'answers success for valid setting writes through /settings but does not store them',
+    caughtBy: ['suite.settings.roundtrip.*'],
+    request(req) {
+      if (req.route !== SUITE_SETTINGS || !isWrite(req) || !req.json) return;
+      const keys = Object.keys(req.json);
+      const valid = (k: string) => {
+        const s = settingByTarget(req, k);
+        return !!s && !isModuleKey(req, k) && fitsType(s.type, req.json[k]) && (!s.enum || s.enum.includes(req.json[k]));
+      };
+      if (keys.length && keys.every(valid)) return success();
+    },
+  },
+  {
+    id: 'ext.suite.settings-read-missing',
+    title: 'leaves lang_id out of GET /settings',
+    caughtBy: ['suite.settings.read'],
+    response(req, res) {
+      if (req.route === SUITE_SETTINGS && req.method === 'GET' && res.json && typeof res.json === 'object') delete res.json[req.profile.toTargetSetting('lang_id')];
+    },
+  },
+  {
+    id: 'ext.suite.module-write-ignored',
+    title: 'answers success for settings written through /module/<slug> but does not store them',
+    caughtBy: ['suite.settings.via-module'],
+    request: (req) => (/^\/suite\/v4\/module\/(?!all$)[a-z-]+$/.test(req.route) && isWrite(req) ? success() : undefined),
+  },
+];
+
+const ACTIVE = /^\/suite\/v4\/module\/(?!all\/)([^/]+)\/active$/;
+const ALL_ACTIVE = '/suite/v4/module/all/active';
+
+export const suiteModuleFaults: Fault[] = [
+  {
+    id: 'ext.suite.module-toggle-ignored',
+    title: 'answers success on /module/<slug>/active but does not change the module',
+    caughtBy: ['suite.modules.toggle.*'],
+    request: (req) => (ACTIVE.test(req.route) && isWrite(req) ? success() : undefined),
+  },
+  {
+    id: 'ext.suite.settings-toggle-ignored',
+    title: 'ignores module toggles written through POST /settings',
+    caughtBy: ['suite.modules.toggle.*'],
+    request(req) {
+      if (req.route !== SUITE_SETTINGS || !isWrite(req) || !req.json) return;
+      const toggles = Object.keys(req.json).filter((k) => isModuleKey(req, k));
+      if (toggles.length && toggles.length === Object.keys(req.json).length) return success();
+    },
+  },
+  {
+    id: 'ext.suite.all-active-modules-not-validated',
+    title: 'accepts /module/all/active without modules, or with modules that is not an array',
+    caughtBy: ['suite.modules.all-active.requires-modules', 'suite.modules.all-active.modules-type'],
+    request: (req) => (req.route === ALL_ACTIVE && isWrite(req) && !Array.isArray(req.json?.modules) ? success() : undefined),
+  },
+  {
+    id: 'ext.suite.all-active-wrong-default',
+    title: 'defaults active to false on /module/all/active',
+    caughtBy: ['suite.modules.all-active.default-active'],
+    request(req) {
+      if (req.route === ALL_ACTIVE && isWrite(req) && req.json && !('active' in req.json)) req.json.active = false;
+    },
+  },
+  {
+    id: 'ext.suite.all-active-ignores-active',
+    title: 'activates the modules on /module/all/active whatever active says',
+    caughtBy: ['suite.modules.all-active.deactivate'],
+    request(req) {
+      if (req.route === ALL_ACTIVE && isWrite(req) && req.json && 'active' in req.json) req.json.active = true;
+    },
+  },
+  {
+    id: 'ext.suite.module-active-default-ignored',
+    title: 'answers success on /module/<slug>/active without active but changes nothing',
+    caughtBy: ['suite.modules.active.default'],
+    request: (req) => (ACTIVE.test(req.route) && isWrite(req) && (req.json === undefined || !('active' in req.json)) ? success() : undefined),
+  },
+  {
+    id: 'ext.suite.module-active-type-accepted',
+    title: 'takes any truthy active on /module/<slug>/active as true',
+    caughtBy: ['suite.modules.active.type'],
+    request(req) {
+      if (ACTIVE.test(req.route) && isWrite(req) && req.json && 'active' in req.json && !isBooleanish(req.json.active)) req.json.active = Boolean(req.json.active);
+    },
+  },
+];
+
+// --- suite: routes and their parameters ---------------------------------------------------------
+
+const suiteRoutes = catalog.routes.filter((r) => r.namespace === 'suite/v4');
+
+/** A regular expression for a documented route shape, with a capture per segment parameter. */
+function shapeRe(route: RouteSpec): { re: RegExp; names: string[] } {
+  const names: string[] = [];
+  const src = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<([a-z_]+)>/g, (_m, n: string) => {
+    names.push(n);
+    // A plugin is named by its folder and file ("akismet/akismet.php").
+    return n === 'plugin' ? '(.+)' : '([^/]+)';
+  });
+  return { re: new RegExp(`^${src}$`), names };
+}
+
+const patterned = suiteRoutes
+  .filter((r) => Object.values(r.params ?? {}).some((p) => p.pattern))
+  .map((route) => ({ route, ...shapeRe(route) }));
+
+function requiredMissing(req: FaultRequest): string | undefined {
+  const route = suiteRoutes.find((r) => shapeRe(r).re.test(req.route));
+  const endpoint = route?.endpoints.find((e) => (e.methods as string[]).includes(req.method));
+  if (!endpoint || endpoint.args === 'not-shown' || /\/module\/[^/]+\/active$|\/module\/all\/active$/.test(req.route)) return undefined;
+  const p = params(req);
+  return Object.entries(endpoint.args).find(([n, a]) => a.required === true && !('default' in a) && (p[n] === undefined || p[n] === null))?.[0];
+}
+
+function badArg(req: FaultRequest, which: 'type' | 'enum'): string | undefined {
+  const route = suiteRoutes.find((r) => shapeRe(r).re.test(req.route));
+  if (!route || ['suite.settings', 'suite.module.item', 'suite.module.all.active', 'suite.module.active'].includes(route.id)) return undefined;
+  const endpoint = route.endpoints.find((e) => (e.methods as string[]).includes(req.method));
+  if (!endpoint || endpoint.args === 'not-shown') return undefined;
+  const p = params(req);
+  return Object.entries(endpoint.args).find(([n, a]: [string, ArgSpec]) => {
+    if (p[n] === undefined) return false;
+    if (which === 'enum') return (a.enum && !a.enum.includes(p[n] as string)) || (a.pattern && a.type === 'string' && !new RegExp(a.pattern).test(String(p[n])));
+    const type = Array.isArray(a.type) ? undefined : a.type;
+    return type !== undefined && type !== 'text' && !fitsType(type, p[n]);
+  })?.[0];
+}
+
+/**
+ * GETs the read fault leaves working: the index, /settings and /module/<slug> (checked by other
+ * faults), the two routes that tell whether the target is connected, and /plugins (which names
+ * the plugin that /plugin/<plugin> is read with).
+ */
+const READS_KEPT = ['suite.index', 'suite.settings', 'suite.module.item', 'suite.connection.test', 'suite.site', 'suite.plugins.collection'];
+
+export const suiteRouteFaults: Fault[] = [
+  {
+    id: 'ext.suite.index-missing',
+    title: 'has no suite/v4 namespace index route',
+    caughtBy: ['suite.index'],
+    request: (req) => (req.route === '/suite/v4' ? noRoute() : undefined),
+  },
+  {
+    id: 'ext.suite.reads-broken',
+    title: 'fails on GET of every documented suite route but /connection/test, /site, /plugins, /settings and /module/<slug>',
+    caughtBy: suiteRoutes
+      .filter((r) => r.endpoints.some((e) => e.methods.includes('GET')) && !READS_KEPT.includes(r.id))
+      .map((r) => `suite.read.${r.id.replace(/^suite\./, '')}`),
+    request(req) {
+      if (req.method !== 'GET') return;
+      const route = suiteRoutes.find((r) => shapeRe(r).re.test(req.route));
+      if (route && !READS_KEPT.includes(route.id)) return serverError();
+    },
+  },
+  {
+    id: 'ext.suite.plugins-list-broken',
+    title: 'fails on GET /plugins',
+    caughtBy: ['suite.read.plugins.collection'],
+    request: (req) => (req.route === '/suite/v4/plugins' && req.method === 'GET' ? serverError() : undefined),
+  },
+  {
+    id: 'ext.suite.connection-test-broken',
+    title: 'fails on GET /connection/test while the external service answers (GET /site)',
+    caughtBy: ['suite.read.connection.test'],
+    request: (req) => (req.route === '/suite/v4/connection/test' && req.method === 'GET' ? serverError() : undefined),
+  },
+  {
+    id: 'ext.suite.site-broken',
+    title: 'fails on GET /site while the connection test passes',
+    caughtBy: ['suite.read.site'],
+    request: (req) => (req.route === '/suite/v4/site' && req.method === 'GET' ? serverError() : undefined),
+  },
+  {
+    id: 'ext.suite.module-unknown',
+    title: 'does not know the latex module',
+    caughtBy: ['suite.read.module.item'],
+    request: (req) => (req.route === `/suite/v4/module/${req.profile.toTargetModule('latex')}` && req.method === 'GET' ? json(404, { code: 'not_found', message: 'The requested module was not found.', data: { status: 404 } }) : undefined),
+  },
+  {
+    id: 'ext.suite.route-pattern-permissive',
+    title: 'answers route segments outside their documented characters (digits in <slug>, letters in <id>, ...)',
+    caughtBy: ['suite.pattern.*'],
+    request(req) {
+      for (const { route, re, names } of patterned) {
+        const m = re.exec(req.route);
+        if (!m) continue;
+        const outside = names.some((n, i) => {
+          const pattern = route.params?.[n]?.pattern;
+          return pattern !== undefined && !new RegExp(`^(?:${pattern})$`).test(decodeURIComponent(m[i + 1]!));
+        });
+        if (outside) return json(200, { code: 'success' });
+      }
+    },
+  },
+  {
+    id: 'ext.suite.required-param-not-enforced',
+    title: 'accepts requests to the parameter routes without their required parameters',
+    caughtBy: ['suite.params.required.*'],
+    request: (req) => (requiredMissing(req) ? success() : undefined),
+  },
+  {
+    id: 'ext.suite.param-type-not-enforced',
+    title: 'accepts parameters of the wrong type on the parameter routes',
+    caughtBy: ['suite.params.type.*'],
+    request: (req) => (badArg(req, 'type') ? success() : undefined),
+  },
+  {
+    id: 'ext.suite.param-enum-not-enforced',
+    title: 'accepts values outside a parameter\'s enum or pattern (plugins status, slug)',
+    caughtBy: ['suite.params.enum.*', 'suite.params.pattern.*'],
+    request: (req) => (badArg(req, 'enum') ? success() : undefined),
+  },
+  {
+    id: 'ext.suite.param-errors-unnamed',
+    title: 'refuses bad parameters without naming them',
+    caughtBy: ['suite.params.names-param.*'],
+    response(req, res) {
+      if (req.route.startsWith('/suite/v4/') && res.status === 400 && res.json?.data) delete res.json.data.params;
+    },
+  },
+];
+
+export const extensionFaults: Fault[] = [...spamfilterFaults, ...contactformFaults, ...suiteSettingsFaults, ...suiteModuleFaults, ...suiteRouteFaults];

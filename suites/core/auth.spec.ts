@@ -1,0 +1,357 @@
+/**
+ * Authentication (core part 5) and the security behaviours that follow from it.
+ *
+ * The spec states one scheme, application passwords, advertised in the site index with "an
+ * `endpoints.authorization` address ... where a user grants an application access", and says
+ * "Which routes and methods require authentication or a given capability: not shown". So a
+ * behaviour is MUST here only where a sentence implies it (named in a comment on each), and
+ * SHOULD where only WordPress's behaviour decides (wordpress-behaviour.md §3).
+ *
+ * Every security behaviour verifies by state with the configured credentials: a refused write
+ * must also have changed nothing.
+ */
+import { request as undiciRequest } from 'undici';
+import { beforeAll } from 'vitest';
+import { catalog } from '../../schemas/catalog/index.ts';
+import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/behaviour.ts';
+
+const SPEC = catalog.authentication.spec;
+const ok = (status: number) => status >= 200 && status <= 299;
+const refused = (status: number) => status >= 400 && status <= 499;
+
+interface AuthFixtures {
+  /** Published, for anonymous update and delete attempts. */
+  target: any;
+  /** Published with a password. */
+  protectedPost: any;
+  password: string;
+  secret: string;
+  draft: any;
+  privatePost: any;
+}
+
+let fx: AuthFixtures | undefined;
+let noFixtures = 'the fixtures were not set up';
+
+beforeAll(async () => {
+  const run = runContext();
+  if (!run.info.writes.allowed) return void (noFixtures = `writes not allowed: ${run.info.writes.reason}`);
+  if (!run.client.hasCredentials) return void (noFixtures = 'no credentials: give --user and --app-password (or --auth-header)');
+  try {
+    const f = fixtures();
+    const nonce = Math.random().toString(36).slice(2, 10);
+    const password = `pw${nonce}`;
+    const secret = `protected-content-${nonce}`;
+    const [target, protectedPost, draft, privatePost] = await Promise.all([
+      f.create('/cms/v2/posts', { title: 'auth target' }),
+      f.create('/cms/v2/posts', { title: 'auth protected', password, content: `<p>${secret}</p>`, excerpt: secret }),
+      f.create('/cms/v2/posts', { title: 'auth draft', status: 'draft', content: `<p>draft ${nonce}</p>` }),
+      f.create('/cms/v2/posts', { title: 'auth private', status: 'private', content: `<p>private ${nonce}</p>` }),
+    ]);
+    fx = { target, protectedPost, password, secret, draft, privatePost };
+  } catch (err) {
+    noFixtures = `could not create the fixtures: ${(err as Error).message}`;
+  }
+});
+
+function fixturesFor(t: BehaviourContext): AuthFixtures {
+  t.requireWrites();
+  t.requireCredentials();
+  if (!fx) throw new Error(noFixtures);
+  return fx;
+}
+
+/** Re-read a post with the configured credentials. */
+async function readBack(t: BehaviourContext, id: number) {
+  return t.client.get(`/cms/v2/posts/${id}`, { query: { context: 'edit' } });
+}
+
+/** Posts (any status, trash included) whose raw title starts with `label`; tracked for deletion. */
+async function findLabelled(t: BehaviourContext, label: string): Promise<any[]> {
+  const res = await t.client.get('/cms/v2/posts', { query: { search: label, status: ['publish', 'future', 'draft', 'pending', 'private', 'trash'], context: 'edit', per_page: 100 } });
+  if (res.status !== 200 || !Array.isArray(res.body)) throw new Error(`cannot read back posts labelled ${label}: ${res.status}`);
+  const mine = res.body.filter((p: any) => typeof p?.title?.raw === 'string' && p.title.raw.startsWith(label));
+  for (const p of mine) t.track(`/cms/v2/posts/${p.id}`);
+  return mine;
+}
+
+// ---------------------------------------------------------------------------
+// The advertised authorization address
+// ---------------------------------------------------------------------------
+
+/** GET a page (not a REST route), following up to 5 redirects; same-site URLs go to the target URL used. */
+async function getPage(t: BehaviourContext, href: string): Promise<{ status: number; contentType: string; hops: string[] }> {
+  const site = String((t.run.info.index as any)?.url ?? '').replace(/\/+$/, '');
+  const base = t.run.info.targetUrl.replace(/\/+$/, '');
+  const rebase = (u: string) => (site && (u === site || u.startsWith(`${site}/`)) ? base + u.slice(site.length) : u);
+  const hops: string[] = [];
+  let url = rebase(href);
+  for (let i = 0; ; i++) {
+    hops.push(url);
+    const res = await undiciRequest(url, { method: 'GET', headers: { accept: 'text/html' }, signal: AbortSignal.timeout(t.run.info.config.timeoutMs) });
+    await res.body.text();
+    const location = res.headers.location;
+    if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && i < 5) {
+      url = rebase(new URL(location, url).toString());
+      continue;
+    }
+    return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), hops };
+  }
+}
+
+behaviour(
+  {
+    id: 'auth.authorization-url.answers',
+    level: 'MUST',
+    namespace: '',
+    route: '/',
+    title: 'the advertised application-passwords authorization address answers with a page (after redirects, e.g. to a login), not an error',
+    spec: SPEC,
+    covers: ['authentication.application-passwords'],
+  },
+  // Part 5: "an `endpoints.authorization` address ... where a user grants an application
+  // access": the address is a page a user opens. Without a logged-in user WordPress redirects
+  // it to its login page, which is a page too; what the page shows is not checked.
+  async (t) => {
+    const href = (t.run.info.index as any)?.authentication?.[catalog.authentication.scheme]?.endpoints?.authorization;
+    if (typeof href !== 'string') t.skip('the index advertises no application-passwords authorization address (reported by disc.index.authentication)');
+    const page = await getPage(t, href);
+    if (!ok(page.status)) t.fail(`GET ${href} ended with ${page.status} after ${page.hops.length - 1} redirects (${page.hops.join(' → ')})`);
+    if (!/text\/html/i.test(page.contentType)) t.fail(`GET ${href} answered ${page.contentType || 'no content type'}, not an HTML page`);
+  },
+  { concurrent: true },
+);
+
+// ---------------------------------------------------------------------------
+// Credentials
+// ---------------------------------------------------------------------------
+
+behaviour(
+  {
+    id: 'auth.credentials.write-accepted',
+    level: 'MUST',
+    namespace: 'cms/v2',
+    route: '/cms/v2/posts',
+    title: 'valid application-password credentials authenticate: a create and an update with them are applied',
+    spec: SPEC,
+    covers: ['authentication.application-passwords', 'endpoint:cms.posts.collection.create', 'endpoint:cms.posts.item.update'],
+  },
+  // Part 5: the application password is what "a user grants an application" for access; the
+  // interface exists to create and update posts (part 1), so granted credentials can do so.
+  async (t) => {
+    t.requireWrites();
+    t.requireCredentials();
+    const label = fixtures().label('auth-valid');
+    const created = await t.client.post('/cms/v2/posts', { title: label, content: label, status: 'draft' });
+    const found = await findLabelled(t, label);
+    if (!ok(created.status) || found.length !== 1) t.fail(`a create with valid credentials answered ${created.status} and made ${found.length} posts: ${created.text.slice(0, 200)}`);
+    const id = found[0].id;
+    const updated = await t.client.request('PUT', `/cms/v2/posts/${id}`, { body: { title: `${label} updated` } });
+    const after = await readBack(t, id);
+    if (!ok(updated.status) || after.body?.title?.raw !== `${label} updated`)
+      t.fail(`an update with valid credentials answered ${updated.status}; the title is now ${JSON.stringify(after.body?.title?.raw)}`);
+  },
+  { concurrent: true },
+);
+
+behaviour(
+  {
+    id: 'auth.wrong-password.refused',
+    level: 'MUST',
+    namespace: 'cms/v2',
+    route: '/cms/v2/posts',
+    title: 'security: a wrong application password is refused: a create with it is not applied',
+    spec: SPEC,
+    covers: ['authentication.application-passwords'],
+  },
+  // Part 5: access is what a user grants; a password that was never granted grants nothing.
+  async (t) => {
+    t.requireWrites();
+    t.requireCredentials();
+    const user = t.run.info.config.user;
+    if (!user) t.skip('credentials were given as a complete header (--auth-header): no user name to pair a wrong password with');
+    const wrong = `cmscWrong${Math.random().toString(36).slice(2, 17)}`.slice(0, 24);
+    const label = fixtures().label('auth-wrong');
+    const res = await t.client.post('/cms/v2/posts', { title: label, content: label, status: 'draft' }, { auth: { user, appPassword: wrong } });
+    const found = await findLabelled(t, label);
+    if (found.length) t.fail(`a create with a wrong password was applied (post ${found[0].id}, answer ${res.status})`);
+    if (!refused(res.status)) t.fail(`a create with a wrong password answered ${res.status}, not refused (4xx)`);
+  },
+  { concurrent: true },
+);
+
+// ---------------------------------------------------------------------------
+// No credentials
+// ---------------------------------------------------------------------------
+
+behaviour(
+  {
+    id: 'auth.anonymous.write-refused',
+    level: 'MUST',
+    namespace: 'cms/v2',
+    route: '/cms/v2/posts',
+    title: 'security: without credentials a create, an update and a delete of a post are refused and change nothing',
+    spec: SPEC,
+    covers: ['endpoint:cms.posts.collection.create', 'endpoint:cms.posts.item.update', 'endpoint:cms.posts.item.delete'],
+  },
+  // Part 5: applications get access when "a user grants an application access"; a request
+  // that presents no credential has been granted nothing, so it cannot change content.
+  async (t) => {
+    const f = fixturesFor(t);
+    const label = fixtures().label('auth-anon');
+    const target = `/cms/v2/posts/${f.target.id}`;
+    const [create, update] = await Promise.all([
+      t.client.post('/cms/v2/posts', { title: label, content: label, status: 'publish' }, { auth: 'none' }),
+      t.client.post(target, { title: `${label} anonymous edit` }, { auth: 'none' }),
+    ]);
+    const del = await t.client.delete(target, { query: { force: true }, auth: 'none' });
+    const [found, after] = await Promise.all([findLabelled(t, label), readBack(t, f.target.id)]);
+    const problems: string[] = [];
+    if (found.length) problems.push(`the anonymous create was applied (post ${found[0].id}, answer ${create.status})`);
+    if (after.status !== 200) problems.push(`the post is gone after an anonymous delete (answer ${del.status}, GET ${after.status})`);
+    else if (after.body?.status !== f.target.status) problems.push(`the post's status is ${after.body?.status} after an anonymous delete (answer ${del.status})`);
+    if (after.status === 200 && after.body?.title?.raw !== f.target.title.raw) problems.push(`the anonymous update was applied: title ${JSON.stringify(after.body?.title?.raw)} (answer ${update.status})`);
+    for (const [what, res] of [['create', create], ['update', update], ['delete', del]] as const) if (!refused(res.status)) problems.push(`anonymous ${what} answered ${res.status}, not refused (4xx)`);
+    if (problems.length) t.fail(problems.join('; '));
+  },
+  { concurrent: true },
+);
+
+behaviour(
+  {
+    id: 'auth.anonymous.batch-write-refused',
+    level: 'MUST',
+    namespace: '',
+    route: '/batch/v1',
+    title: 'security: without credentials a batch of write items changes nothing',
+    spec: SPEC,
+    covers: ['endpoint:batch.v1.create'],
+  },
+  // Part 5 as above; a batch "runs several write requests in one call" (part 1), each under
+  // the same (absent) credentials.
+  async (t) => {
+    const f = fixturesFor(t);
+    const label = fixtures().label('auth-anon-batch');
+    const res = await t.client.post(
+      '/batch/v1',
+      {
+        requests: [
+          { method: 'POST', path: t.run.profile.toTargetRoute('/cms/v2/posts'), body: { title: label, content: label, status: 'publish' } },
+          { method: 'POST', path: t.run.profile.toTargetRoute(`/cms/v2/posts/${f.target.id}`), body: { title: `${label} anonymous edit` } },
+        ],
+      },
+      { auth: 'none' },
+    );
+    const [found, after] = await Promise.all([findLabelled(t, label), readBack(t, f.target.id)]);
+    if (found.length) t.fail(`an anonymous batch created post ${found[0].id} (answer ${res.status})`);
+    if (after.body?.title?.raw !== f.target.title.raw) t.fail(`an anonymous batch changed post ${f.target.id}'s title to ${JSON.stringify(after.body?.title?.raw)}`);
+  },
+  { concurrent: true },
+);
+
+behaviour(
+  {
+    id: 'auth.anonymous.protected-content',
+    level: 'MUST',
+    namespace: 'cms/v2',
+    route: '/cms/v2/posts/<id>',
+    title: "security: without credentials, context=edit never reveals a password-protected post's password or content",
+    spec: { doc: 'core', section: '2. Resources and their fields › Post' },
+    covers: ['arg:cms.posts.item.read.context', 'arg:cms.posts.collection.list.context'],
+  },
+  // Part 2 › Post: "password: protects content and excerpt". An anonymous reader who could read
+  // the password or the raw content through the edit context would defeat that protection.
+  async (t) => {
+    const f = fixturesFor(t);
+    const id = f.protectedPost.id;
+    const answers = await Promise.all([
+      t.client.get(`/cms/v2/posts/${id}`, { query: { context: 'edit' }, auth: 'none' }),
+      t.client.get('/cms/v2/posts', { query: { context: 'edit', include: [id] }, auth: 'none' }),
+    ]);
+    for (const res of answers) {
+      if (res.text.includes(f.secret)) t.fail(`an anonymous ${res.exchange.url.includes('include') ? 'list' : 'GET'} with context=edit revealed the protected content (answer ${res.status})`);
+      if (res.text.includes(`"${f.password}"`)) t.fail(`an anonymous request with context=edit revealed the post password (answer ${res.status})`);
+    }
+  },
+  { concurrent: true },
+);
+
+behaviour(
+  {
+    id: 'auth.anonymous.edit-context-refused',
+    level: 'SHOULD',
+    namespace: 'cms/v2',
+    route: '/cms/v2/posts/<id>',
+    title: 'security: without credentials, context=edit on a post and on the post list is refused (401 in the reference)',
+    spec: SPEC,
+    covers: ['arg:cms.posts.item.read.context', 'arg:cms.posts.collection.list.context'],
+  },
+  // Part 5: "Which routes and methods require authentication ... not shown"; WordPress needs
+  // edit_posts for the edit context.
+  async (t) => {
+    const f = fixturesFor(t);
+    const answers = await Promise.all([
+      t.client.get(`/cms/v2/posts/${f.target.id}`, { query: { context: 'edit' }, auth: 'none' }),
+      t.client.get('/cms/v2/posts', { query: { context: 'edit' }, auth: 'none' }),
+    ]);
+    const wrong = answers.filter((r) => !refused(r.status)).map((r) => `${r.exchange.url.replace(/^.*rest_route=/, '')}: ${r.status}`);
+    if (wrong.length) t.fail(`anonymous context=edit not refused: ${wrong.join('; ')}`);
+  },
+  { concurrent: true },
+);
+
+/** Anonymous ways to reach a post of some status: the item, and the list filtered by status/any/include. */
+async function anonymousSightings(t: BehaviourContext, post: any, status: string): Promise<string[]> {
+  const id = post.id;
+  const [item, byStatus, byAny, byInclude] = await Promise.all([
+    t.client.get(`/cms/v2/posts/${id}`, { auth: 'none' }),
+    t.client.get('/cms/v2/posts', { query: { status, per_page: 100 }, auth: 'none' }),
+    t.client.get('/cms/v2/posts', { query: { status: 'any', include: [id] }, auth: 'none' }),
+    t.client.get('/cms/v2/posts', { query: { include: [id] }, auth: 'none' }),
+  ]);
+  const seen: string[] = [];
+  if (ok(item.status) && item.body?.id === id) seen.push(`GET /cms/v2/posts/${id} answered it (${item.status})`);
+  for (const [what, res] of [[`status=${status}`, byStatus], ['status=any', byAny], [`include=${id}`, byInclude]] as const)
+    if (ok(res.status) && Array.isArray(res.body) && res.body.some((p: any) => p?.id === id)) seen.push(`the list with ${what} contains it`);
+  return seen;
+}
+
+behaviour(
+  {
+    id: 'auth.anonymous.private-hidden',
+    level: 'MUST',
+    namespace: 'cms/v2',
+    route: '/cms/v2/posts',
+    title: 'security: without credentials a private post is neither listed (status=private, any, include) nor readable',
+    spec: { doc: 'core', section: '3. States and transitions' },
+    covers: ['arg:cms.posts.collection.list.status'],
+  },
+  // Part 3 (and part 2 › Post `status`): `private` is a status of its own, distinct from
+  // `publish`; a private post that anyone can read would not be private.
+  async (t) => {
+    const f = fixturesFor(t);
+    const seen = await anonymousSightings(t, f.privatePost, 'private');
+    if (seen.length) t.fail(`private post ${f.privatePost.id} is visible without credentials: ${seen.join('; ')}`);
+  },
+  { concurrent: true },
+);
+
+behaviour(
+  {
+    id: 'auth.anonymous.drafts-hidden',
+    level: 'SHOULD',
+    namespace: 'cms/v2',
+    route: '/cms/v2/posts',
+    title: 'security: without credentials a draft is neither listed (status=draft, any, include) nor readable',
+    spec: { doc: 'core', section: '3. States and transitions' },
+    covers: ['arg:cms.posts.collection.list.status'],
+  },
+  // SHOULD: who may see drafts is not stated (part 5: requirements not shown); WordPress
+  // refuses a draft filter without edit_posts (400 rest_invalid_param) and the item with 401.
+  async (t) => {
+    const f = fixturesFor(t);
+    const seen = await anonymousSightings(t, f.draft, 'draft');
+    if (seen.length) t.fail(`draft ${f.draft.id} is visible without credentials: ${seen.join('; ')}`);
+  },
+  { concurrent: true },
+);

@@ -1,0 +1,301 @@
+/**
+ * Shared helpers of the extension suites (spamfilter/v1, contactform/v1, suite/v4): how an answer
+ * is classified, values of a documented type (valid, and invalid even after the coercion a
+ * WordPress-style server applies), restoring what a behaviour changed, and the connection probe
+ * that tells whether the suite's external service is reachable.
+ *
+ * Errors are "not shown" in the spec (core part 7), so "refused" means a 4xx answer: the server
+ * turned the request down as a client error. A 5xx is a server failure, never a refusal.
+ */
+import type { ArgSpec, DeclaredType } from '../../schemas/types.ts';
+import { runContext, type BehaviourContext } from '../../src/behaviour.ts';
+import type { Response } from '../../src/client.ts';
+import { deepEqual } from '../../src/discovery.ts';
+
+export const SPAMFILTER = 'spamfilter/v1';
+export const CONTACTFORM = 'contactform/v1';
+export const SUITE = 'suite/v4';
+
+/** Behaviour IDs allow lowercase letters, digits, '.', '-': a setting name becomes `carousel-background-color`. */
+export const idPart = (name: string): string => name.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+
+export const answered = (res: Response): boolean => res.status >= 200 && res.status < 300;
+export const refused = (res: Response): boolean => res.status >= 400 && res.status < 500;
+export const forbidden = (res: Response): boolean => res.status === 401 || res.status === 403;
+
+/** "400 rest_invalid_param (Invalid parameter(s): x)" */
+export function brief(res: Response): string {
+  const b = res.body;
+  const code = b && typeof b === 'object' && !Array.isArray(b) && typeof b.code === 'string' ? ` ${b.code}` : '';
+  const msg = b && typeof b === 'object' && !Array.isArray(b) && typeof b.message === 'string' ? ` (${b.message.slice(0, 120)})` : '';
+  return `${res.status}${code}${msg}`;
+}
+
+export const show = (v: unknown): string => {
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s.length > 160 ? `${s.slice(0, 160)}…` : s;
+};
+
+/** Skip when the configured credentials may not use the route (which routes need which capability is not shown). */
+export function skipIfForbidden(t: BehaviourContext, res: Response, what: string): void {
+  if (forbidden(res)) t.skip(`the configured credentials may not ${what} (${brief(res)}); which routes need which capability is not shown`);
+}
+
+/** The request must be answered with a 2xx; 401/403 skips (capabilities are not shown). */
+export function expectAnswered(t: BehaviourContext, res: Response, what: string): void {
+  if (answered(res)) return;
+  skipIfForbidden(t, res, what);
+  t.fail(`${what}: answered ${brief(res)}, expected a 2xx answer`);
+}
+
+/** The request must be refused (4xx). */
+export function expectRefused(t: BehaviourContext, res: Response, what: string): void {
+  if (refused(res)) return;
+  if (answered(res)) t.fail(`${what}: accepted (${res.status}), expected it to be refused`);
+  t.fail(`${what}: answered ${brief(res)}, expected a 4xx refusal (a 5xx is a server failure, not a refusal)`);
+}
+
+/** WordPress's validation errors (wordpress-behaviour.md §2): the request's parameters were rejected as such. */
+export function isValidationError(res: Response): boolean {
+  const code = res.body?.code;
+  return res.status === 400 && (code === 'rest_invalid_param' || code === 'rest_missing_callback_param');
+}
+
+/** Does a validation error name `param` (data.params is a list for missing, an object for invalid)? */
+export function namesParam(res: Response, param: string): boolean {
+  const params = res.body?.data?.params;
+  if (Array.isArray(params)) return params.includes(param);
+  return !!params && typeof params === 'object' && Object.prototype.hasOwnProperty.call(params, param);
+}
+
+/** Part 2: "booleans are given as 0/1 or true/false". undefined when the value is not one of those. */
+export function asBoolean(v: unknown): boolean | undefined {
+  if (v === true || v === 1 || v === '1') return true;
+  if (v === false || v === 0 || v === '0') return false;
+  return undefined;
+}
+
+/** Two setting values are the same: booleans as 0/1/true/false, arrays of scalars in any order, else deep-equal. */
+export function sameValue(type: DeclaredType | undefined, a: unknown, b: unknown): boolean {
+  if (type === 'boolean') return asBoolean(a) !== undefined && asBoolean(a) === asBoolean(b);
+  if (type === 'array' && Array.isArray(a) && Array.isArray(b) && a.every(isScalar) && b.every(isScalar))
+    return a.length === b.length && [...a].map(String).sort().join('\u0000') === [...b].map(String).sort().join('\u0000');
+  return deepEqual(a, b);
+}
+
+const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
+/** Is `v` a value of the documented type (booleans also as 0/1, as part 2 says)? */
+export function hasType(type: DeclaredType | undefined, v: unknown): boolean {
+  switch (type) {
+    case 'boolean':
+      return asBoolean(v) !== undefined;
+    case 'string':
+    case 'text':
+      return typeof v === 'string';
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v);
+    case 'number':
+      return typeof v === 'number';
+    case 'array':
+      return Array.isArray(v);
+    case 'object':
+      return !!v && typeof v === 'object' && !Array.isArray(v);
+    case 'null':
+      return v === null;
+    default:
+      return true;
+  }
+}
+
+/** Where a parameter travels: the query string (GET, DELETE) or a JSON body. */
+export type Carrier = 'query' | 'body';
+
+/**
+ * A value of the documented type that is NOT of it even after the coercion a WordPress-style
+ * server applies (wordpress-behaviour.md §2: "1"/"true" are booleans, numeric strings are
+ * integers, scalars are split into arrays, "" and any array count as objects). undefined when no
+ * such value exists for the carrier (every query value is a string; `text` and untyped args have
+ * no type to violate).
+ */
+export function wrongTypeValue(arg: ArgSpec, carrier: Carrier): unknown {
+  const type = Array.isArray(arg.type) ? undefined : arg.type;
+  switch (type) {
+    case 'string':
+      return carrier === 'body' ? 42 : undefined;
+    case 'integer':
+    case 'number':
+      return 'ten';
+    case 'boolean':
+      return 'yes';
+    case 'array':
+      // Not a list under any coercion: keys that are not indexes.
+      return { cmsc: 'x' };
+    case 'object':
+      return carrier === 'body' ? 5 : 'cmsc';
+    default:
+      return undefined;
+  }
+}
+
+/** Several wrong-type values for settings (JSON body), each invalid after coercion. */
+export function wrongTypeValues(type: DeclaredType): unknown[] {
+  switch (type) {
+    case 'boolean':
+      return ['yes', 2];
+    case 'string':
+      return [42, { cmsc: 'x' }];
+    case 'integer':
+      return ['ten', { cmsc: 1 }];
+    case 'array':
+      return [{ cmsc: 'x' }];
+    case 'object':
+      return [5, 'cmsc'];
+    default:
+      return [];
+  }
+}
+
+/** A valid value for an argument (only its type and enum are known). */
+export function validValue(arg: ArgSpec): unknown {
+  if (arg.enum && arg.enum.length) return arg.default !== undefined ? arg.default : arg.enum[0];
+  if (arg.format === 'uri') return 'https://example.com/';
+  const type = Array.isArray(arg.type) ? arg.type[0] : arg.type;
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return ['cmsc'];
+    case 'object':
+      return { cmsc: 'x' };
+    default:
+      return 'cmsc';
+  }
+}
+
+/** An enum-violating value. */
+export const OUTSIDE_ENUM = 'cmsc-not-allowed';
+
+/**
+ * Run `fn`, then `restore` — also when `fn` fails or skips. A failed restore is reported (as a
+ * harness error) unless `fn` already failed, whose error wins.
+ */
+export async function withRestore<T>(fn: () => Promise<T>, restore: () => Promise<string | undefined>): Promise<T> {
+  let failed = false;
+  try {
+    return await fn();
+  } catch (err) {
+    // A skip is not a failure: a restore that goes wrong after it is still reported.
+    failed = (err as { code?: string })?.code !== 'VITEST_PENDING';
+    throw err;
+  } finally {
+    const problem = await restore().catch((e: unknown) => `restore threw: ${(e as Error).message}`);
+    if (problem && !failed) throw new Error(`could not restore the target's state: ${problem}`);
+  }
+}
+
+/**
+ * Run `fn` while holding every lock in `keys` (e.g. `setting:lang_id`, `module:carousel`), so that
+ * concurrent behaviours of one file never change the same piece of site state at once. Callers
+ * queue on each key in the order they ask, all keys at once, so no two callers wait on each other.
+ */
+const tails = new Map<string, Promise<void>>();
+export async function exclusive<T>(keys: string[], fn: () => Promise<T>): Promise<T> {
+  let release!: () => void;
+  const mine = new Promise<void>((r) => (release = r));
+  const waits = [...new Set(keys)].map((k) => {
+    const prev = tails.get(k) ?? Promise.resolve();
+    tails.set(k, prev.then(() => mine));
+    return prev;
+  });
+  await Promise.all(waits);
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// suite/v4: the external service
+// ---------------------------------------------------------------------------
+
+/**
+ * Routes whose answer comes from the suite's external service (WordPress.com in the reference
+ * implementation: wordpress-behaviour.md §12 "Routes that need WordPress.com fail on an
+ * unconnected site", and the Jetpack endpoints that proxy WordPress.com, need its blog-token
+ * signature, or register the site): catalog route IDs.
+ */
+export const REMOTE_ROUTES = new Set([
+  'suite.site',
+  'suite.site.features',
+  'suite.site.products',
+  'suite.site.purchases',
+  'suite.site.benefits',
+  'suite.site.activity',
+  'suite.site.discount',
+  'suite.site.backup.undo-event',
+  'suite.site.backup.preflight',
+  'suite.plans',
+  'suite.products',
+  'suite.connection.test',
+  'suite.connection.test-wpcom',
+  'suite.connection.url',
+  'suite.rewind',
+  'suite.scan',
+  'suite.recommendations.product-suggestions',
+  'suite.recommendations.upsell',
+  'suite.intro-offers',
+  'suite.licensing.user.licenses',
+  'suite.licensing.user.counts',
+  'suite.comments.backup',
+  'suite.posts.backup',
+  'suite.terms.backup',
+  'suite.users.backup',
+  'suite.orders.backup',
+  'suite.database-object.backup',
+  'suite.options.backup',
+  'suite.verify-site.item',
+  'suite.verify-site.keyring-id',
+  'suite.purchase-token',
+  'suite.subscribers.auth',
+  'suite.module.key.check',
+  'suite.module.data',
+]);
+
+export interface Connection {
+  connected: boolean;
+  detail: string;
+}
+
+let connection: Promise<Connection> | undefined;
+
+/**
+ * Is the target connected to the suite's external service? Decided once per file by two documented
+ * routes that need it: `GET /suite/v4/connection/test`, else `GET /suite/v4/site`; either answering
+ * 2xx means connected. (Two, so that each of them is checked against the other.)
+ */
+export function suiteConnection(): Promise<Connection> {
+  connection ??= (async () => {
+    const client = runContext().client.fork('suite-connection-probe');
+    const test = await client.get('/suite/v4/connection/test');
+    if (answered(test)) return { connected: true, detail: `GET /suite/v4/connection/test answered ${test.status}` };
+    const site = await client.get('/suite/v4/site');
+    return {
+      connected: answered(site),
+      detail: `GET /suite/v4/connection/test answered ${brief(test)}; GET /suite/v4/site answered ${brief(site)}`,
+    };
+  })();
+  return connection;
+}
+
+/** Skip a behaviour whose route depends on the external service when the target is not connected to it. */
+export async function skipIfRemoteUnavailable(t: BehaviourContext, routeId: string, res: Response, what: string): Promise<void> {
+  if (!REMOTE_ROUTES.has(routeId)) return;
+  const c = await suiteConnection();
+  if (!c.connected)
+    t.skip(`${what} answered ${brief(res)}; its answer comes from the suite's external service, which this target is not connected to (${c.detail})`);
+}

@@ -1,0 +1,92 @@
+/**
+ * Which extension faults are proven where, and which share a round (one CLI run through one
+ * proxy). Faults share a round only when each breaks requests that only the behaviours it names
+ * send, and no other fault of the round changes those requests or what those behaviours need
+ * (a fault that stops forms from being created never shares a round with one whose behaviours
+ * read a form, and so on). Each round runs against a fresh target state (the reference server is
+ * started anew for every round; the WordPress faults store nothing).
+ */
+
+/** On the embedded WordPress (Akismet): the spam filter behaviours that pass there. */
+export const WORDPRESS_ROUNDS: string[][] = [
+  // POST /settings (non-booleans; booleans); GET /stats?interval=6-months; GET /spamfilter/v1;
+  // keys of other lengths; DELETE /key: disjoint requests, each named behaviour fails through its own fault.
+  [
+    'ext.spamfilter.settings-non-boolean-accepted',
+    'ext.spamfilter.settings-not-stored',
+    'ext.spamfilter.stats-query-rejects-documented',
+    'ext.spamfilter.index-missing',
+    'ext.spamfilter.key-wrong-length-accepted',
+    'ext.spamfilter.key-delete-broken',
+  ],
+];
+
+/** On the reference server: everything else (all three namespaces). */
+export const REFERENCE_ROUNDS: string[][] = [
+  [
+    // Keys of other lengths (stored anyway) / DELETE ignored: different requests.
+    'ext.spamfilter.key-wrong-length-stored',
+    'ext.spamfilter.key-delete-ignored',
+    // ?interval=<bad>, /stats/<documented>, /stats/<bad>, /stats without interval: four disjoint request sets.
+    'ext.spamfilter.stats-interval-not-enforced',
+    'ext.spamfilter.stats-path-rejects-documented',
+    'ext.spamfilter.stats-path-permissive',
+    'ext.spamfilter.stats-default-wrong',
+    // Creation without id; requests for an id no form has (no form needed).
+    'ext.contactform.create-without-id',
+    'ext.contactform.missing-id-accepted',
+    // Values outside an enum (strings of the right type); lang_id left out of GET (no enum).
+    'ext.suite.setting-outside-enum-accepted',
+    'ext.suite.settings-read-missing',
+    // /module/<slug>/active only.
+    'ext.suite.module-toggle-ignored',
+    // The namespace index, GET /module/latex, bad path segments, and missing / mistyped /
+    // out-of-enum parameters of the parameter routes: disjoint requests.
+    'ext.suite.index-missing',
+    'ext.suite.module-unknown',
+    'ext.suite.route-pattern-permissive',
+    'ext.suite.required-param-not-enforced',
+    'ext.suite.param-type-not-enforced',
+    'ext.suite.param-enum-not-enforced',
+  ],
+  [
+    // 12-character keys only.
+    'ext.spamfilter.key-not-stored',
+    // GET of an existing form; list and sub-routes (the shared form is still created); the index.
+    'ext.contactform.read-broken',
+    'ext.contactform.routes-missing',
+    'ext.contactform.index-missing',
+    // Wrong-type setting writes; valid setting writes (disjoint); writes through /module/<slug>
+    // (its module is activated through /active, untouched here).
+    'ext.suite.setting-wrong-type-accepted',
+    'ext.suite.setting-not-stored',
+    'ext.suite.module-write-ignored',
+    // POST /settings with toggles only; /module/all/active without a modules array, or without active; /active without active.
+    'ext.suite.settings-toggle-ignored',
+    'ext.suite.all-active-modules-not-validated',
+    'ext.suite.all-active-wrong-default',
+    'ext.suite.module-active-default-ignored',
+    // The params of 400 answers (only the SHOULD behaviours look at them); GET /plugins.
+    'ext.suite.param-errors-unnamed',
+    'ext.suite.plugins-list-broken',
+    // GET /connection/test (GET /site still answers, so the target still counts as connected).
+    'ext.suite.connection-test-broken',
+  ],
+  [
+    // GET /key (no other spam filter fault here: every key behaviour reads the key).
+    'ext.spamfilter.key-read-broken',
+    // PATCH on a form; the list; titles on update; DELETE of a form: disjoint requests.
+    'ext.contactform.patch-missing',
+    'ext.contactform.not-listed',
+    'ext.contactform.title-not-updated',
+    'ext.contactform.form-not-deleted',
+    // Wrong-type booleans rewritten (no other setting fault here: one would swallow the rewritten request).
+    'ext.suite.setting-wrong-type-stored',
+    'ext.suite.all-active-ignores-active',
+    'ext.suite.module-active-type-accepted',
+    // GET /site (the connection test still passes); every other suite GET but /plugins (no behaviour
+    // named in this round reads them).
+    'ext.suite.site-broken',
+    'ext.suite.reads-broken',
+  ],
+];

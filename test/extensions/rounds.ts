@@ -1,0 +1,33 @@
+/**
+ * Proving faults in rounds: one CLI run through the fault proxy per round, with several faults
+ * at once when they cannot disturb each other — each fault breaks requests that only the
+ * behaviours it names send, and no other fault of the round touches those requests. Which faults
+ * share a round is decided by hand, in the test files, with the reason next to it.
+ */
+import { expect } from 'vitest';
+import { allFaults } from '../../src/faults/index.ts';
+import type { Fault } from '../../src/faults/proxy.ts';
+import type { Results } from '../../reporters/results.ts';
+import { expectCaught, onlyFor, runSuite, type Target } from '../helpers/harness.ts';
+
+export const EXTENSION_BEHAVIOURS = '^(spamfilter|contactform|suite)\\.';
+
+export function fault(id: string): Fault {
+  const f = allFaults.find((x) => x.id === id);
+  if (!f) throw new Error(`no fault ${id}`);
+  return f;
+}
+
+/** Run the named behaviours of `faults` through one proxy; each fault's behaviours must fail (and pass in `baseline`). */
+export async function proveRound(target: Target, ids: string[], baseline: Results): Promise<void> {
+  const faults = ids.map(fault);
+  const run = await runSuite(target, { only: onlyFor(faults.flatMap((f) => f.caughtBy)), faults });
+  expect(run.stderr).not.toMatch(/internal error/i);
+  const results = run.results();
+  for (const f of faults) expectCaught(f, results, baseline);
+}
+
+/** "status id: reason" lines of the behaviours that did not pass, for readable assertion messages. */
+export function notPassed(results: Results): string[] {
+  return results.behaviours.filter((b) => b.status !== 'passed').map((b) => `${b.status} ${b.id}: ${b.reason ?? ''}`);
+}
