@@ -10,6 +10,7 @@ import { ConformanceFailure } from './errors.ts';
 import { Fixtures, tagFor } from './fixtures.ts';
 import { getProfile, normalizeIndex, type Profile } from './profiles.ts';
 import type { RunInfo } from './run-info.ts';
+import { workerCount } from './suite-files.ts';
 import { eventWriter } from '../reporters/events.ts';
 
 export type Level = 'MUST' | 'SHOULD';
@@ -97,7 +98,8 @@ export function runContext(): RunContext {
       baseUrl: info.targetUrl,
       credentials: { user: c.user, appPassword: c.appPassword, authHeader: c.authHeader },
       timeoutMs: c.timeoutMs,
-      concurrency: c.concurrency,
+      // --concurrency is the limit for the whole run: share it between the suite workers.
+      concurrency: Math.max(1, Math.ceil(c.concurrency / workerCount(c.concurrency))),
       mapRoute: (r) => profile.toTargetRoute(r),
       // One line per request in the run's events.ndjson (forks inherit it; each fork tags its behaviour ID).
       ...(info.eventLog ? { onExchange: eventWriter(info.eventLog, 'suite') } : {}),

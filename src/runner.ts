@@ -13,6 +13,7 @@ import { TargetError, UnreachableError, UsageError } from './errors.ts';
 import { sweep, tagFor } from './fixtures.ts';
 import { detectProfile, getProfile, normalizeIndex, type ProfileName } from './profiles.ts';
 import type { RunInfo } from './run-info.ts';
+import { suiteFiles, workerCount } from './suite-files.ts';
 import type { Exchange } from './client.ts';
 import { ResultsReporter, exitCodeFor, type Results } from '../reporters/results.ts';
 import { digestIndex } from '../reporters/advertised.ts';
@@ -195,13 +196,13 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       {
         root: PKG_ROOT,
         config: false,
-        include: ['suites/**/*.spec.ts'],
+        include: suiteFiles(cfg.only),
         watch: false,
         reporters: [process.stdout.isTTY ? 'default' : 'dot', reporter, ...junit],
         testNamePattern: cfg.only,
         passWithNoTests: true,
         pool: 'threads',
-        maxWorkers: Math.max(1, Math.min(cfg.concurrency, 4)),
+        maxWorkers: workerCount(cfg.concurrency),
         testTimeout: Math.max(60_000, cfg.timeoutMs * 6),
         hookTimeout: Math.max(60_000, cfg.timeoutMs * 6),
         teardownTimeout: 30_000,
@@ -287,7 +288,7 @@ export async function listBehaviours(only?: string): Promise<{ behaviours: Liste
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest(
     'test',
-    { root: PKG_ROOT, config: false, include: ['suites/**/*.spec.ts'], watch: false, reporters: [], testNamePattern: only, pool: 'threads' },
+    { root: PKG_ROOT, config: false, include: suiteFiles(only), watch: false, reporters: [], testNamePattern: only, pool: 'threads' },
     { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
   );
   try {
@@ -311,3 +312,4 @@ export async function listBehaviours(only?: string): Promise<{ behaviours: Liste
     await vitest.close();
   }
 }
+

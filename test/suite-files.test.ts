@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { SUITE_AREAS, suiteFiles } from '../src/suite-files.ts';
+import { runCli } from './helpers/cli.ts';
+
+describe('suite files selected by --only', () => {
+  it('narrows to the areas of literal, anchored prefixes and loads everything otherwise', () => {
+    expect(suiteFiles(undefined)).toEqual(['suites/**/*.spec.ts']);
+    expect(suiteFiles('^cms\\.')).toEqual(['suites/cms/**/*.spec.ts']);
+    expect(suiteFiles('^(batch|oembed)\\.')).toEqual(['suites/core/**/*.spec.ts']);
+    expect(suiteFiles('^(disc\\.args|cms\\.posts\\.query) ')).toEqual(['suites/cms/**/*.spec.ts', 'suites/discovery/**/*.spec.ts']);
+    expect(suiteFiles('^(cms|disc)\\.')).toEqual(['suites/cms/**/*.spec.ts', 'suites/discovery/**/*.spec.ts']);
+    for (const p of ['cms\\.', '^cms', '^c.s\\.', '^(cms|.*)\\.', '^cms\\.|batch', '^unknown\\.', '^(cms', '^[a-z]+\\.'])
+      expect(suiteFiles(p), p).toEqual(['suites/**/*.spec.ts']);
+  });
+
+  it('every behaviour is declared under the folder of its ID prefix', async () => {
+    const run = await runCli(['list', '--json']);
+    const { behaviours } = JSON.parse(run.stdout) as { behaviours: { id: string; file: string }[] };
+    expect(behaviours.length).toBeGreaterThan(500);
+    for (const b of behaviours) {
+      const area = SUITE_AREAS[b.id.split('.')[0]!];
+      expect(area, `${b.id} has an unknown prefix`).toBeDefined();
+      expect(b.file.startsWith(`${area}/`), `${b.id} is declared in ${b.file}, outside ${area}`).toBe(true);
+    }
+  });
+});
