@@ -100,6 +100,8 @@ export function runContext(): RunContext {
       timeoutMs: c.timeoutMs,
       // --concurrency is the limit for the whole run: share it between the suite workers.
       concurrency: Math.max(1, Math.ceil(c.concurrency / workerCount(c.concurrency))),
+      // --max-rps is for the whole run, too: each worker takes its share.
+      maxRps: c.maxRps ? c.maxRps / workerCount(c.concurrency) : undefined,
       mapRoute: (r) => profile.toTargetRoute(r),
       // One line per request in the run's events.ndjson (forks inherit it; each fork tags its behaviour ID).
       ...(info.eventLog ? { onExchange: eventWriter(info.eventLog, 'suite') } : {}),

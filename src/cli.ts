@@ -33,6 +33,13 @@ Commands:
              profile. Writes compare.html, compare.md and compare.json (and each run's
              full reports in a/ and b/) to --report-dir, default reports/compare/<timestamp>/
              (reports/compare/latest points to it).
+  selftest   Prove the suite: run it against a healthy host, then once per named fault
+             through a fault-injecting proxy, and report the mutation score (which faults
+             were caught by which behaviours, which were missed). Takes --host reference
+             (default, fast) or --host wordpress (the embedded WordPress), --faults PATTERN
+             (regular expression on fault IDs), --seed, --report-dir (default
+             reports/selftest). Writes selftest.json and selftest.md. Exit 0 when every
+             fault was caught, 1 when one was missed.
   serve      Start the reference server (the documented interface, in memory).
              Takes --port N (default 8080) and --host H (default 127.0.0.1);
              prints the URL and an administrator application password.
@@ -74,7 +81,8 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     if (first === 'list') return await list(rest, out);
     if (first === 'serve') return await serve(rest, out, err);
     if (first === 'compare') return await compare(rest, out, err);
-    throw new UsageError(`unknown command "${first}" (commands: run, list, compare, serve; see cms-conformance --help)`);
+    if (first === 'selftest') return await selftest(rest, out, err);
+    throw new UsageError(`unknown command "${first}" (commands: run, list, compare, selftest, serve; see cms-conformance --help)`);
   } catch (e) {
     if (e instanceof UsageError || e instanceof UnreachableError) {
       err.write(`cms-conformance: ${e.message}\n`);
@@ -250,4 +258,60 @@ async function list(argv: string[], out: NodeJS.WritableStream): Promise<number>
 async function serve(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   const { serveMain } = await import('../targets/reference/serve.ts');
   return serveMain(argv, out, err);
+}
+
+async function selftest(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const { parseArgs } = await import('node:util');
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { host: { type: 'string' }, faults: { type: 'string' }, seed: { type: 'string' }, 'report-dir': { type: 'string' }, help: { type: 'boolean' } },
+      strict: true,
+    }));
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message.split('\n')[0]} (see cms-conformance --help)`);
+  }
+  if (values.help) {
+    out.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  const host = (values.host as string | undefined) ?? 'reference';
+  if (host !== 'reference' && host !== 'wordpress') throw new UsageError(`--host must be reference or wordpress, got "${host}"`);
+  let pattern: RegExp | undefined;
+  if (values.faults !== undefined) {
+    try {
+      pattern = new RegExp(values.faults as string);
+    } catch {
+      throw new UsageError(`--faults is not a valid regular expression: ${values.faults}`);
+    }
+  }
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a whole number, got "${values.seed}"`);
+  const { allFaults } = await import('./faults/index.ts');
+  const faults = pattern ? allFaults.filter((f) => pattern!.test(f.id)) : allFaults;
+  if (!faults.length) throw new UsageError(`--faults ${values.faults} names no fault`);
+  const { bootHost, runSelftest, selftestMarkdown } = await import('./selftest.ts');
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { resolve } = await import('node:path');
+  const dir = resolve((values['report-dir'] as string | undefined) ?? 'reports/selftest');
+  let booted;
+  try {
+    booted = await bootHost(host);
+  } catch (e) {
+    throw new UnreachableError(`cannot boot the ${host} host: ${(e as Error).message}`);
+  }
+  err.write(`self-test of ${faults.length} fault(s) against the ${booted.label}, seed ${seed}\n`);
+  try {
+    const report = await runSelftest({ host: booted, faults, seed, log: (l) => err.write(`${l}\n`) });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(resolve(dir, 'selftest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(resolve(dir, 'selftest.md'), selftestMarkdown(report));
+    out.write(`mutation score ${(report.score * 100).toFixed(1)}%: ${report.caught} of ${report.total} faults caught\n`);
+    for (const f of report.faults.filter((x) => !x.caught)) out.write(`  missed: ${f.id}: ${f.title}${f.error ? ` (${f.error})` : ''}\n`);
+    out.write(`report: ${resolve(dir, 'selftest.md')}\n`);
+    return report.caught === report.total ? EXIT.ok : 1;
+  } finally {
+    await booted.stop();
+  }
 }

@@ -37,6 +37,10 @@ export interface RunConfig {
   /** Record this run's failures as a baseline file. */
   writeBaseline?: string;
   allowWrites: boolean;
+  /** Never write, even where writes are allowed by default. */
+  readOnly: boolean;
+  /** At most this many requests started per second over the whole run (0 = no limit). */
+  maxRps: number;
   failOn: FailOn;
 }
 
@@ -70,6 +74,8 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'baseline', flag: 'baseline', env: 'CONFORMANCE_BASELINE', kind: 'string', placeholder: 'FILE', help: 'Known failures (JSON: {"failures":[{"id","reason","link"?}]}): the exit code is 1 only for failures it does not list; entries that now pass are reported.' },
   { key: 'writeBaseline', flag: 'write-baseline', env: 'CONFORMANCE_WRITE_BASELINE', kind: 'string', placeholder: 'FILE', help: 'Write the failures of this run to FILE as a baseline (reasons and links of entries already in FILE are kept).' },
   { key: 'allowWrites', flag: 'allow-writes', env: 'ALLOW_WRITES', kind: 'boolean', help: 'Allow behaviours that create, change or delete data on a target that is not on loopback. Loopback and embedded targets allow writes by default.' },
+  { key: 'readOnly', flag: 'read-only', env: 'READ_ONLY', kind: 'boolean', help: 'Never create, change or delete anything, even on loopback or embedded targets; write behaviours skip with that reason.' },
+  { key: 'maxRps', flag: 'max-rps', env: 'CONFORMANCE_MAX_RPS', kind: 'int', min: 0, placeholder: 'N', help: 'At most N requests per second over the whole run (0 = no limit, the default). A 429 with Retry-After also slows the run down.' },
   { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'enum', values: ['must', 'should'], help: 'Which level makes the exit code 1: must (default) or should (MUST and SHOULD failures).' },
 ];
 
@@ -81,6 +87,8 @@ export const DEFAULTS = {
   runs: 20,
   report: [...REPORT_FORMATS],
   allowWrites: false,
+  readOnly: false,
+  maxRps: 0,
   failOn: 'must',
 } satisfies Partial<RunConfig>;
 

@@ -71,13 +71,22 @@ export async function prepareTarget(cfg: RunConfig, log: Log, version?: Embedded
 }
 
 /** Fetch the site index once; anything but a JSON object is "not a reachable target". */
-export async function fetchIndex(client: Client): Promise<any> {
+export async function fetchIndex(client: Client, attempts = 5): Promise<any> {
   let res;
-  try {
-    res = await client.get('/');
-  } catch (err) {
-    if (err instanceof TargetError) throw new UnreachableError(`cannot reach the target: ${err.message}`);
-    throw err;
+  // The index is setup, not a behaviour under test: a passing 5xx, a garbled answer or a lost
+  // connection is tried again (briefly) before the target is declared unusable.
+  for (let i = 1; ; i++) {
+    try {
+      res = await client.get('/');
+    } catch (err) {
+      if (!(err instanceof TargetError)) throw err;
+      if (i >= attempts) throw new UnreachableError(`cannot reach the target: ${err.message}`);
+      await new Promise((r) => setTimeout(r, 300 * i));
+      continue;
+    }
+    const transient = res.status >= 500 || (res.status === 200 && res.body === undefined);
+    if (!transient || i >= attempts) break;
+    await new Promise((r) => setTimeout(r, 300 * i));
   }
   if (res.status === 401 || res.status === 403)
     throw new UsageError(`the target refused the credentials (${res.status} ${res.body?.code ?? ''} on GET /): check --user/--app-password`.replace(' )', ')'));
@@ -97,6 +106,7 @@ export function chooseProfile(cfg: RunConfig, index: unknown): { profile: Profil
 }
 
 export function writePolicy(cfg: RunConfig, prepared: PreparedTarget): RunInfo['writes'] {
+  if (cfg.readOnly) return { allowed: false, reason: '--read-only' };
   if (prepared.embedded) return { allowed: true, reason: 'embedded target' };
   if (cfg.allowWrites) return { allowed: true, reason: '--allow-writes' };
   if (isLoopback(prepared.url)) return { allowed: true, reason: 'loopback target' };
@@ -259,6 +269,7 @@ function sweepClient(url: string, cfg: RunConfig, profile: ProfileName, eventLog
     credentials: { user: cfg.user, appPassword: cfg.appPassword, authHeader: cfg.authHeader },
     timeoutMs: cfg.timeoutMs,
     concurrency: cfg.concurrency,
+    maxRps: cfg.maxRps || undefined,
     mapRoute: (r) => p.toTargetRoute(r),
     ...(eventLog ? { onExchange: eventWriter(eventLog, 'sweep') } : {}),
   });

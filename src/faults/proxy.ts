@@ -51,6 +51,8 @@ export interface ProxyStats {
   byMethod: Record<string, number>;
   /** Requests that could change state (anything but GET, HEAD, OPTIONS). */
   writes: number;
+  /** When each request arrived (performance.now(), ms). */
+  arrivals: number[];
 }
 
 /**
@@ -139,7 +141,7 @@ export async function startFaultProxy(
   const profile = getProfile(opts.profile ?? 'spec');
   const upstream = new URL(targetUrl.replace(/\/+$/, ''));
   const agent = new Agent({ connections: 16 });
-  const stats: ProxyStats = { total: 0, byMethod: {}, writes: 0 };
+  const stats: ProxyStats = { total: 0, byMethod: {}, writes: 0, arrivals: [] };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const raw = await readBody(req);
@@ -147,6 +149,7 @@ export async function startFaultProxy(
     // Count the effective method (WordPress honours ?_method= and X-HTTP-Method-Override).
     const effective = (url.searchParams.get('_method') ?? (req.headers['x-http-method-override'] as string | undefined) ?? req.method ?? 'GET').toUpperCase();
     stats.total++;
+    stats.arrivals.push(performance.now());
     stats.byMethod[effective] = (stats.byMethod[effective] ?? 0) + 1;
     if (WRITE_METHODS.has(effective)) stats.writes++;
 

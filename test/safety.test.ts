@@ -1,0 +1,60 @@
+/**
+ * Live-site safety: read-only runs send no write request, --max-rps holds, no credential
+ * reaches any file the run writes, and nothing is left behind.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writePolicy } from '../src/runner.ts';
+import { resolveConfig } from '../src/config.ts';
+import { Client } from '../src/client.ts';
+import { listTagged } from '../src/fixtures.ts';
+import { getProfile } from '../src/profiles.ts';
+import { runSuite, sharedWordPress } from './helpers/harness.ts';
+
+const wp = sharedWordPress();
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? filesUnder(join(dir, f)) : [join(dir, f)]));
+}
+
+describe('write policy', () => {
+  const cfg = (flags: Record<string, string | boolean>) => resolveConfig(flags, {}, '/nonexistent');
+  it('is read-only by default on a target that is not on loopback', () => {
+    expect(writePolicy(cfg({}), { url: 'https://site.example', embedded: null }).allowed).toBe(false);
+    expect(writePolicy(cfg({ 'allow-writes': true }), { url: 'https://site.example', embedded: null }).allowed).toBe(true);
+    expect(writePolicy(cfg({}), { url: 'http://127.0.0.1:8080', embedded: null }).allowed).toBe(true);
+    expect(writePolicy(cfg({ 'read-only': true, 'allow-writes': true }), { url: 'http://127.0.0.1:8080', embedded: null })).toEqual({ allowed: false, reason: '--read-only' });
+  });
+});
+
+describe('against the embedded WordPress', () => {
+  it('a read-only run sends no write request and says why write behaviours skip', async () => {
+    const run = await runSuite(wp(), { faults: [], args: ['--read-only'], only: '^(cms\\.posts|batch|auth|spamfilter)\\.' });
+    expect([0, 1]).toContain(run.code);
+    expect(run.stats!.total).toBeGreaterThan(10);
+    expect(run.stats!.writes).toBe(0);
+    const skipped = run.results().behaviours.filter((b) => b.status === 'skipped');
+    expect(skipped.some((b) => /writes not allowed: --read-only/.test(b.reason ?? ''))).toBe(true);
+  });
+
+  it('holds --max-rps and keeps credentials out of every file it writes', async () => {
+    const target = wp();
+    const run = await runSuite(target, { faults: [], args: ['--max-rps', '20', '--concurrency', '4'], only: '^(cms\\.posts\\.query|spamfilter|auth)\\.' });
+    const arrivals = run.stats!.arrivals.slice(1); // the first is the CLI's index fetch
+    expect(arrivals.length).toBeGreaterThan(30);
+    // Over any window of 21 consecutive requests about 1 s passes (20 per second; each of the
+    // suite workers holds its share of the rate, so two can line up a little: allow 20 %).
+    let worst = Infinity;
+    for (let i = 20; i < arrivals.length; i++) worst = Math.min(worst, arrivals[i]! - arrivals[i - 20]!);
+    expect(worst).toBeGreaterThan(800);
+    const observed = (arrivals.length - 1) / ((arrivals.at(-1)! - arrivals[0]!) / 1000);
+    expect(observed).toBeLessThanOrEqual(21);
+    for (const f of filesUnder(run.reportDir)) expect(readFileSync(f, 'utf8'), f).not.toContain(target.appPassword!);
+    expect(run.stdout + run.stderr).not.toContain(target.appPassword!);
+
+    const direct = new Client({ baseUrl: target.url, credentials: { user: target.user, appPassword: target.appPassword }, mapRoute: (r) => getProfile('wordpress').toTargetRoute(r) });
+    for (const collection of ['/cms/v2/posts', '/cms/v2/pages']) expect(await listTagged(direct, collection)).toEqual([]);
+    await direct.close();
+  });
+});
