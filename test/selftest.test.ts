@@ -1,0 +1,36 @@
+/** The self-test reports caught faults with the behaviours that caught them, and missed ones as gaps. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultById } from '../src/faults/index.ts';
+import type { Fault } from '../src/faults/proxy.ts';
+import { bootHost, runSelftest, selftestMarkdown, type Host } from '../src/selftest.ts';
+import { runCli } from './helpers/cli.ts';
+
+describe('selftest', () => {
+  let host: Host;
+  beforeAll(async () => {
+    host = await bootHost('reference');
+  });
+  afterAll(() => host?.stop());
+
+  it('scores caught and missed faults', async () => {
+    const harmless: Fault = { id: 'disc.harmless', title: 'changes nothing', caughtBy: ['disc.args.oembed.embed.read'] };
+    const report = await runSelftest({ host, faults: [faultById('disc.default-wrong'), harmless] });
+    expect(report.baseline.total).toBeGreaterThan(100);
+    const [caught, missed] = report.faults;
+    expect(caught).toMatchObject({ id: 'disc.default-wrong', caught: true });
+    expect(caught!.caughtBy).toContain('disc.args.oembed.embed.read');
+    expect(missed).toMatchObject({ id: 'disc.harmless', caught: false, expectedButPassed: ['disc.args.oembed.embed.read'] });
+    expect(report.score).toBe(0.5);
+    const md = selftestMarkdown(report);
+    expect(md).toMatch(/mutation score 50\.0%/);
+    expect(md).toMatch(/Missed faults[\s\S]*disc\.harmless/);
+  });
+
+  it('runs from the CLI and exits 0 when every fault is caught', async () => {
+    const r = await runCli(['selftest', '--faults', '^oembed\\.maxwidth-default-wrong$', '--report-dir', '/tmp/cmsc-selftest-cli']);
+    expect(r.stdout).toMatch(/mutation score 100\.0%: 1 of 1/);
+    expect(r.code).toBe(0);
+    const bad = await runCli(['selftest', '--faults', '^nothing-matches$']);
+    expect(bad.code).toBe(2);
+  });
+});
