@@ -126,19 +126,38 @@ export async function sweep(client: Client, tag = TAG_PREFIX): Promise<{ deleted
   return { deleted, failed };
 }
 
-/** Tagged items of a collection (any status), or undefined when the target does not answer with a list. */
+/**
+ * How tagged items are found: by searching the tag (titles carry it), and among the newest
+ * items (an item tagged only in its slug is not found by a search). `any` leaves trashed items
+ * out (WordPress), so the trash is asked for too.
+ */
+const TAGGED_LISTINGS: Record<string, string | string[]>[] = [
+  { search: TAG_PREFIX, status: ['any', 'trash'] },
+  { orderby: 'id', order: 'desc', status: ['any', 'trash'] },
+];
+
+/** Tagged items of a collection (any status, trash included), or undefined when the target does not answer with a list. */
 export async function listTagged(client: Client, collection: string, tag = TAG_PREFIX): Promise<any[] | undefined> {
-  for (let i = 1; i <= 4; i++) {
-    try {
-      const res = await client.get(collection, { query: { search: tag, status: 'any', per_page: 100, context: 'edit', _fields: 'id,slug,title' } });
-      if (res.status === 200 && Array.isArray(res.body)) return res.body.filter((p: any) => isTagged(p, tag));
-      if (res.status !== 429 && res.status < 500) return undefined;
-    } catch {
-      /* no answer: try again */
+  const found = new Map<number, any>();
+  let answered = false;
+  for (const listing of TAGGED_LISTINGS) {
+    const query = { ...listing, ...('search' in listing ? { search: tag } : {}), per_page: 100, context: 'edit', _fields: 'id,slug,title' };
+    for (let i = 1; i <= 4; i++) {
+      try {
+        const res = await client.get(collection, { query });
+        if (res.status === 200 && Array.isArray(res.body)) {
+          answered = true;
+          for (const p of res.body) if (isTagged(p, tag) && typeof p?.id === 'number') found.set(p.id, p);
+          break;
+        }
+        if (res.status !== 429 && res.status < 500) break;
+      } catch {
+        /* no answer: try again */
+      }
+      await new Promise((r) => setTimeout(r, 200 * i));
     }
-    await new Promise((r) => setTimeout(r, 200 * i));
   }
-  return undefined;
+  return answered ? [...found.values()] : undefined;
 }
 
 function isTagged(item: any, tag: string): boolean {

@@ -1,0 +1,97 @@
+/**
+ * Running an async fast-check property inside a behaviour.
+ *
+ * Boundary examples run first, then random values from the run's `--seed` (mixed with the
+ * behaviour ID, so two behaviours do not draw the same sequence) up to `--runs` inputs in all
+ * (fast-check's numRuns; every boundary value runs even when there are more of them). A failing input is
+ * shrunk (within a request budget), recorded with `t.counterexample(...)`, replayed once so
+ * that the behaviour's last exchange (kept with a curl command, credentials redacted) is the
+ * counterexample's, and the behaviour fails with a message that names it.
+ *
+ * The check throws a ConformanceFailure (t.fail) or an AssertionError for a counterexample.
+ * Any other error (the target is unreachable, a bug in the suite) stops the property at once
+ * and is rethrown as is, so it is reported as a target error or a harness error.
+ */
+import fc from 'fast-check';
+import type { BehaviourContext } from '../src/behaviour.ts';
+import { mixSeed, propertyParams } from './index.ts';
+
+export interface PropertyOptions<T> {
+  /** Values tried before the random ones (boundary values). */
+  examples?: T[];
+  /** How the counterexample is recorded and printed (default: the value itself). */
+  describe?: (value: T) => unknown;
+  /** Checks spent on shrinking after the first failure (each is usually one request). Default 40. */
+  shrinkBudget?: number;
+  /**
+   * Random values after the examples. Default: fill up to `--runs` inputs in all (every example
+   * runs even when there are more of them).
+   */
+  randomRuns?: number;
+}
+
+export interface CheckContext {
+  /** true for the final replay of the shrunk counterexample (do not answer from a cache). */
+  replay: boolean;
+}
+
+function isConformanceError(err: unknown): boolean {
+  const name = (err as Error)?.name;
+  return name === 'ConformanceFailure' || name === 'AssertionError';
+}
+
+function messageOf(err: unknown): string {
+  return String((err as Error)?.message ?? err).split('\n')[0]!;
+}
+
+export async function checkProperty<T>(
+  t: BehaviourContext,
+  arb: fc.Arbitrary<T>,
+  check: (value: T, ctx: CheckContext) => Promise<void>,
+  opts: PropertyOptions<T> = {},
+): Promise<void> {
+  const { seed, numRuns } = propertyParams(t.run.info);
+  const budget = opts.shrinkBudget ?? 40;
+  let fatal: unknown;
+  let failures = 0;
+  let afterFailure = 0;
+
+  const property = fc.asyncProperty(arb, async (value) => {
+    if (fatal !== undefined) return true;
+    if (failures > 0 && afterFailure++ >= budget) return true; // shrinking budget spent: keep the smallest so far
+    try {
+      await check(value, { replay: false });
+      return true;
+    } catch (err) {
+      if (!isConformanceError(err)) {
+        fatal = err;
+        return true;
+      }
+      failures++;
+      throw err;
+    }
+  });
+
+  const details = await fc.check(property, {
+    seed: mixSeed(seed, t.decl.id),
+    // Examples count towards numRuns in fast-check: every boundary value runs, then the random values.
+    numRuns: opts.randomRuns !== undefined ? (opts.examples?.length ?? 0) + opts.randomRuns : Math.max(numRuns, opts.examples?.length ?? 0),
+    examples: (opts.examples ?? []).map((v) => [v] as [T]),
+  });
+  if (fatal !== undefined) throw fatal;
+  if (!details.failed) return;
+  if (!details.counterexample) throw new Error(`property of ${t.decl.id} failed without a counterexample: ${messageOf(details.errorInstance)}`);
+
+  const [value] = details.counterexample;
+  const shown = opts.describe ? opts.describe(value) : value;
+  t.counterexample(shown);
+  let message = messageOf(details.errorInstance);
+  try {
+    await check(value, { replay: true });
+    message += ' (did not fail again when replayed)';
+  } catch (err) {
+    if (!isConformanceError(err)) throw err;
+    message = messageOf(err);
+  }
+  t.fail(`${message} — counterexample ${JSON.stringify(shown)} (after ${details.numRuns} runs and ${details.numShrinks} shrinks; --seed ${seed})`);
+}

@@ -1,0 +1,488 @@
+/**
+ * Faults in the core content namespace (cms/v2: posts, pages, revisions, autosaves, media).
+ * Each breaks one documented (or WordPress) behaviour of a real target so that the suites
+ * under suites/cms/ can be shown to catch it: a server that clamps per_page instead of
+ * rejecting it, ignores a filter, leaks raw fields, ignores force, accepts anonymous writes ...
+ *
+ * Families with one fault per argument:
+ * - `cms.arg-rejected.<arg>`: refuses documented values of one query argument (400);
+ * - `cms.filter-ignored.<arg>`: drops one filter from post and page listings (as a server
+ *   that does not implement it would).
+ *
+ * Faults see routes in spec names (the proxy translates through the target's profile).
+ */
+import { endpointById } from '../../schemas/catalog/index.ts';
+import { catalog } from '../../schemas/catalog/index.ts';
+import type { Fault, FaultRequest, FaultResponse } from './proxy.ts';
+
+const TYPES = ['posts', 'pages'] as const;
+const COLLECTION = /^\/cms\/v2\/(posts|pages)$/;
+const ITEM = /^\/cms\/v2\/(posts|pages)\/(\d+)$/;
+const REVISIONS = /^\/cms\/v2\/(posts|pages)\/(\d+)\/revisions$/;
+const REVISION = /^\/cms\/v2\/(posts|pages)\/(\d+)\/revisions\/(\d+)$/;
+const AUTOSAVES = /^\/cms\/v2\/(posts|pages)\/(\d+)\/autosaves$/;
+const AUTOSAVE = /^\/cms\/v2\/(posts|pages)\/(\d+)\/autosaves\/(\d+)$/;
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const json = (status: number, body: unknown): FaultResponse => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=UTF-8' },
+  json: body,
+  text: JSON.stringify(body),
+});
+const invalidParam = (name: string) => json(400, { code: 'rest_invalid_param', message: `Invalid parameter(s): ${name}`, data: { status: 400, params: { [name]: 'rejected by the fault' } } });
+
+/** Query keys of one argument: `a`, `a[]`, `a[k]`, `a[k][]` ... */
+const keysOf = (q: URLSearchParams, name: string) => [...new Set([...q.keys()].filter((k) => k === name || k.startsWith(`${name}[`)))];
+const has = (q: URLSearchParams, name: string) => keysOf(q, name).length > 0;
+const drop = (q: URLSearchParams, name: string) => keysOf(q, name).forEach((k) => q.delete(k));
+const valuesOf = (q: URLSearchParams, name: string) => keysOf(q, name).flatMap((k) => q.getAll(k));
+
+const isGet = (req: FaultRequest) => req.method === 'GET';
+const contextOf = (req: FaultRequest) => req.query.get('context') ?? 'view';
+/** The item(s) of a post/page response: a list's entries, a single item. */
+const itemsOf = (res: FaultResponse): any[] => (Array.isArray(res.json) ? res.json : res.json && typeof res.json === 'object' && 'id' in res.json ? [res.json] : []);
+const isPostTypeRead = (req: FaultRequest) => isGet(req) && (COLLECTION.test(req.route) || ITEM.test(req.route));
+
+// ---------------------------------------------------------------------------
+// Which collection query documents which argument (for the `.values` behaviour IDs)
+// ---------------------------------------------------------------------------
+
+interface QueryCollection {
+  /** Behaviour ID prefix. */
+  id: string;
+  route: RegExp;
+  args: string[];
+}
+
+const argsOf = (endpointId: string, without: string[] = []) => {
+  const a = endpointById(endpointId).endpoint.args;
+  return a === 'not-shown' ? [] : Object.keys(a).filter((k) => !without.includes(k));
+};
+
+const QUERY_COLLECTIONS: QueryCollection[] = [
+  ...TYPES.map((t) => ({ id: `cms.${t}`, route: new RegExp(`^/cms/v2/${t}$`), args: argsOf(`cms.${t}.collection.list`) })),
+  ...TYPES.map((t) => ({ id: `cms.${t}.revisions`, route: new RegExp(`^/cms/v2/${t}/\\d+/revisions$`), args: argsOf(`cms.${t}.revisions.collection.list`, ['parent']) })),
+  { id: 'cms.media', route: /^\/cms\/v2\/media$/, args: argsOf('cms.media.collection.list') },
+];
+const ALL_ARGS = [...new Set(QUERY_COLLECTIONS.flatMap((c) => c.args))];
+const valuesBehaviours = (arg: string) => QUERY_COLLECTIONS.filter((c) => c.args.includes(arg)).map((c) => `${c.id}.query.${arg}.values`);
+const boundsBehaviours = (arg: 'per_page' | 'page') => QUERY_COLLECTIONS.filter((c) => c.args.includes(arg)).map((c) => `${c.id}.query.${arg}.bounds`);
+const onQueryCollection = (req: FaultRequest, arg?: string) => isGet(req) && QUERY_COLLECTIONS.some((c) => c.route.test(req.route) && (!arg || c.args.includes(arg)));
+
+// ---------------------------------------------------------------------------
+// Query arguments: values refused, bounds, defaults
+// ---------------------------------------------------------------------------
+
+/**
+ * When an argument's documented values are refused. Most refuse any value; the arguments the
+ * suite also sends alongside others refuse only values the suite sends for them alone, so that
+ * the fault stays about that one argument: per_page other than 1, an empty include list, a
+ * search for a word without a hyphen.
+ */
+const REFUSED: Record<string, (values: string[]) => boolean> = {
+  per_page: (v) => v.some((x) => x !== '1'),
+  include: (v) => v.length === 0 || v.every((x) => x === ''),
+  search: (v) => v.some((x) => !x.includes('-')),
+};
+
+const argRejected: Fault[] = ALL_ARGS.map((arg) => ({
+  id: `cms.arg-rejected.${arg}`,
+  title: `refuses documented values of the query argument ${arg} with 400`,
+  caughtBy: valuesBehaviours(arg),
+  request(req) {
+    if (!onQueryCollection(req, arg) || !has(req.query, arg)) return;
+    const refuse = REFUSED[arg] ?? (() => true);
+    if (refuse(valuesOf(req.query, arg))) return invalidParam(arg);
+  },
+}));
+
+/** Rewrite a numeric query value of collection GETs. */
+function numeric(id: string, title: string, caughtBy: string[], name: string, rewrite: (n: number) => number | undefined): Fault {
+  return {
+    id,
+    title,
+    caughtBy,
+    request(req) {
+      if (!onQueryCollection(req)) return;
+      const raw = req.query.get(name);
+      if (raw === null || !/^-?\d+$/.test(raw.trim())) return;
+      const out = rewrite(Number(raw));
+      if (out !== undefined) req.query.set(name, String(out));
+    },
+  };
+}
+
+/** Add a query value to post/page (and, with `media`, media) listings that do not send the argument. */
+function defaulted(id: string, title: string, caughtBy: string[], name: string, value: string, when: (req: FaultRequest) => boolean = () => true, media = false): Fault {
+  return {
+    id,
+    title,
+    caughtBy,
+    request(req) {
+      const listing = COLLECTION.test(req.route) || (media && req.route === '/cms/v2/media');
+      if (isGet(req) && listing && !has(req.query, name) && when(req)) req.query.set(name, value);
+    },
+  };
+}
+
+const perType = (suffix: string) => TYPES.map((t) => `cms.${t}.${suffix}`);
+
+const queryFaults: Fault[] = [
+  ...argRejected,
+  numeric('cms.per-page-clamped', 'clamps per_page into 1..100 instead of rejecting 0 and 101', [...boundsBehaviours('per_page'), ...valuesBehaviours('per_page')], 'per_page', (n) =>
+    n > 100 ? 100 : n < 1 ? 1 : undefined,
+  ),
+  numeric('cms.page-zero-accepted', 'answers page 0 (and below) as page 1', [...boundsBehaviours('page'), ...valuesBehaviours('page')], 'page', (n) => (n < 1 ? 1 : undefined)),
+  {
+    id: 'cms.invalid-as-500',
+    title: 'answers a rejected collection query with 500 instead of 400',
+    caughtBy: [...boundsBehaviours('per_page'), ...boundsBehaviours('page')],
+    response(req, res) {
+      if (onQueryCollection(req) && res.status === 400) res.status = 500;
+    },
+  },
+  defaulted(
+    'cms.per-page-default-ignored',
+    'lists 100 items when per_page is not given (documented default 10)',
+    [...perType('query.per_page.default'), 'cms.media.query.per_page.default'],
+    'per_page',
+    '100',
+    () => true,
+    true,
+  ),
+  defaulted('cms.order-default-asc', 'orders ascending when order is not given (documented default desc)', perType('query.order.default'), 'order', 'asc'),
+  defaulted('cms.status-default-any', 'lists every status when status is not given (documented default publish)', perType('query.status.default'), 'status', 'any', (req) => req.authenticated),
+  defaulted('cms.page-default-second', 'serves page 2 when page is not given (documented default 1)', perType('query.page.default'), 'page', '2'),
+];
+
+// ---------------------------------------------------------------------------
+// Filters ignored
+// ---------------------------------------------------------------------------
+
+/** Filter behaviours that fail when the argument is ignored (posts and pages where documented). */
+const FILTER_BEHAVIOURS: Record<string, string[]> = {
+  include: ['filter.include'],
+  exclude: ['filter.exclude'],
+  slug: ['filter.slug'],
+  search: ['filter.search'],
+  search_columns: ['filter.search_columns'],
+  search_semantics: ['filter.search_semantics'],
+  author: ['filter.author'],
+  author_exclude: ['filter.author_exclude'],
+  status: ['filter.status'],
+  after: ['filter.after'],
+  before: ['filter.before'],
+  modified_after: ['filter.modified_after'],
+  modified_before: ['filter.modified_before'],
+  offset: ['filter.offset'],
+  page: ['filter.page'],
+  order: ['filter.order', 'filter.orderby.date'],
+  orderby: ['filter.orderby.id', 'filter.orderby.title', 'filter.orderby.slug', 'filter.orderby.include', 'filter.orderby.include_slugs', 'filter.orderby.relevance', 'filter.orderby.modified', 'filter.orderby.menu_order', 'filter.orderby.parent'],
+  sticky: ['filter.sticky'],
+  format: ['filter.format'],
+  categories: ['filter.categories'],
+  categories_exclude: ['filter.categories_exclude'],
+  tags: ['filter.tags'],
+  tags_exclude: ['filter.tags_exclude'],
+  tax_relation: ['filter.tax_relation'],
+  parent: ['filter.parent'],
+  parent_exclude: ['filter.parent_exclude'],
+  menu_order: ['filter.menu_order'],
+};
+
+/** posts have no parent field: orderby=parent on posts keeps any order (caught by cms.orderby-rejected instead). */
+const NOT_FOR: Record<string, string[]> = { 'filter.orderby.parent': ['posts'] };
+
+function documentedFor(type: (typeof TYPES)[number], arg: string, behaviour: string): boolean {
+  if (NOT_FOR[behaviour]?.includes(type)) return false;
+  const args = argsOf(`cms.${type}.collection.list`);
+  const m = /^filter\.orderby\.(.+)$/.exec(behaviour);
+  if (m) {
+    const orderby = endpointById(`cms.${type}.collection.list`).endpoint.args;
+    return orderby !== 'not-shown' && (orderby.orderby?.enum ?? []).map(String).includes(m[1]!);
+  }
+  return args.includes(arg);
+}
+
+const filterIgnored: Fault[] = Object.entries(FILTER_BEHAVIOURS).map(([arg, behaviours]) => ({
+  id: `cms.filter-ignored.${arg}`,
+  title: `ignores the ${arg} filter of post and page listings`,
+  caughtBy: TYPES.flatMap((t) => behaviours.filter((b) => documentedFor(t, arg, b)).map((b) => `cms.${t}.${b}`)),
+  request(req) {
+    if (isGet(req) && COLLECTION.test(req.route)) drop(req.query, arg);
+  },
+}));
+
+const filterFaults: Fault[] = [
+  ...filterIgnored,
+  {
+    id: 'cms.orderby-rejected',
+    title: 'refuses orderby=author and orderby=parent on post and page listings',
+    caughtBy: ['cms.posts.filter.orderby.author', 'cms.pages.filter.orderby.author', 'cms.posts.filter.orderby.parent'],
+    request(req) {
+      if (isGet(req) && COLLECTION.test(req.route) && ['author', 'parent'].includes(req.query.get('orderby') ?? '')) return invalidParam('orderby');
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------
+// Contexts
+// ---------------------------------------------------------------------------
+
+/** Change every post/page item of a read's answer. */
+function itemRewrite(id: string, title: string, caughtBy: string[], when: (req: FaultRequest) => boolean, edit: (item: any) => void, request?: Fault['request']): Fault {
+  return {
+    id,
+    title,
+    caughtBy,
+    request,
+    response(req, res) {
+      if (isPostTypeRead(req) && res.status === 200 && when(req)) for (const item of itemsOf(res)) if (item && typeof item === 'object') edit(item);
+    },
+  };
+}
+
+const contextFaults: Fault[] = [
+  itemRewrite('cms.raw-in-view', 'adds title.raw to items outside the edit context', [...perType('context.view'), ...perType('context.default')], (req) => contextOf(req) === 'view', (item) => {
+    if (item.title && typeof item.title === 'object') item.title.raw = item.title.rendered;
+  }),
+  itemRewrite('cms.content-in-embed', 'serves content.rendered in the embed context', perType('context.embed'), (req) => contextOf(req) === 'embed', (item) => {
+    item.content = { rendered: '<p>content</p>', protected: false };
+  }),
+  itemRewrite('cms.raw-missing-in-edit', 'leaves content.raw out of the edit context', perType('context.edit'), (req) => contextOf(req) === 'edit', (item) => {
+    if (item.content && typeof item.content === 'object') delete item.content.raw;
+  }),
+  itemRewrite('cms.author-field-dropped', 'leaves the author field out of every item', [...perType('context.view.fields'), ...perType('context.embed.fields'), ...perType('context.edit.fields')], () => true, (item) => {
+    delete item.author;
+  }),
+  {
+    id: 'cms.default-context-edit',
+    title: 'answers authenticated reads without context in the edit context',
+    caughtBy: perType('context.default'),
+    request(req) {
+      if (isPostTypeRead(req) && req.authenticated && !req.query.has('context')) req.query.set('context', 'edit');
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------
+// Authentication (anonymous requests let through as authenticated)
+// ---------------------------------------------------------------------------
+
+/** Authorization headers the target accepted on cms routes (the same target across runs). */
+const accepted = new Set<string>();
+function learn(req: FaultRequest, res: FaultResponse): void {
+  const a = req.headers.authorization;
+  if (typeof a === 'string' && res.status < 400 && req.route.startsWith('/cms/v2')) accepted.add(a);
+}
+function authenticate(req: FaultRequest): void {
+  const good = accepted.values().next().value;
+  if (good && !req.authenticated) req.headers.authorization = good;
+}
+
+const authFaults: Fault[] = [
+  {
+    id: 'cms.anonymous-write-accepted',
+    title: 'lets anonymous writes to posts and pages (create, update, delete, autosave, revision delete) through',
+    caughtBy: [...perType('auth.create'), ...perType('auth.update'), ...perType('auth.delete'), ...perType('auth.autosave'), ...perType('auth.revision-delete')],
+    request(req) {
+      if (req.authenticated || !WRITES.has(req.method) || !req.route.startsWith('/cms/v2/')) return;
+      // WordPress refuses revision deletion even to an administrator: answer as a server that deletes.
+      if (req.method === 'DELETE' && REVISION.test(req.route)) return json(200, { deleted: true, previous: { id: Number(REVISION.exec(req.route)![3]) } });
+      authenticate(req);
+    },
+    response: learn,
+  },
+  {
+    id: 'cms.edit-context-anonymous',
+    title: 'serves context=edit to anonymous readers',
+    caughtBy: perType('auth.edit-context'),
+    request(req) {
+      if (isPostTypeRead(req) && contextOf(req) === 'edit') authenticate(req);
+    },
+    response: learn,
+  },
+  {
+    id: 'cms.status-listed-anonymously',
+    title: 'lists and serves non-public posts and pages to anonymous readers',
+    caughtBy: perType('auth.status'),
+    request(req) {
+      if (isPostTypeRead(req) && (has(req.query, 'status') || ITEM.test(req.route))) authenticate(req);
+    },
+    response: learn,
+  },
+];
+
+// ---------------------------------------------------------------------------
+// Writes: statuses, create, update, password
+// ---------------------------------------------------------------------------
+
+const WRITE_STATUSES = new Set<string>(catalog.statuses.write);
+const FILTER_ONLY = new Set<string>(catalog.statuses.filterOnly);
+const isWrite = (req: FaultRequest) => (req.method === 'POST' && COLLECTION.test(req.route)) || (['POST', 'PUT', 'PATCH'].includes(req.method) && ITEM.test(req.route));
+
+function bodyRewrite(id: string, title: string, caughtBy: string[], when: (req: FaultRequest) => boolean, edit: (body: any, req: FaultRequest) => void | FaultResponse): Fault {
+  return {
+    id,
+    title,
+    caughtBy,
+    request(req) {
+      if (when(req) && req.json && typeof req.json === 'object') return edit(req.json, req);
+    },
+  };
+}
+
+const writeFaults: Fault[] = [
+  bodyRewrite('cms.trash-status-accepted', 'accepts the filter-only statuses (trash, inherit ...) on write, storing a draft', perType('write.status.filter-only'), isWrite, (body) => {
+    if (FILTER_ONLY.has(body.status)) body.status = 'draft';
+  }),
+  bodyRewrite('cms.unknown-status-accepted', 'accepts an unknown status on write, storing a draft', perType('write.status.unknown'), isWrite, (body) => {
+    if (typeof body.status === 'string' && !WRITE_STATUSES.has(body.status) && !FILTER_ONLY.has(body.status)) body.status = 'draft';
+  }),
+  bodyRewrite('cms.pending-stored-as-draft', 'stores status pending as draft', perType('write.statuses'), isWrite, (body) => {
+    if (body.status === 'pending') body.status = 'draft';
+  }),
+  bodyRewrite(
+    'cms.title-required',
+    'refuses to create an item without a title',
+    [...perType('create.optional-fields'), 'cms.pages.create.slug-only'],
+    (req) => req.method === 'POST' && COLLECTION.test(req.route),
+    (body) => (body.title === undefined ? invalidParam('title') : undefined),
+  ),
+  ...(['POST', 'PUT', 'PATCH'] as const).map((method) =>
+    bodyRewrite(
+      `cms.update-ignored.${method.toLowerCase()}`,
+      `answers ${method} updates that change only the title with 200 without applying them`,
+      perType(`update.${method.toLowerCase()}`),
+      (req) => req.method === method && ITEM.test(req.route),
+      (body, req) => (Object.keys(body).join() === 'title' ? json(200, { id: Number(ITEM.exec(req.route)![2]) }) : undefined),
+    ),
+  ),
+  bodyRewrite('cms.update-clears-content', 'empties content and excerpt on updates that do not send them', perType('update.partial'), (req) => ['POST', 'PUT', 'PATCH'].includes(req.method) && ITEM.test(req.route), (body) => {
+    if (body.content === undefined) body.content = '';
+    if (body.excerpt === undefined) body.excerpt = '';
+  }),
+  bodyRewrite('cms.password-dropped', 'ignores the password of posts and pages on write', [...perType('password.protects'), ...perType('password.query')], isWrite, (body) => {
+    delete body.password;
+  }),
+  {
+    id: 'cms.password-query-ignored',
+    title: 'ignores the password query argument of a single GET',
+    caughtBy: perType('password.query'),
+    request(req) {
+      if (isGet(req) && ITEM.test(req.route)) req.query.delete('password');
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------
+// Deletion, revisions, autosaves
+// ---------------------------------------------------------------------------
+
+const forceOf = (req: FaultRequest) => ['true', '1'].includes((req.query.get('force') ?? '').toLowerCase());
+/** Items whose forced DELETE the fault already turned into a trash (only the first one is). */
+const trashedOnce = new Set<string>();
+
+const deleteFaults: Fault[] = [
+  {
+    id: 'cms.delete-without-force-permanent',
+    title: 'deletes posts and pages for good on DELETE without force',
+    caughtBy: perType('delete.trash'),
+    request(req) {
+      if (req.method === 'DELETE' && ITEM.test(req.route) && !forceOf(req)) req.query.set('force', 'true');
+    },
+  },
+  {
+    id: 'cms.delete-force-ignored',
+    title: 'moves posts and pages to the trash on DELETE with force=true',
+    caughtBy: perType('delete.force'),
+    request(req) {
+      if (req.method !== 'DELETE' || !ITEM.test(req.route) || !forceOf(req) || trashedOnce.has(req.route)) return;
+      // Once per item: the suite's own cleanup (a second forced DELETE) still deletes it.
+      trashedOnce.add(req.route);
+      req.query.delete('force');
+    },
+  },
+  {
+    id: 'cms.revision-delete-without-force-accepted',
+    title: 'deletes a revision on DELETE without force=true',
+    caughtBy: perType('revisions.delete.without-force'),
+    request(req) {
+      if (req.method === 'DELETE' && REVISION.test(req.route) && !forceOf(req)) return json(200, { deleted: true, previous: { id: Number(REVISION.exec(req.route)![3]) } });
+    },
+  },
+  {
+    id: 'cms.revision-delete-force-ignored',
+    title: 'answers DELETE ?force=true on a revision with success but keeps the revision',
+    caughtBy: perType('revisions.delete.force'),
+    request(req) {
+      if (req.method === 'DELETE' && REVISION.test(req.route) && forceOf(req)) return json(200, { deleted: true, previous: { id: Number(REVISION.exec(req.route)![3]) } });
+    },
+  },
+  {
+    id: 'cms.revision-not-created',
+    title: 'makes no revision on update (the newest revision never shows in the list)',
+    caughtBy: perType('revisions.created-on-update'),
+    response(req, res) {
+      if (isGet(req) && REVISIONS.test(req.route) && Array.isArray(res.json) && res.json.length) res.json.shift();
+    },
+  },
+  {
+    id: 'cms.revision-parent-wrong',
+    title: 'gives revisions the wrong parent',
+    caughtBy: perType('revisions.parent'),
+    response(req, res) {
+      if (!isGet(req) || !(REVISIONS.test(req.route) || REVISION.test(req.route)) || res.status !== 200) return;
+      for (const r of Array.isArray(res.json) ? res.json : [res.json]) if (r && typeof r.parent === 'number') r.parent += 1;
+    },
+  },
+  {
+    id: 'cms.revision-any-parent',
+    title: 'serves a revision under any parent',
+    caughtBy: perType('revisions.wrong-parent'),
+    response(req, res) {
+      const m = REVISION.exec(req.route);
+      if (isGet(req) && m && res.status >= 400 && res.status < 500) {
+        res.status = 200;
+        res.json = { id: Number(m[3]), parent: Number(m[2]) };
+      }
+    },
+  },
+  {
+    id: 'cms.autosave-not-own',
+    title: 'answers an autosave with its parent id instead of its own',
+    caughtBy: perType('autosaves.create'),
+    response(req, res) {
+      const m = AUTOSAVES.exec(req.route);
+      if (req.method === 'POST' && m && res.json && typeof res.json === 'object') res.json.id = Number(m[2]);
+    },
+  },
+  {
+    id: 'cms.autosave-not-listed',
+    title: 'lists no autosaves',
+    caughtBy: perType('autosaves.list'),
+    response(req, res) {
+      if (isGet(req) && AUTOSAVES.test(req.route) && res.status === 200) res.json = [];
+    },
+  },
+  {
+    id: 'cms.autosave-not-found',
+    title: 'answers 404 for an existing autosave',
+    caughtBy: perType('autosaves.read'),
+    request(req) {
+      if (isGet(req) && AUTOSAVE.test(req.route)) return json(404, { code: 'rest_post_no_autosave', message: 'There is no autosave revision for this post.', data: { status: 404 } });
+    },
+  },
+  {
+    id: 'cms.autosave-overwrites',
+    title: 'applies an autosave of a published item to the item itself',
+    caughtBy: perType('autosaves.parent-unchanged'),
+    request(req) {
+      const m = AUTOSAVES.exec(req.route);
+      if (req.method === 'POST' && m) req.route = `/cms/v2/${m[1]}/${m[2]}`;
+    },
+  },
+];
+
+export const cmsFaults: Fault[] = [...queryFaults, ...filterFaults, ...contextFaults, ...authFaults, ...writeFaults, ...deleteFaults];

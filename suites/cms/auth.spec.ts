@@ -1,0 +1,168 @@
+/**
+ * Without credentials nothing is written, no edit context is served and no non-public status
+ * is listed. Part 5 says which routes need authentication is not shown, so these are SHOULD
+ * (WordPress refuses all of them). Every refused write is verified by reading the state back.
+ */
+import { behaviour, fixtures, type BehaviourContext } from '../../src/behaviour.ts';
+import { postTypes, SPEC_AUTH, type PostType } from './lib/collections.ts';
+import { idsOf, textOf } from './lib/items.ts';
+import { fileSetup } from './lib/setup.ts';
+
+interface Data {
+  item: number;
+  title: string;
+  draft: number;
+  private: number;
+  revision?: number;
+  tag: string;
+  token(): string;
+}
+
+const setup = fileSetup('auth', async (s) => {
+  const out: Record<string, Data> = {};
+  await Promise.all(
+    postTypes.map(async (type) => {
+      const [item, draft, priv] = await Promise.all(
+        [['public', 'publish'], ['draft', 'draft'], ['private', 'private']].map(([hint, status]) => s.create(type.collection, { title: `${hint} ${s.text().title}`, status })),
+      );
+      // One update, so that the item has a revision to try deleting.
+      await s.client.post(type.item(item.id), { title: `${s.tag} public updated`, content: s.text().content });
+      const revs = await s.client.get(type.revisions(item.id));
+      out[type.name] = {
+        item: item.id,
+        title: `${s.tag} public updated`,
+        draft: draft.id,
+        private: priv.id,
+        revision: Array.isArray(revs.body) ? revs.body.find((r: any) => typeof r?.id === 'number')?.id : undefined,
+        tag: s.tag,
+        token: () => s.token(),
+      };
+    }),
+  );
+  return out;
+});
+
+function refused(t: BehaviourContext, res: { status: number; text: string }, what: string): void {
+  if (res.status >= 200 && res.status < 300) t.fail(`${what} without credentials was accepted (${res.status})`);
+  if (res.status >= 500) t.fail(`${what} without credentials answered a server error ${res.status}`);
+}
+
+async function titleOf(t: BehaviourContext, type: PostType, id: number): Promise<{ status: number; title: string; itemStatus?: string }> {
+  const res = await t.client.get(type.item(id), { query: { context: 'edit' } });
+  return { status: res.status, title: textOf(res.body?.title?.raw ?? res.body?.title), itemStatus: res.body?.status };
+}
+
+for (const type of postTypes) {
+  const decl = (id: string, title: string, path = type.paths.item) => ({
+    id: `cms.${type.name}.auth.${id}`,
+    level: 'SHOULD' as const,
+    namespace: 'cms/v2',
+    route: path,
+    title,
+    spec: SPEC_AUTH,
+  });
+
+  behaviour(
+    decl('create', `an anonymous create is refused and creates nothing`, type.paths.collection),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t)[type.name]!;
+      const token = f.token();
+      const res = await t.client.post(type.collection, { title: `${f.tag} ${token}`, content: '<p>anonymous</p>', status: 'publish' }, { auth: 'none' });
+      if (typeof res.body?.id === 'number' && res.status < 300) fixtures().track(type.item(res.body.id));
+      refused(t, res, `POST ${type.collection}`);
+      const found = await t.client.get(type.collection, { query: { search: token, status: ['any', 'trash'] } });
+      if (idsOf(found.body).length) t.fail(`the refused anonymous create (${res.status}) created item ${idsOf(found.body).join(', ')}`);
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('update', `anonymous updates (POST, PATCH) are refused and change nothing`),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t)[type.name]!;
+      for (const method of ['POST', 'PATCH'] as const) {
+        const res = await t.client.request(method, type.item(f.item), { body: { title: `${f.tag} anonymous ${method}` }, auth: 'none' });
+        refused(t, res, `${method} ${type.item(f.item)}`);
+      }
+      const after = await titleOf(t, type, f.item);
+      if (after.title !== f.title) t.fail(`after refused anonymous updates the title is ${JSON.stringify(after.title)}, was ${JSON.stringify(f.title)}`);
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('delete', `an anonymous DELETE (force=true) is refused and the item still exists`),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t)[type.name]!;
+      refused(t, await t.client.delete(type.item(f.draft), { query: { force: true }, auth: 'none' }), `DELETE ${type.item(f.draft)}?force=true`);
+      const after = await titleOf(t, type, f.draft);
+      if (after.status !== 200 || after.itemStatus !== 'draft') t.fail(`after the refused anonymous DELETE, GET ${type.item(f.draft)} answers ${after.status} with status ${JSON.stringify(after.itemStatus)}`);
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('autosave', `an anonymous autosave is refused and the ${type.noun} keeps its title`, type.paths.autosaves),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t)[type.name]!;
+      refused(t, await t.client.post(type.autosaves(f.item), { title: `${f.tag} anonymous autosave` }, { auth: 'none' }), `POST ${type.autosaves(f.item)}`);
+      const list = await t.client.get(type.autosaves(f.item));
+      if (Array.isArray(list.body) && list.body.some((a: any) => textOf(a?.title).includes('anonymous autosave'))) t.fail('the refused anonymous autosave was stored');
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('revision-delete', `an anonymous revision DELETE (force=true) is refused and the revision still exists`, type.paths.revision),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t)[type.name]!;
+      if (f.revision === undefined) t.skip(`the target made no revision of ${type.item(f.item)}: nothing to try deleting`);
+      refused(t, await t.client.delete(type.revision(f.item, f.revision), { query: { force: true }, auth: 'none' }), `DELETE ${type.revision(f.item, f.revision)}?force=true`);
+      const after = await t.client.get(type.revision(f.item, f.revision));
+      if (after.status !== 200) t.fail(`after the refused anonymous DELETE, GET ${type.revision(f.item, f.revision)} answers ${after.status}`);
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('edit-context', `context=edit is refused without credentials (list and single), and no raw field is served`),
+    async (t: BehaviourContext) => {
+      const f = setup.get(t)[type.name]!;
+      const reads = await Promise.all([
+        t.client.get(type.collection, { query: { context: 'edit', include: [f.item] }, auth: 'none' }),
+        t.client.get(type.item(f.item), { query: { context: 'edit' }, auth: 'none' }),
+      ]);
+      reads.forEach((r, i) => {
+        const what = i === 0 ? `GET ${type.collection}?context=edit` : `GET ${type.item(f.item)}?context=edit`;
+        if (/"raw"\s*:/.test(r.text)) t.fail(`${what} without credentials serves raw fields (${r.status})`);
+        refused(t, r, what);
+      });
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('status', `without credentials no non-public status is listed (draft, pending, private, trash, any)`, type.paths.collection),
+    async (t: BehaviourContext) => {
+      const f = setup.get(t)[type.name]!;
+      const hidden = [f.draft, f.private];
+      for (const status of ['draft', 'pending', 'private', 'trash', 'any']) {
+        const res = await t.client.get(type.collection, { query: { status: [status], include: [f.item, ...hidden] }, auth: 'none' });
+        if (res.status >= 500) t.fail(`status=${status} without credentials answered a server error ${res.status}`);
+        if (res.status >= 200 && res.status < 300) {
+          const leaked = idsOf(res.body).filter((id) => hidden.includes(id));
+          const nonPublic = (Array.isArray(res.body) ? res.body : []).filter((i: any) => i?.status && i.status !== 'publish');
+          if (leaked.length || nonPublic.length) t.fail(`status=${status} without credentials lists non-public items: ${[...new Set([...leaked, ...nonPublic.map((i: any) => i.id)])].join(', ')}`);
+        }
+      }
+      const single = await t.client.get(type.item(f.draft), { auth: 'none' });
+      if (single.status >= 200 && single.status < 300) t.fail(`GET ${type.item(f.draft)} (a draft) without credentials answers ${single.status}`);
+    },
+    { concurrent: true },
+  );
+}

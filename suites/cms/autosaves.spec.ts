@@ -1,0 +1,90 @@
+/**
+ * Autosaves (2. Resources and their fields › Revision and autosave; 4. Endpoints): create,
+ * list and read as documented. An autosave belongs to its parent (parent) and has its own id.
+ * Published items are used: WordPress updates a draft itself when its author autosaves it.
+ */
+import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import { postTypes, SPEC_REVISIONS } from './lib/collections.ts';
+import { revisionProblems, textOf } from './lib/items.ts';
+import { fileSetup } from './lib/setup.ts';
+
+const setup = fileSetup('autosaves', async (s) => {
+  const out: Record<string, { listed: number; autosave: number | string; created: number; title: string; tag: string }> = {};
+  await Promise.all(
+    postTypes.map(async (type) => {
+      const [listed, created] = await Promise.all(['autosaved', 'autosave-create'].map((hint) => s.create(type.collection, { title: `${hint} ${s.text().title}`, content: s.text().content })));
+      const res = await s.client.post(type.autosaves(listed.id), { title: `${s.tag} autosaved draft`, content: s.text().content });
+      const autosave = res.status >= 200 && res.status < 300 && typeof res.body?.id === 'number' ? res.body.id : `POST ${type.autosaves(listed.id)} answered ${res.status} ${res.text.slice(0, 160)}`;
+      out[type.name] = { listed: listed.id, autosave, created: created.id, title: created.title?.raw ?? created.title?.rendered, tag: s.tag };
+    }),
+  );
+  return out;
+});
+
+for (const type of postTypes) {
+  const decl = (id: string, level: 'MUST' | 'SHOULD', title: string, path: string, spec = type.spec.routes) => ({
+    id: `cms.${type.name}.autosaves.${id}`,
+    level,
+    namespace: 'cms/v2',
+    route: path,
+    title,
+    spec,
+  });
+
+  behaviour(
+    decl('create', 'MUST', `POST ${type.paths.autosaves} creates an autosave of the ${type.noun}: its own id, parent = the ${type.noun}`, type.paths.autosaves, SPEC_REVISIONS),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t)[type.name]!;
+      const res = await t.client.post(type.autosaves(f.created), { title: `${f.tag} autosave of a published ${type.noun}`, content: '<p>autosaved content</p>' });
+      if (res.status < 200 || res.status > 299) t.fail(`POST ${type.autosaves(f.created)} answered ${res.status} ${res.text.slice(0, 160)}`);
+      const problems = revisionProblems(res.body, f.created);
+      if (problems.length) t.fail(problems.join('; '));
+      if (res.body.id === f.created) t.fail(`the autosave has the id of its parent ${f.created}: it has no id of its own`);
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('list', 'MUST', `GET ${type.paths.autosaves} lists the ${type.noun}'s autosave, each with parent = the ${type.noun}`, type.paths.autosaves, SPEC_REVISIONS),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t)[type.name]!;
+      if (typeof f.autosave === 'string') t.fail(`the autosave to list could not be created: ${f.autosave}`);
+      const res = await t.client.get(type.autosaves(f.listed));
+      if (res.status !== 200 || !Array.isArray(res.body)) t.fail(`GET ${type.autosaves(f.listed)} answered ${res.status} ${res.text.slice(0, 160)}`);
+      const problems = res.body.flatMap((a: unknown) => revisionProblems(a, f.listed));
+      if (problems.length) t.fail(problems.slice(0, 3).join('; '));
+      if (!res.body.some((a: any) => a?.id === f.autosave)) t.fail(`autosave ${String(f.autosave)} is not listed under ${type.autosaves(f.listed)}: ${res.text.slice(0, 160)}`);
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('read', 'MUST', `GET ${type.paths.autosave} returns the autosave with parent = the ${type.noun}`, type.paths.autosave, SPEC_REVISIONS),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t)[type.name]!;
+      if (typeof f.autosave === 'string') t.fail(`the autosave to read could not be created: ${f.autosave}`);
+      const res = await t.client.get(type.autosave(f.listed, f.autosave));
+      if (res.status !== 200) t.fail(`GET ${type.autosave(f.listed, f.autosave)} answered ${res.status} ${res.text.slice(0, 160)}`);
+      const problems = revisionProblems(res.body, f.listed);
+      if (problems.length) t.fail(problems.join('; '));
+      if (res.body.id !== f.autosave) t.fail(`GET ${type.autosave(f.listed, f.autosave)} returned ${res.body.id}`);
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('parent-unchanged', 'SHOULD', `an autosave of a published ${type.noun} leaves the ${type.noun} itself unchanged`, type.paths.autosaves),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t)[type.name]!;
+      if (typeof f.autosave === 'string') t.fail(`the autosave could not be created: ${f.autosave}`);
+      const res = await t.client.get(type.item(f.listed), { query: { context: 'edit' } });
+      if (res.status !== 200) t.fail(`GET ${type.item(f.listed)} answered ${res.status}`);
+      if (textOf(res.body?.title).includes('autosaved draft')) t.fail(`the autosave's title replaced the published ${type.noun}'s title: ${JSON.stringify(res.body?.title)}`);
+    },
+    { concurrent: true },
+  );
+}

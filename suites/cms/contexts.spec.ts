@@ -1,0 +1,128 @@
+/**
+ * Contexts (2. Resources and their fields › Contexts, and the field table of part 2): view,
+ * embed and edit responses carry the sub-properties declared for them (raw only in edit;
+ * embed never carries content.rendered), in lists and single reads, with documented types.
+ * Which top-level fields each context carries is not declared: those checks are SHOULD, from
+ * WordPress (view: every field but password; embed: date, slug, title, excerpt, author,
+ * featured_media; edit: every field).
+ */
+import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import type { AuthChoice } from '../../src/client.ts';
+import { CONTEXTS, postTypes, SPEC_CONTEXTS, type Context, type PostType } from './lib/collections.ts';
+import { itemProblems } from './lib/items.ts';
+import { fileSetup } from './lib/setup.ts';
+
+/** WordPress's embed field set, among the documented fields. */
+const EMBED_FIELDS = ['date', 'slug', 'title', 'excerpt', 'author', 'featured_media'];
+
+const setup = fileSetup('contexts', async (s) => {
+  const out: Record<string, number> = {};
+  await Promise.all(
+    postTypes.map(async (type) => {
+      const text = s.text();
+      out[type.name] = (await s.create(type.collection, { title: text.title, content: text.content, excerpt: text.excerpt })).id;
+    }),
+  );
+  return out;
+});
+
+/** The fixture read in `context` as a list item and as a single item. */
+async function readBoth(t: BehaviourContext, type: PostType, id: number, context: Context | undefined, auth: AuthChoice): Promise<{ what: string; item: any }[]> {
+  const query = context ? { context } : {};
+  const [list, single] = await Promise.all([
+    t.client.get(type.collection, { query: { ...query, include: [id] }, auth }),
+    t.client.get(type.item(id), { query, auth }),
+  ]);
+  const who = auth === 'none' ? 'anonymous' : 'authenticated';
+  const label = context ? `context=${context}` : 'no context';
+  for (const [r, what] of [
+    [list, `GET ${type.collection}?include=${id}&${label} (${who})`],
+    [single, `GET ${type.item(id)}?${label} (${who})`],
+  ] as const) {
+    if (r.status !== 200) t.fail(`${what} answered ${r.status} ${r.text.slice(0, 160)}`);
+  }
+  if (!Array.isArray(list.body) || list.body.length !== 1) t.fail(`GET ${type.collection}?include=${id}&${label}: expected the one item, got ${list.text.slice(0, 160)}`);
+  return [
+    { what: `list, ${label}, ${who}`, item: list.body[0] },
+    { what: `single, ${label}, ${who}`, item: single.body },
+  ];
+}
+
+function expectContext(t: BehaviourContext, type: PostType, reads: { what: string; item: any }[], context: Context): void {
+  for (const { what, item } of reads) {
+    const problems = itemProblems(type.fields, item, context);
+    if (problems.length) t.fail(`${what}: ${problems.join('; ')}`);
+  }
+}
+
+for (const type of postTypes) {
+  const decl = (id: string, level: 'MUST' | 'SHOULD', title: string, path = type.paths.item) => ({
+    id: `cms.${type.name}.context.${id}`,
+    level,
+    namespace: 'cms/v2',
+    route: path,
+    title,
+    spec: level === 'MUST' ? type.spec.fields : SPEC_CONTEXTS,
+    covers: [`arg:cms.${type.name}.item.read.context`, `arg:cms.${type.name}.collection.list.context`],
+  });
+  const authChoices = (t: BehaviourContext): AuthChoice[] => (t.client.hasCredentials ? ['none', 'default'] : ['none']);
+
+  for (const context of ['view', 'embed'] as const) {
+    behaviour(
+      decl(context, 'MUST', `context=${context}: list and single items carry the sub-properties declared for ${context} only (no raw), with documented types`),
+      async (t: BehaviourContext) => {
+        const id = setup.get(t)[type.name]!;
+        for (const auth of authChoices(t)) expectContext(t, type, await readBoth(t, type, id, context, auth), context);
+      },
+      { concurrent: true },
+    );
+  }
+
+  behaviour(
+    decl('default', 'MUST', 'without context, items are as in context=view (the default)'),
+    async (t: BehaviourContext) => {
+      const id = setup.get(t)[type.name]!;
+      for (const auth of authChoices(t)) expectContext(t, type, await readBoth(t, type, id, undefined, auth), 'view');
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('edit', 'MUST', 'context=edit (authenticated): items carry title.raw, content.raw, content.block_version, excerpt.raw and the other edit sub-properties'),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const id = setup.get(t)[type.name]!;
+      expectContext(t, type, await readBoth(t, type, id, 'edit', 'default'), 'edit');
+    },
+    { concurrent: true },
+  );
+
+  const documented = Object.keys(type.fields);
+  const expectedFields: Record<Context, { present: string[]; absent: string[] }> = {
+    view: { present: documented.filter((f) => f !== 'password'), absent: ['password'] },
+    embed: { present: EMBED_FIELDS.filter((f) => documented.includes(f)), absent: documented.filter((f) => !EMBED_FIELDS.includes(f)) },
+    edit: { present: documented, absent: [] },
+  };
+  for (const context of CONTEXTS) {
+    const e = expectedFields[context];
+    behaviour(
+      decl(
+        `${context}.fields`,
+        'SHOULD',
+        `context=${context} carries ${context === 'edit' ? 'every documented field' : context === 'view' ? 'every documented field but password' : e.present.join(', ')}${context === 'embed' ? ' and none of the other documented fields' : ''}`,
+      ),
+      async (t: BehaviourContext) => {
+        if (context === 'edit') t.requireCredentials();
+        const id = setup.get(t)[type.name]!;
+        const reads = await readBoth(t, type, id, context, context === 'edit' ? 'default' : 'none');
+        for (const { what, item } of reads) {
+          const missing = e.present.filter((f) => !(f in item));
+          const extra = e.absent.filter((f) => f in item);
+          if (missing.length || extra.length)
+            t.fail(`${what}: ${missing.length ? `missing ${missing.join(', ')}` : ''}${missing.length && extra.length ? '; ' : ''}${extra.length ? `carries ${extra.join(', ')}` : ''}`);
+        }
+      },
+      { concurrent: true },
+    );
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The collection query of a post type (posts, pages): every documented argument's values,
+ * the per_page and page bounds, and the stated defaults where the fixtures make them
+ * observable (11+ published items: no per_page gives 10; no order gives descending dates;
+ * no status gives only published items; no page gives the first page).
+ */
+import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
+import type { PostType } from './collections.ts';
+import { idsOf } from './items.ts';
+import { defineQueryBehaviours, expectListOk, type QueryData, type QueryTarget } from './query.ts';
+import { fileSetup } from './setup.ts';
+
+const existing = new Map<string, Promise<QueryData>>();
+
+/** Query data from the items the target already lists (published, up to 11). */
+function existingData(t: BehaviourContext, type: PostType): Promise<QueryData> {
+  const cached = existing.get(type.name);
+  if (cached) return cached;
+  const data = t.client
+    .fork('fixtures')
+    .get(type.collection, { query: { per_page: 11 } })
+    .then((res) => {
+      const ids = res.status === 200 ? idsOf(res.body) : [];
+      return { route: type.collection, scope: ids.length ? { include: ids } : {}, count: ids.length, companions: { search: 'a', ...(ids.length ? { include: ids } : {}) } };
+    });
+  existing.set(type.name, data);
+  return data;
+}
+
+export function defineCollectionQuery(type: PostType): void {
+  const perPageDefault = type.query.per_page?.default as number | undefined;
+  const published = Math.max(11, (perPageDefault ?? 10) + 1);
+
+  const setup = fileSetup(`${type.name}.query`, async (s) => {
+    // Distinct dates, in an order unrelated to creation (ids).
+    const offsets = Array.from({ length: published }, (_, i) => (i * 7) % published);
+    const dated = await Promise.all(
+      offsets.map((d, i) => s.create(type.collection, { title: `${s.text().title} ${i}`, date: `2001-01-${String(d + 1).padStart(2, '0')}T10:00:00`, content: s.text().content })),
+    );
+    const hidden = await Promise.all(['draft', 'pending', 'private'].map((status) => s.create(type.collection, { title: `${status} ${s.text().title}`, status })));
+    return { published: dated.map((p) => p.id as number), hidden: hidden.map((p) => p.id as number), tag: s.tag };
+  });
+
+  const target: QueryTarget = {
+    id: `cms.${type.name}`,
+    path: type.paths.collection,
+    spec: type.spec.query,
+    args: type.query,
+    items: { kind: 'fields', fields: type.fields },
+    data: async (t) => {
+      // Without fixtures (writes not allowed, no credentials), the argument checks still run
+      // against what the target already lists.
+      if (setup.skipped()) return existingData(t, type);
+      const f = setup.get(t);
+      return {
+        route: type.collection,
+        scope: { include: f.published },
+        count: f.published.length,
+        companions: { search: f.tag, include: f.published },
+      };
+    },
+  };
+  defineQueryBehaviours(target);
+
+  /** Known published items: the fixtures, or (without fixtures) what the target lists. */
+  const known = async (t: BehaviourContext): Promise<{ published: number[]; hidden: number[] }> => {
+    if (!setup.skipped()) return setup.get(t);
+    const data = await existingData(t, type);
+    return { published: (data.scope.include as number[] | undefined) ?? [], hidden: [] };
+  };
+  const atLeast = (t: BehaviourContext, f: { published: number[] }, n: number) => {
+    if (f.published.length < n) t.skip(`not observable: ${f.published.length} published items known (fixtures: ${setup.skipped()}), ${n} needed`);
+  };
+
+  if (perPageDefault !== undefined) {
+    behaviour(
+      {
+        id: `cms.${type.name}.query.per_page.default`,
+        level: 'MUST',
+        namespace: 'cms/v2',
+        route: type.paths.collection,
+        title: `without per_page, ${perPageDefault} items are returned when more match`,
+        spec: type.spec.query,
+        covers: [`arg:cms.${type.name}.per_page`, 'limit.per_page.default'],
+      },
+      async (t: BehaviourContext) => {
+        const f = await known(t);
+        atLeast(t, f, perPageDefault + 1);
+        const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: f.published } }), `include of ${f.published.length} items, no per_page`, 'view');
+        if (items.length !== perPageDefault) t.fail(`${f.published.length} items match and no per_page was given: ${items.length} returned, the default per_page is ${perPageDefault}`);
+      },
+      { concurrent: true },
+    );
+  }
+
+  const order = type.query.order;
+  const orderby = type.query.orderby;
+  if (order?.default !== undefined && orderby?.default === 'date') {
+    behaviour(
+      {
+        id: `cms.${type.name}.query.order.default`,
+        level: 'MUST',
+        namespace: 'cms/v2',
+        route: type.paths.collection,
+        title: `without order and orderby, items come by date, ${String(order.default)}ending`,
+        spec: type.spec.query,
+        covers: [`arg:cms.${type.name}.order`, `arg:cms.${type.name}.orderby`],
+      },
+      async (t: BehaviourContext) => {
+        const f = await known(t);
+        atLeast(t, f, 2);
+        const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: f.published, per_page: 100 } }), 'no order', 'view') as any[];
+        const dates = items.map((i) => Date.parse(i.date));
+        if (dates.some((d) => Number.isNaN(d))) t.fail(`items without a readable date: ${items.map((i) => i.date).join(', ')}`);
+        const sign = order.default === 'asc' ? 1 : -1;
+        for (let i = 1; i < dates.length; i++)
+          if (sign * (dates[i]! - dates[i - 1]!) < 0) t.fail(`items are not by date ${order.default}: ${items.map((x) => `${x.id}@${x.date}`).join(', ')}`);
+        if (items.length !== f.published.length) t.fail(`${items.length} items returned for ${f.published.length} included`);
+      },
+      { concurrent: true },
+    );
+  }
+
+  const status = type.query.status;
+  if (status?.default !== undefined) {
+    behaviour(
+      {
+        id: `cms.${type.name}.query.status.default`,
+        level: 'MUST',
+        namespace: 'cms/v2',
+        route: type.paths.collection,
+        title: `without status, only ${String(status.default)} items are listed (also to an authenticated user)`,
+        spec: type.spec.query,
+        covers: [`arg:cms.${type.name}.status`],
+      },
+      async (t: BehaviourContext) => {
+        const f = await known(t);
+        atLeast(t, f, 1);
+        const all = [...f.published, ...f.hidden];
+        const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: all, per_page: 100 } }), 'no status', 'view') as any[];
+        const leaked = items.filter((i) => f.hidden.includes(i.id) || i.status !== status.default);
+        if (leaked.length) t.fail(`items that are not ${String(status.default)} are listed without a status filter: ${leaked.map((i) => `${i.id} (${i.status})`).join(', ')}`);
+        const missing = f.published.filter((id) => !idsOf(items).includes(id));
+        if (missing.length) t.fail(`published items missing from the list: ${missing.join(', ')}`);
+      },
+      { concurrent: true },
+    );
+  }
+
+  const page = type.query.page;
+  if (page?.default !== undefined) {
+    behaviour(
+      {
+        id: `cms.${type.name}.query.page.default`,
+        level: 'MUST',
+        namespace: 'cms/v2',
+        route: type.paths.collection,
+        title: `without page, page ${String(page.default)} is returned`,
+        spec: type.spec.query,
+        covers: [`arg:cms.${type.name}.page`, 'limit.page.default'],
+      },
+      async (t: BehaviourContext) => {
+        const f = await known(t);
+        atLeast(t, f, 5);
+        const scope = { include: f.published, per_page: 4, orderby: 'id', order: 'asc' };
+        const [none, first, second] = await Promise.all(
+          [{}, { page: Number(page.default) }, { page: Number(page.default) + 1 }].map((extra) => t.client.get(type.collection, { query: { ...scope, ...extra } })),
+        );
+        const ids = [none, first, second].map((r, i) => idsOf(expectListOk(t, target.items, r!, ['no page', `page=${page.default}`, `page=${Number(page.default) + 1}`][i]!, 'view')));
+        if (JSON.stringify(ids[0]) !== JSON.stringify(ids[1])) t.fail(`without page: ${ids[0]!.join(',')}; page=${page.default}: ${ids[1]!.join(',')}`);
+        if (JSON.stringify(ids[0]) === JSON.stringify(ids[2])) t.fail(`page=${Number(page.default) + 1} returns the same items as page ${page.default}: pages are not applied`);
+      },
+      { concurrent: true },
+    );
+  }
+}

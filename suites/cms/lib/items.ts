@@ -1,0 +1,118 @@
+/**
+ * Checks of items in responses against the field table of part 2: the type of every
+ * documented field that is present, and the per-context presence of the sub-properties
+ * whose contexts the table declares (`title.raw` only in edit, `content.rendered` in view
+ * and edit, never in embed ...). Top-level fields declare no contexts, so only their types
+ * are checked here; which top-level fields a context carries is WordPress behaviour
+ * (checked at SHOULD level by the context suites).
+ */
+import type { FieldSpec } from '../../../schemas/types.ts';
+import { READABLE_STATUSES, type Context } from './collections.ts';
+
+/**
+ * A date-time as servers of this interface write it: RFC 3339, where the zone may be left
+ * out (WordPress writes `date` in the site's time zone without an offset; the spec states
+ * "date-time" without naming a profile, so the missing offset is not held against a server).
+ */
+const DATE_TIME_OUT = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+function typeOk(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+    case 'text':
+      return typeof value === 'string';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return value !== null && typeof value === 'object' && !Array.isArray(value);
+    case 'null':
+      return value === null;
+    default:
+      return true;
+  }
+}
+
+/** Problems with one value against its field description (type, format, enum, items, sub-properties). */
+export function fieldProblems(path: string, spec: FieldSpec, value: unknown, context: Context | undefined, name = path): string[] {
+  const problems: string[] = [];
+  const types = spec.type === undefined ? [] : Array.isArray(spec.type) ? spec.type : [spec.type];
+  if (types.length && !types.some((t) => typeOk(t, value))) {
+    problems.push(`${path} is ${JSON.stringify(value)?.slice(0, 60)}, documented ${types.join(' or ')}`);
+    return problems;
+  }
+  if (typeof value === 'string') {
+    if (spec.format === 'date-time' && !DATE_TIME_OUT.test(value)) problems.push(`${path} "${value}" is not a date-time`);
+    // A trashed item reads back with status "trash": the readable statuses are those of part 3.
+    const allowed = name === 'status' ? READABLE_STATUSES : spec.enum;
+    if (allowed && !allowed.includes(value)) problems.push(`${path} "${value}" is not one of ${allowed.join(', ')}`);
+  }
+  if (Array.isArray(value) && spec.items?.type) {
+    value.forEach((v, i) => {
+      if (!typeOk(String(spec.items!.type), v)) problems.push(`${path}[${i}] is ${JSON.stringify(v)}, documented ${spec.items!.type}`);
+    });
+  }
+  if (spec.properties && value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [sub, subSpec] of Object.entries(spec.properties)) {
+      const present = Object.prototype.hasOwnProperty.call(value, sub);
+      if (context && subSpec.contexts) {
+        const declared = subSpec.contexts.includes(context);
+        if (present && !declared) problems.push(`${path}.${sub} is present in context ${context} (declared for ${subSpec.contexts.join(', ')} only)`);
+        if (!present && declared) problems.push(`${path}.${sub} is missing in context ${context} (declared for ${subSpec.contexts.join(', ')})`);
+      }
+      if (present) problems.push(...fieldProblems(`${path}.${sub}`, subSpec, (value as Record<string, unknown>)[sub], context, sub));
+    }
+  }
+  return problems;
+}
+
+/** Problems of one post or page in a response of the given context. */
+export function itemProblems(fields: Record<string, FieldSpec>, item: unknown, context: Context): string[] {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return [`item is not an object: ${JSON.stringify(item)?.slice(0, 80)}`];
+  const problems: string[] = [];
+  for (const [name, spec] of Object.entries(fields)) {
+    if (!Object.prototype.hasOwnProperty.call(item, name)) continue;
+    problems.push(...fieldProblems(name, spec, (item as Record<string, unknown>)[name], context, name));
+  }
+  return problems;
+}
+
+/** Problems of the items of a list response (first few reported, with the item id). */
+export function listProblems(fields: Record<string, FieldSpec>, items: unknown[], context: Context): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    const p = itemProblems(fields, item, context);
+    if (p.length) out.push(`item ${(item as { id?: unknown })?.id ?? '?'}: ${p.join('; ')}`);
+    if (out.length >= 3) break;
+  }
+  return out;
+}
+
+/** Revisions and autosaves: only `parent` and `id` (integers) are stated. */
+export function revisionProblems(item: unknown, parent?: number): string[] {
+  const r = item as { id?: unknown; parent?: unknown } | null;
+  const problems: string[] = [];
+  if (!r || typeof r !== 'object') return [`revision is not an object: ${JSON.stringify(item)?.slice(0, 80)}`];
+  if (!Number.isInteger(r.id)) problems.push(`revision id is ${JSON.stringify(r.id)}, documented integer`);
+  if (!Number.isInteger(r.parent)) problems.push(`revision parent is ${JSON.stringify(r.parent)}, documented integer`);
+  else if (parent !== undefined && r.parent !== parent) problems.push(`revision ${String(r.id)} has parent ${String(r.parent)}, listed under ${parent}`);
+  return problems;
+}
+
+/** The ids of a list response (non-integers are reported by the caller's checks). */
+export const idsOf = (body: unknown): number[] => (Array.isArray(body) ? body.map((i) => (i as { id?: number })?.id).filter((x): x is number => typeof x === 'number') : []);
+
+/** The text of a rendered/raw field object or a plain string. */
+export function textOf(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v && typeof v === 'object') {
+    const o = v as { raw?: unknown; rendered?: unknown };
+    return [o.raw, o.rendered].filter((x) => typeof x === 'string').join(' ');
+  }
+  return '';
+}

@@ -1,0 +1,249 @@
+/**
+ * The write lifecycle of a post type: create with the writable fields optional, every write
+ * status accepted and read back, filter-only and unknown statuses rejected (and nothing
+ * written), update through POST, PUT and PATCH, a password protecting content and excerpt.
+ * Every check re-reads the item (state), not only the status code.
+ */
+import fc from 'fast-check';
+import { endpointById } from '../../../schemas/catalog/index.ts';
+import { invalidArb, mixSeed } from '../../../generators/index.ts';
+import { behaviour, fixtures, type BehaviourContext } from '../../../src/behaviour.ts';
+import type { Method } from '../../../src/client.ts';
+import { FILTER_ONLY_STATUSES, SPEC_STATES, WRITE_STATUSES, type PostType } from './collections.ts';
+import { idsOf, textOf } from './items.ts';
+import { fileSetup } from './setup.ts';
+
+const DAY = 86_400_000;
+
+export function defineLifecycle(type: PostType): void {
+  const create = endpointById(`cms.${type.name}.collection.create`).endpoint;
+  const statusArg = create.args === 'not-shown' ? undefined : create.args.status;
+
+  const setup = fileSetup(`${type.name}.lifecycle`, async (s) => {
+    const make = (hint: string, extra: Record<string, unknown> = {}) => {
+      const text = s.text();
+      return s.create(type.collection, { title: `${hint} ${text.title}`, content: text.content, excerpt: text.excerpt, ...extra });
+    };
+    const secret = { content: s.token(), excerpt: s.token(), password: s.token() };
+    const [post, put, patch, partial, statusTarget, protectedItem] = await Promise.all([
+      make('update-post'),
+      make('update-put'),
+      make('update-patch'),
+      make('update-partial'),
+      make('status-target'),
+      make('protected', { content: `<p>${secret.content}</p>`, excerpt: `${secret.excerpt}`, password: secret.password }),
+    ]);
+    return { tag: s.tag, token: () => s.token(), updates: { POST: post.id, PUT: put.id, PATCH: patch.id } as Record<string, number>, partial: partial.id, statusTarget: statusTarget.id, protectedItem: protectedItem.id, secret };
+  });
+
+  const decl = (id: string, level: 'MUST' | 'SHOULD', title: string, spec = type.spec.fields, path = type.paths.collection) => ({
+    id: `cms.${type.name}.${id}`,
+    level,
+    namespace: 'cms/v2',
+    route: path,
+    title,
+    spec,
+  });
+
+  /** POST a create that may succeed or not; whatever is created is tracked for deletion. */
+  async function tryCreate(t: BehaviourContext, body: Record<string, unknown>) {
+    const res = await t.client.post(type.collection, body);
+    if (typeof res.body?.id === 'number' && res.status < 300) fixtures().track(type.item(res.body.id));
+    return res;
+  }
+
+  async function readEdit(t: BehaviourContext, id: number): Promise<any> {
+    const res = await t.client.get(type.item(id), { query: { context: 'edit' } });
+    if (res.status !== 200) t.fail(`GET ${type.item(id)}?context=edit answered ${res.status} ${res.text.slice(0, 160)}`);
+    return res.body;
+  }
+
+  /** Items whose title, content or excerpt carry `token`, in any status (authenticated). */
+  async function findByToken(t: BehaviourContext, token: string): Promise<number[]> {
+    const res = await t.client.get(type.collection, { query: { search: token, status: ['any', 'trash'], per_page: 100 } });
+    if (res.status !== 200) t.fail(`could not verify by listing: GET ${type.collection}?search=${token}&status=any,trash answered ${res.status}`);
+    return idsOf(res.body);
+  }
+
+  behaviour(
+    decl('create.optional-fields', 'MUST', 'create succeeds with most writable fields left out (only a title; only content and slug; only an excerpt and slug), and stores what was sent'),
+    async (t: BehaviourContext) => {
+      t.requireWrites();
+      t.requireCredentials();
+      const f = setup.get(t);
+      const bodies: Record<string, string>[] = [
+        { title: `${f.tag} title only` },
+        { content: `<p>${f.tag} content only</p>`, slug: `${f.tag}-content-only` },
+        { excerpt: `${f.tag} excerpt only`, slug: `${f.tag}-excerpt-only` },
+      ];
+      for (const body of bodies) {
+        const res = await tryCreate(t, body);
+        if (res.status < 200 || res.status > 299) t.fail(`create with only ${Object.keys(body).join(' and ')} was refused: ${res.status} ${res.text.slice(0, 200)}`);
+        if (typeof res.body?.id !== 'number') t.fail(`create answered ${res.status} without an integer id`);
+        const item = await readEdit(t, res.body.id);
+        for (const [k, v] of Object.entries(body)) {
+          const stored = k === 'slug' ? item.slug : textOf(item[k]);
+          if (typeof stored !== 'string' || !stored.includes(k === 'content' ? v.replace(/<\/?p>/g, '') : v))
+            t.fail(`created with ${k}=${JSON.stringify(v)}: read back ${k} is ${JSON.stringify(item[k])}`);
+        }
+      }
+    },
+  );
+
+  behaviour(
+    decl('create.slug-only', 'MUST', 'create succeeds with every writable field left out but slug (no title, content or excerpt)'),
+    async (t: BehaviourContext) => {
+      t.requireWrites();
+      t.requireCredentials();
+      const f = setup.get(t);
+      const slug = `${f.tag}-slug-only`;
+      const res = await tryCreate(t, { slug });
+      if (res.status < 200 || res.status > 299) t.fail(`create with only slug was refused: ${res.status} ${res.text.slice(0, 200)}; all writable fields are optional on create`);
+      const item = await readEdit(t, res.body.id);
+      if (item.slug !== slug) t.fail(`created with slug ${slug}: read back ${JSON.stringify(item.slug)}`);
+    },
+  );
+
+  behaviour(
+    decl('write.statuses', 'MUST', `every write status (${WRITE_STATUSES.join(', ')}) is accepted on create and read back`, SPEC_STATES),
+    async (t: BehaviourContext) => {
+      t.requireWrites();
+      t.requireCredentials();
+      const f = setup.get(t);
+      const future = new Date(Date.now() + 400 * DAY).toISOString().slice(0, 19);
+      await Promise.all(
+        WRITE_STATUSES.map(async (status) => {
+          // A future item needs a date in the future (what happens otherwise is a transition: not shown).
+          const res = await tryCreate(t, { title: `${f.tag} status ${status}`, content: '<p>status</p>', status, ...(status === 'future' ? { date: future } : {}) });
+          if (res.status < 200 || res.status > 299) t.fail(`create with status=${status} was refused: ${res.status} ${res.text.slice(0, 160)}`);
+          const item = await readEdit(t, res.body.id);
+          if (item.status !== status) t.fail(`created with status=${status}: read back status ${JSON.stringify(item.status)}`);
+        }),
+      );
+    },
+    { concurrent: true },
+  );
+
+  /**
+   * Every status in `statuses` is refused on create (and nothing created: one listing by a
+   * shared token checks them all) and on update (the item keeps its status).
+   */
+  async function expectRefusedWrites(t: BehaviourContext, statuses: string[], f: ReturnType<typeof setup.get>): Promise<void> {
+    const token = f.token();
+    const creates = await Promise.all(statuses.map((status) => tryCreate(t, { title: `${f.tag} ${token} ${status}`, content: '<p>refused status</p>', status })));
+    creates.forEach((res, i) => {
+      const status = JSON.stringify(statuses[i]);
+      if (res.status >= 200 && res.status < 300) t.fail(`create with status=${status} was accepted (${res.status}, status ${JSON.stringify(res.body?.status)}); only ${WRITE_STATUSES.join(', ')} are accepted on write`);
+      if (res.status >= 500) t.fail(`create with status=${status} answered a server error ${res.status}`);
+    });
+    const found = await findByToken(t, token);
+    if (found.length) t.fail(`refused creates (statuses ${statuses.join(', ')}) created item(s) ${found.join(', ')}`);
+    const before = (await readEdit(t, f.statusTarget)).status;
+    for (const status of statuses) {
+      const upd = await t.client.post(type.item(f.statusTarget), { status });
+      if (upd.status >= 200 && upd.status < 300) t.fail(`update to status=${JSON.stringify(status)} was accepted (${upd.status})`);
+      if (upd.status >= 500) t.fail(`update to status=${JSON.stringify(status)} answered a server error ${upd.status}`);
+    }
+    const after = (await readEdit(t, f.statusTarget)).status;
+    if (after !== before) t.fail(`refused updates (statuses ${statuses.join(', ')}) changed the status from ${before} to ${after}`);
+  }
+
+  behaviour(
+    decl('write.status.filter-only', 'MUST', `the filter-only statuses (${FILTER_ONLY_STATUSES.join(', ')}) are rejected on create and update, and nothing is written`, SPEC_STATES),
+    async (t: BehaviourContext) => {
+      t.requireWrites();
+      t.requireCredentials();
+      const f = setup.get(t);
+      await expectRefusedWrites(t, [...FILTER_ONLY_STATUSES], f);
+    },
+  );
+
+  behaviour(
+    decl('write.status.unknown', 'MUST', 'an unknown status is rejected on create and update, and nothing is written', SPEC_STATES),
+    async (t: BehaviourContext) => {
+      t.requireWrites();
+      t.requireCredentials();
+      const f = setup.get(t);
+      const arb = statusArg ? invalidArb(statusArg) : null;
+      if (!arb) t.skip('the catalog states no status values for writes');
+      const samples = fc.sample(arb, { seed: mixSeed(t.run.info.config.seed, t.decl.id), numRuns: 2 }).map(String);
+      await expectRefusedWrites(t, samples, f);
+    },
+  );
+
+  for (const method of ['POST', 'PUT', 'PATCH'] as Method[]) {
+    behaviour(
+      decl(`update.${method.toLowerCase()}`, 'MUST', `${method} on an item updates it (title read back)`, type.spec.routes, type.paths.item),
+      async (t: BehaviourContext) => {
+        t.requireWrites();
+        t.requireCredentials();
+        const f = setup.get(t);
+        const id = f.updates[method]!;
+        const title = `${f.tag} updated by ${method} ${f.token()}`;
+        const res = await t.client.request(method, type.item(id), { body: { title } });
+        if (res.status < 200 || res.status > 299) t.fail(`${method} ${type.item(id)} was refused: ${res.status} ${res.text.slice(0, 160)}`);
+        const item = await readEdit(t, id);
+        if (textOf(item.title) !== title && item.title?.raw !== title) t.fail(`after ${method} with title ${JSON.stringify(title)}: read back ${JSON.stringify(item.title)}`);
+      },
+      { concurrent: true },
+    );
+  }
+
+  behaviour(
+    decl('update.partial', 'SHOULD', 'an update that sends only the title leaves content and excerpt as they were', type.spec.routes, type.paths.item),
+    async (t: BehaviourContext) => {
+      t.requireWrites();
+      t.requireCredentials();
+      const f = setup.get(t);
+      const before = await readEdit(t, f.partial);
+      const res = await t.client.request('PATCH', type.item(f.partial), { body: { title: `${f.tag} partial ${f.token()}` } });
+      if (res.status < 200 || res.status > 299) t.fail(`PATCH was refused: ${res.status} ${res.text.slice(0, 160)}`);
+      const after = await readEdit(t, f.partial);
+      for (const k of ['content', 'excerpt'] as const) {
+        if (before[k]?.raw !== after[k]?.raw) t.fail(`${k} changed from ${JSON.stringify(before[k]?.raw)} to ${JSON.stringify(after[k]?.raw)} by an update that did not send it`);
+      }
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('password.protects', 'MUST', 'a password protects content and excerpt: anonymous list and single reads (view, embed) say protected: true and carry neither the content, the excerpt nor the password'),
+    async (t: BehaviourContext) => {
+      const f = setup.get(t);
+      const id = f.protectedItem;
+      const reads = await Promise.all([
+        t.client.get(type.item(id), { auth: 'none' }),
+        t.client.get(type.collection, { query: { include: [id] }, auth: 'none' }),
+        t.client.get(type.item(id), { query: { context: 'embed' }, auth: 'none' }),
+        t.client.get(type.collection, { query: { include: [id], context: 'embed' }, auth: 'none' }),
+      ]);
+      const labels = ['single', 'list', 'single embed', 'list embed'];
+      reads.forEach((r, i) => {
+        if (r.status !== 200) t.fail(`${labels[i]}: anonymous read answered ${r.status} ${r.text.slice(0, 120)}`);
+        const item = Array.isArray(r.body) ? r.body[0] : r.body;
+        if (!item) t.fail(`${labels[i]}: the protected item is not listed`);
+        for (const [name, secret] of Object.entries(f.secret))
+          if (r.text.includes(secret)) t.fail(`${labels[i]}: the anonymous response carries the protected ${name} (${secret})`);
+        if (item.excerpt && item.excerpt.protected !== true) t.fail(`${labels[i]}: excerpt.protected is ${JSON.stringify(item.excerpt.protected)}, expected true`);
+        if (item.content && item.content.protected !== true) t.fail(`${labels[i]}: content.protected is ${JSON.stringify(item.content.protected)}, expected true`);
+        if (i < 2 && !item.content) t.fail(`${labels[i]}: no content field in view context`);
+      });
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('password.query', 'MUST', 'the password query argument of a single GET unlocks the content; a wrong one does not', type.spec.routes, type.paths.item),
+    async (t: BehaviourContext) => {
+      const f = setup.get(t);
+      const id = f.protectedItem;
+      const right = await t.client.get(type.item(id), { query: { password: f.secret.password }, auth: 'none' });
+      if (right.status !== 200) t.fail(`GET ${type.item(id)}?password=<the password> answered ${right.status} ${right.text.slice(0, 120)}`);
+      if (!textOf(right.body?.content).includes(f.secret.content)) t.fail(`with the right password, content.rendered does not carry the content: ${JSON.stringify(right.body?.content).slice(0, 160)}`);
+      const wrong = await t.client.get(type.item(id), { query: { password: `${f.secret.password}x` }, auth: 'none' });
+      if (wrong.text.includes(f.secret.content)) t.fail(`with a wrong password (${wrong.status}), the response carries the content`);
+      if (wrong.status >= 500) t.fail(`a wrong password answered a server error ${wrong.status}`);
+    },
+    { concurrent: true },
+  );
+}

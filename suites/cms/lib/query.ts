@@ -1,0 +1,231 @@
+/**
+ * Every documented query argument of a collection accepts valid values (2xx, an array whose
+ * items match the documented fields for the requested context) and rejects invalid ones
+ * (4xx, never 5xx): one property-based behaviour per argument, every boundary value first,
+ * then random values (generators/; `--runs` per collection, spread over its arguments), shrunk
+ * to a minimal counterexample on failure.
+ * Plus the stated bounds of per_page and page.
+ */
+import fc from 'fast-check';
+import type { ArgSpec, FieldSpec, SpecRef } from '../../../schemas/types.ts';
+import { boundaryValues, invalidArb, validArb } from '../../../generators/index.ts';
+import { checkProperty } from '../../../generators/property.ts';
+import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
+import type { QueryValue, Response } from '../../../src/client.ts';
+import { CONTEXTS, type Context } from './collections.ts';
+import { listProblems, revisionProblems } from './items.ts';
+
+/** What the arg checks need to know about the data on the target (from the file's fixtures). */
+export interface QueryData {
+  /** Concrete collection route (revisions: of the fixture parent). */
+  route: string;
+  /**
+   * Items the collection holds under `scope` (a query restricting it to known items, e.g.
+   * `include` of the fixtures): page and offset are drawn within them, because what a server
+   * answers for a page past the end is not stated.
+   */
+  scope: Record<string, QueryValue>;
+  count: number;
+  /** Query values an argument needs alongside it (orderby=relevance needs a search ...). */
+  companions?: Record<string, QueryValue>;
+}
+
+/** How the items of a list are checked: the part 2 fields, revision records, or not at all (media: fields not shown). */
+export type ItemKind = { kind: 'fields'; fields: Record<string, FieldSpec> } | { kind: 'revisions' } | { kind: 'none' };
+
+export interface QueryTarget {
+  /** Behaviour ID prefix, e.g. cms.posts or cms.posts.revisions. */
+  id: string;
+  /** Documented route shape and the section of its query table. */
+  path: string;
+  spec: SpecRef;
+  args: Record<string, ArgSpec>;
+  /** Path segment parameters also listed as args (not query values). */
+  pathArgs?: string[];
+  /** How items are checked: the part 2 fields, revision records, or not at all (media: fields not shown). */
+  items: ItemKind;
+  /** The data the checks run against, or a skip / failure through `t`. */
+  data(t: BehaviourContext): QueryData | Promise<QueryData>;
+  /** Behaviours need credentials (e.g. revisions are not public). */
+  needsCredentials?: boolean;
+}
+
+type Case = { valid: boolean; value: QueryValue };
+
+const describeCase = (arg: string) => (c: Case) => ({ [arg]: c.value, expected: c.valid ? 'accepted' : 'rejected' });
+
+/** Valid values that depend on the data or on authentication. */
+function validFor(arg: string, spec: ArgSpec, data: QueryData, authenticated: boolean): { arb: fc.Arbitrary<QueryValue>; boundaries: QueryValue[] } {
+  const b = boundaryValues(spec).valid;
+  if (arg === 'page') {
+    const max = Math.max(1, data.count);
+    return { arb: fc.integer({ min: spec.minimum ?? 1, max }), boundaries: [...new Set([spec.minimum ?? 1, max])] };
+  }
+  if (arg === 'offset') {
+    const max = Math.max(0, data.count - 1);
+    return { arb: fc.integer({ min: 0, max }), boundaries: [...new Set([0, max])] };
+  }
+  if (!authenticated && arg === 'context') {
+    // `edit` needs credentials (part 5: requirements not shown; WordPress refuses it anonymously).
+    const values = (spec.enum ?? CONTEXTS).filter((c) => c !== 'edit');
+    return { arb: fc.constantFrom(...values), boundaries: [...values] };
+  }
+  if (!authenticated && arg === 'status') {
+    return { arb: fc.constant(['publish']), boundaries: [['publish']] };
+  }
+  return { arb: validArb(spec), boundaries: b };
+}
+
+/** Query for one case: the checked argument, plus what makes a valid value checkable. */
+function queryFor(arg: string, c: Case, data: QueryData): Record<string, QueryValue> {
+  if (!c.valid) return { [arg]: c.value };
+  const q: Record<string, QueryValue> = {};
+  if (arg === 'page' || arg === 'offset') Object.assign(q, data.scope, { per_page: 1 });
+  else if (arg !== 'per_page') q.per_page = 1;
+  if (arg === 'orderby' && data.companions) Object.assign(q, data.companions);
+  q[arg] = c.value;
+  return q;
+}
+
+function contextOf(query: Record<string, QueryValue>): Context {
+  const c = query.context;
+  return typeof c === 'string' && (CONTEXTS as readonly string[]).includes(c) ? (c as Context) : 'view';
+}
+
+/** Fail unless a response is a 2xx array whose items fit the context. */
+export function expectListOk(t: BehaviourContext, kind: ItemKind, res: Response, what: string, context: Context, parent?: number): unknown[] {
+  if (res.status >= 500) t.fail(`${what}: server error ${res.status} ${res.text.slice(0, 160)}`);
+  if (res.status < 200 || res.status > 299) t.fail(`${what}: rejected with ${res.status} ${res.body?.code ?? ''} ${res.text.slice(0, 160)}`.replace(/ +/g, ' '));
+  if (!Array.isArray(res.body)) t.fail(`${what}: the body is not an array: ${res.text.slice(0, 120)}`);
+  const items = res.body as unknown[];
+  const problems =
+    kind.kind === 'fields'
+      ? listProblems(kind.fields, items, context)
+      : kind.kind === 'revisions'
+        ? items.flatMap((i) => revisionProblems(i, parent)).slice(0, 3)
+        : [];
+  if (problems.length) t.fail(`${what}: items do not match the documented fields for context ${context}: ${problems.join(' | ')}`);
+  return items;
+}
+
+/** Fail unless a response is a 4xx. */
+export function expectRejected(t: BehaviourContext, res: Response, what: string): void {
+  if (res.status >= 500) t.fail(`${what}: server error ${res.status} instead of a 4xx rejection: ${res.text.slice(0, 160)}`);
+  if (res.status < 400) t.fail(`${what}: accepted with ${res.status}, documented constraints reject it`);
+}
+
+export function defineQueryBehaviours(target: QueryTarget): void {
+  const pathArgs = new Set(target.pathArgs ?? []);
+  const entries = Object.entries(target.args).filter(([name]) => !pathArgs.has(name));
+  /**
+   * `--runs` random inputs per collection query, spread over its arguments (at least one each),
+   * after every boundary value of every argument: one request per input, so that a full run
+   * stays affordable (boundary values alone are ~480 requests over the five collections).
+   */
+  const randomRuns = (runs: number) => Math.max(1, Math.ceil(runs / entries.length));
+
+  for (const [arg, spec] of entries) {
+    const invalid = invalidArb(spec);
+    behaviour(
+      {
+        id: `${target.id}.query.${arg}.values`,
+        level: 'MUST',
+        namespace: 'cms/v2',
+        route: target.path,
+        title: `${arg}: documented values are accepted${invalid ? ', invalid ones rejected with a 4xx' : ''} (boundaries, then random)`,
+        spec: target.spec,
+        covers: [`arg:${target.id}.${arg}`],
+      },
+      async (t) => {
+        if (target.needsCredentials) t.requireCredentials();
+        const data = await target.data(t);
+        const authenticated = t.client.hasCredentials;
+        const valid = validFor(arg, spec, data, authenticated);
+        const bad = boundaryValues(spec).invalid;
+        const arb: fc.Arbitrary<Case> = invalid
+          ? fc.oneof(valid.arb.map((value) => ({ valid: true, value })), invalid.map((value) => ({ valid: false, value })))
+          : valid.arb.map((value) => ({ valid: true, value }));
+        const examples: Case[] = [...valid.boundaries.map((value) => ({ valid: true, value })), ...bad.map((value) => ({ valid: false, value }))];
+        const memo = new Map<string, Response>();
+        const parent = target.items.kind === 'revisions' ? Number(/\/(\d+)\/revisions$/.exec(data.route)?.[1]) : undefined;
+        await checkProperty(
+          t,
+          arb,
+          async (c, { replay }) => {
+            const query = queryFor(arg, c, data);
+            const key = JSON.stringify(query);
+            let res = replay ? undefined : memo.get(key);
+            if (!res) {
+              res = await t.client.get(data.route, { query });
+              memo.set(key, res);
+            }
+            const what = `${arg}=${JSON.stringify(c.value)}`;
+            if (c.valid) expectListOk(t, target.items, res, what, contextOf(query), parent);
+            else expectRejected(t, res, what);
+          },
+          { examples, describe: describeCase(arg), randomRuns: randomRuns(t.run.info.config.runs) },
+        );
+      },
+      { concurrent: true },
+    );
+  }
+
+  const perPage = target.args.per_page;
+  if (perPage && (perPage.minimum !== undefined || perPage.maximum !== undefined)) {
+    behaviour(
+      {
+        id: `${target.id}.query.per_page.bounds`,
+        level: 'MUST',
+        namespace: 'cms/v2',
+        route: target.path,
+        title: `per_page ${[perPage.minimum, perPage.maximum].filter((v) => v !== undefined).join(' and ')} accepted (that many items at most), ${[perPage.minimum, perPage.maximum]
+          .filter((v) => v !== undefined)
+          .map((v, i) => (i === 0 && perPage.minimum !== undefined ? v! - 1 : v! + 1))
+          .join(' and ')} rejected`,
+        spec: target.spec,
+        covers: [`arg:${target.id}.per_page`, 'limit.per_page.minimum', 'limit.per_page.maximum'],
+      },
+      async (t) => {
+        if (target.needsCredentials) t.requireCredentials();
+        const data = await target.data(t);
+        for (const n of [perPage.minimum, perPage.maximum]) {
+          if (n === undefined) continue;
+          const res = await t.client.get(data.route, { query: { ...data.scope, per_page: n } });
+          const items = expectListOk(t, target.items, res, `per_page=${n}`, 'view', parent(target, data));
+          const expected = Math.min(n, data.count);
+          if (items.length !== expected) t.fail(`per_page=${n} over ${data.count} matching items returned ${items.length} items, expected ${expected}`);
+        }
+        if (perPage.minimum !== undefined) expectRejected(t, await t.client.get(data.route, { query: { per_page: perPage.minimum - 1 } }), `per_page=${perPage.minimum - 1}`);
+        if (perPage.maximum !== undefined) expectRejected(t, await t.client.get(data.route, { query: { per_page: perPage.maximum + 1 } }), `per_page=${perPage.maximum + 1}`);
+      },
+      { concurrent: true },
+    );
+  }
+
+  const page = target.args.page;
+  if (page?.minimum !== undefined) {
+    const min = page.minimum;
+    behaviour(
+      {
+        id: `${target.id}.query.page.bounds`,
+        level: 'MUST',
+        namespace: 'cms/v2',
+        route: target.path,
+        title: `page ${min} accepted, ${min - 1} rejected`,
+        spec: target.spec,
+        covers: [`arg:${target.id}.page`, 'limit.page.minimum'],
+      },
+      async (t) => {
+        if (target.needsCredentials) t.requireCredentials();
+        const data = await target.data(t);
+        expectListOk(t, target.items, await t.client.get(data.route, { query: { page: min } }), `page=${min}`, 'view', parent(target, data));
+        expectRejected(t, await t.client.get(data.route, { query: { page: min - 1 } }), `page=${min - 1}`);
+      },
+      { concurrent: true },
+    );
+  }
+}
+
+function parent(target: QueryTarget, data: QueryData): number | undefined {
+  return target.items.kind === 'revisions' ? Number(/\/(\d+)\/revisions$/.exec(data.route)?.[1]) : undefined;
+}

@@ -1,0 +1,147 @@
+/**
+ * Revisions of a post type: the revision collection query, revisions belong to their parent,
+ * an update creates one (WordPress), deletion needs force=true (part 3).
+ */
+import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
+import { SPEC_REVISIONS, SPEC_STATES, type PostType } from './collections.ts';
+import { idsOf, revisionProblems } from './items.ts';
+import { defineQueryBehaviours, expectListOk, type QueryTarget } from './query.ts';
+import { fileSetup, type SetupContext } from './setup.ts';
+
+async function update(s: SetupContext, type: PostType, id: number, fields: Record<string, unknown>): Promise<void> {
+  const res = await s.client.post(type.item(id), fields);
+  if (res.status < 200 || res.status > 299) throw Object.assign(new Error(`could not update ${type.item(id)}: ${res.status} ${res.text.slice(0, 160)}`), { name: 'FixtureError' });
+}
+
+async function revisionIds(client: BehaviourContext['client'] | SetupContext['client'], type: PostType, parent: number): Promise<number[] | string> {
+  // No per_page: a handful of revisions, and no argument the query checks are about.
+  const res = await client.get(type.revisions(parent));
+  if (res.status !== 200 || !Array.isArray(res.body)) return `GET ${type.revisions(parent)} answered ${res.status} ${res.text.slice(0, 120)}`;
+  return idsOf(res.body);
+}
+
+export function defineRevisions(type: PostType): void {
+  const setup = fileSetup(`${type.name}.revisions`, async (s) => {
+    const make = (title: string) => s.create(type.collection, { title, content: s.text().content });
+    const [a, b, c, other] = await Promise.all(['listed', 'deleted', 'fresh', 'other'].map((w) => make(`${w} ${s.text().title}`)));
+    // Sequential updates: each changes title and content, so each makes a revision.
+    for (let i = 1; i <= 3; i++) await update(s, type, a.id, { title: `${s.tag} listed v${i}`, content: s.text().content });
+    for (let i = 1; i <= 2; i++) await update(s, type, b.id, { title: `${s.tag} deleted v${i}`, content: s.text().content });
+    const listed = await revisionIds(s.client, type, a.id);
+    const deletable = await revisionIds(s.client, type, b.id);
+    if (typeof listed === 'string') throw Object.assign(new Error(listed), { name: 'FixtureError' });
+    return { a: a.id as number, b: b.id as number, c: c.id as number, other: other.id as number, listed, deletable: typeof deletable === 'string' ? [] : deletable, tag: s.tag };
+  });
+
+  const target: QueryTarget = {
+    id: `cms.${type.name}.revisions`,
+    path: type.paths.revisions,
+    spec: type.spec.revisionQuery,
+    args: type.revisionQuery,
+    pathArgs: ['parent'],
+    items: { kind: 'revisions' },
+    needsCredentials: true,
+    data: (t) => {
+      const f = setup.get(t);
+      if (f.listed.length === 0) t.skip(`the target made no revision of ${type.item(f.a)} after three updates: nothing to list`);
+      return { route: type.revisions(f.a), scope: {}, count: f.listed.length, companions: { search: f.tag, include: f.listed } };
+    },
+  };
+  defineQueryBehaviours(target);
+
+  const decl = (id: string, level: 'MUST' | 'SHOULD', title: string, path: string, spec = type.spec.routes) => ({
+    id: `cms.${type.name}.revisions.${id}`,
+    level,
+    namespace: 'cms/v2',
+    route: path,
+    title,
+    spec,
+  });
+
+  behaviour(
+    decl('created-on-update', 'SHOULD', `an update of title and content creates a revision listed under the ${type.noun}`, type.paths.revisions),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t);
+      const before = await revisionIds(t.client, type, f.c);
+      if (typeof before === 'string') t.fail(before);
+      const res = await t.client.post(type.item(f.c), { title: `${f.tag} fresh updated`, content: '<p>updated content</p>' });
+      if (res.status < 200 || res.status > 299) t.fail(`the update was refused: ${res.status} ${res.text.slice(0, 160)}`);
+      const after = await revisionIds(t.client, type, f.c);
+      if (typeof after === 'string') t.fail(after);
+      const added = after.filter((id) => !before.includes(id));
+      if (added.length === 0) t.fail(`no revision appeared under ${type.revisions(f.c)} after updating title and content (before: [${before.join(',')}], after: [${after.join(',')}])`);
+    },
+  );
+
+  behaviour(
+    decl('parent', 'MUST', `revisions listed under a ${type.noun} belong to it (parent), and read back by id with that parent`, type.paths.revision, SPEC_REVISIONS),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t);
+      if (f.listed.length === 0) t.skip(`the target made no revision of ${type.item(f.a)}: nothing to check`);
+      const list = await t.client.get(type.revisions(f.a), { query: { per_page: 100 } });
+      expectListOk(t, target.items, list, `GET ${type.revisions(f.a)}`, 'view', f.a);
+      for (const id of f.listed.slice(0, 2)) {
+        const res = await t.client.get(type.revision(f.a, id));
+        if (res.status !== 200) t.fail(`GET ${type.revision(f.a, id)} answered ${res.status} ${res.text.slice(0, 120)}`);
+        const problems = revisionProblems(res.body, f.a);
+        if (problems.length) t.fail(problems.join('; '));
+        if (res.body.id !== id) t.fail(`GET ${type.revision(f.a, id)} returned revision ${res.body.id}`);
+      }
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('wrong-parent', 'MUST', `a revision read through another ${type.noun} is refused`, type.paths.revision, SPEC_REVISIONS),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t);
+      if (f.listed.length === 0) t.skip(`the target made no revision of ${type.item(f.a)}: nothing to check`);
+      const rev = f.listed[0]!;
+      const res = await t.client.get(type.revision(f.other, rev));
+      if (res.status >= 200 && res.status < 300) t.fail(`revision ${rev} of ${type.item(f.a)} was served under ${type.item(f.other)} (${res.status})`);
+      if (res.status >= 500) t.fail(`server error ${res.status} instead of a refusal`);
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('delete.without-force', 'MUST', 'DELETE on a revision without force=true is refused, and the revision still exists', type.paths.revision, SPEC_STATES),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t);
+      const rev = f.deletable[0];
+      if (rev === undefined) t.skip(`the target made no revision of ${type.item(f.b)}: nothing to delete`);
+      for (const query of [{}, { force: false }]) {
+        const res = await t.client.delete(type.revision(f.b, rev), { query });
+        if (res.status >= 200 && res.status < 300) t.fail(`DELETE ${type.revision(f.b, rev)}${query.force === false ? '?force=false' : ''} was accepted (${res.status}); revisions have no trash, force must be true`);
+        // 501 (not implemented: revisions have no trash) is a refusal; other 5xx are server errors.
+        if (res.status >= 500 && res.status !== 501) t.fail(`DELETE without force answered a server error ${res.status}`);
+      }
+      const after = await t.client.get(type.revision(f.b, rev));
+      if (after.status !== 200) t.fail(`after the refused DELETE, GET ${type.revision(f.b, rev)} answers ${after.status}: the revision is gone`);
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    decl('delete.force', 'MUST', 'DELETE on a revision with force=true deletes it for good', type.paths.revision, SPEC_STATES),
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t);
+      const rev = f.deletable[1];
+      if (rev === undefined) t.skip(`the target made fewer than two revisions of ${type.item(f.b)}: nothing to delete`);
+      const res = await t.client.delete(type.revision(f.b, rev), { query: { force: true } });
+      if (res.status === 401 || res.status === 403)
+        t.skip(`the target refuses revision deletion to this user (${res.status} ${res.body?.code ?? ''}); which capability it needs is not shown (5. Authentication)`);
+      if (res.status < 200 || res.status > 299) t.fail(`DELETE ${type.revision(f.b, rev)}?force=true answered ${res.status} ${res.text.slice(0, 160)}`);
+      const after = await t.client.get(type.revision(f.b, rev));
+      if (after.status >= 200 && after.status < 300) t.fail(`after DELETE ?force=true, GET ${type.revision(f.b, rev)} still answers ${after.status}`);
+      const listed = await revisionIds(t.client, type, f.b);
+      if (typeof listed !== 'string' && listed.includes(rev)) t.fail(`after DELETE ?force=true, revision ${rev} is still listed under ${type.revisions(f.b)}`);
+    },
+    { concurrent: true },
+  );
+}

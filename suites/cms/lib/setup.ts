@@ -1,0 +1,118 @@
+/**
+ * File-level fixtures for the cms suites: created once in a `beforeAll` (only when writes are
+ * allowed and credentials were given), tagged with the run ID, force-deleted after the file
+ * by the behaviour helper's cleanup (and swept by the CLI after the run).
+ */
+import type { Faker } from '@faker-js/faker';
+import { beforeAll } from 'vitest';
+import { mixSeed, seededFaker } from '../../../generators/index.ts';
+import { fixtures, runContext, type BehaviourContext } from '../../../src/behaviour.ts';
+import type { Client } from '../../../src/client.ts';
+import { FixtureError, type Fixtures } from '../../../src/fixtures.ts';
+
+export interface SetupContext {
+  client: Client;
+  fx: Fixtures;
+  /** The run's tag (`cmsc-<run>`): every item carries it in its title. */
+  tag: string;
+  faker: Faker;
+  /** Create a post or page titled `<tag> <title>` (so titles sort by `title`), tracked for deletion. */
+  create(collection: string, fields?: Record<string, unknown>): Promise<any>;
+  /** Create with exactly this body (its title or slug must carry the tag), tracked for deletion. */
+  createExact(collection: string, body: Record<string, unknown>): Promise<any>;
+  /** A word no other item on the target contains (for search). */
+  token(): string;
+  /** Realistic title / HTML content / excerpt from the seeded Faker. */
+  text(): { title: string; content: string; excerpt: string };
+}
+
+type State<T> = { kind: 'ready'; value: T } | { kind: 'skip'; reason: string } | { kind: 'error'; error: unknown } | { kind: 'pending' };
+
+export interface FileSetup<T> {
+  /** The fixtures, or skip / fail the behaviour when they could not be made. */
+  get(t: BehaviourContext): T;
+  /** Why there are no fixtures when they were not made on purpose (writes not allowed, no credentials). */
+  skipped(): string | undefined;
+}
+
+/** Create tagged items through `client`, titled `<tag> <title>`. */
+export async function createTagged(client: Client, fx: Fixtures, collection: string, fields: Record<string, unknown> = {}): Promise<any> {
+  const title = `${fx.tag} ${typeof fields.title === 'string' ? fields.title : fx.label(collection.split('/').pop())}`.trim();
+  const body = { status: 'publish', content: `<p>${fx.tag}</p>`, ...fields, title };
+  const res = await client.post(collection, body);
+  if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'number') {
+    fx.track(`${collection}/${res.body.id}`);
+    return res.body;
+  }
+  throw new FixtureError(`could not create a fixture in ${collection} (${JSON.stringify(body).slice(0, 160)}): ${res.status} ${res.text.slice(0, 200)}`);
+}
+
+/** Create with exactly `body`; its title or slug must carry the tag (so that a sweep finds it). */
+export async function createExact(client: Client, fx: Fixtures, collection: string, body: Record<string, unknown>): Promise<any> {
+  if (![body.title, body.slug].some((v) => typeof v === 'string' && v.includes(fx.tag))) throw new Error(`fixture body without the run tag: ${JSON.stringify(body).slice(0, 120)}`);
+  const res = await client.post(collection, body);
+  if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'number') {
+    fx.track(`${collection}/${res.body.id}`);
+    return res.body;
+  }
+  throw new FixtureError(`could not create a fixture in ${collection} (${JSON.stringify(body).slice(0, 160)}): ${res.status} ${res.text.slice(0, 200)}`);
+}
+
+/** Declare the file's fixtures; `build` runs once before the file's behaviours. */
+export function fileSetup<T>(name: string, build: (s: SetupContext) => Promise<T>, opts: { needsCredentials?: boolean } = {}): FileSetup<T> {
+  let state: State<T> = { kind: 'pending' };
+  beforeAll(async () => {
+    const run = runContext();
+    if (!run.info.writes.allowed) {
+      state = { kind: 'skip', reason: `writes not allowed: ${run.info.writes.reason}` };
+      return;
+    }
+    if ((opts.needsCredentials ?? true) && !run.client.hasCredentials) {
+      state = { kind: 'skip', reason: 'no credentials: give --user and --app-password (or --auth-header) to create fixtures' };
+      return;
+    }
+    const fx = fixtures();
+    const client = run.client.fork('fixtures');
+    const faker = seededFaker(mixSeed(run.info.config.seed, name));
+    let tokens = 0;
+    const compact = fx.tag.replace(/[^a-z0-9]/gi, '');
+    const ctx: SetupContext = {
+      client,
+      fx,
+      tag: fx.tag,
+      faker,
+      create: (collection, fields) => createTagged(client, fx, collection, fields),
+      createExact: (collection, body) => createExact(client, fx, collection, body),
+      token: () => `${compact}${faker.string.alpha({ length: 6, casing: 'lower' })}${++tokens}`,
+      text: () => ({
+        title: faker.lorem.words(3),
+        content: `<p>${faker.lorem.sentence()}</p>`,
+        excerpt: faker.lorem.sentence(),
+      }),
+    };
+    try {
+      state = { kind: 'ready', value: await build(ctx) };
+    } catch (error) {
+      state = { kind: 'error', error };
+    }
+  });
+  return {
+    skipped: () => (state.kind === 'skip' ? state.reason : undefined),
+    get(t) {
+      if (state.kind === 'ready') return state.value;
+      if (state.kind === 'skip') t.skip(state.reason);
+      if (state.kind === 'error') {
+        const err = state.error as Error;
+        if (err?.name === 'FixtureError') t.fail(`fixtures of this file could not be created: ${err.message}`);
+        throw err;
+      }
+      throw new Error('fixtures were not set up (beforeAll did not run)');
+    },
+  };
+}
+
+/** Wait until `ms` milliseconds have passed since `since` (Date.now() value). */
+export async function waitSince(since: number, ms: number): Promise<void> {
+  const left = since + ms - Date.now();
+  if (left > 0) await new Promise((r) => setTimeout(r, left));
+}

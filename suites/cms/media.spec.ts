@@ -1,0 +1,69 @@
+/**
+ * Media collection GET (4. Endpoints › Media): the documented query arguments, their bounds
+ * and the per_page default where the target holds enough media. Uploading is not documented
+ * (left to discovery), so the checks run against the media the target already has.
+ */
+import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import { media } from './lib/collections.ts';
+import { defineQueryBehaviours, expectListOk, type QueryData, type QueryTarget } from './lib/query.ts';
+
+let existing: Promise<{ ids: number[] } | { error: string }> | undefined;
+
+/**
+ * The media items the target lists (up to 100; one listing per file, shared by the behaviours).
+ * Paged with the default page size: no argument the query checks are about is sent.
+ */
+function mediaOnTarget(t: BehaviourContext): Promise<{ ids: number[] } | { error: string }> {
+  existing ??= (async () => {
+    const client = t.client.fork('fixtures');
+    const ids: number[] = [];
+    for (let page = 1; ids.length < 100; page++) {
+      const res = await client.get(media.route.path, page === 1 ? {} : { query: { page } });
+      if (page > 1 && res.status >= 400 && res.status < 500) break; // past the last page
+      if (res.status !== 200 || !Array.isArray(res.body)) return { error: `GET ${media.route.path}${page > 1 ? `?page=${page}` : ''} answered ${res.status} ${res.text.slice(0, 120)}` };
+      const found = res.body.map((m: any) => m?.id).filter((id: unknown): id is number => typeof id === 'number' && !ids.includes(id));
+      if (found.length === 0) break;
+      ids.push(...found);
+    }
+    return { ids: ids.slice(0, 100) };
+  })();
+  return existing;
+}
+
+const target: QueryTarget = {
+  id: 'cms.media',
+  path: media.route.path,
+  spec: media.endpoint.spec,
+  args: media.query,
+  items: { kind: 'none' },
+  data: async (t): Promise<QueryData> => {
+    const m = await mediaOnTarget(t);
+    if ('error' in m) return t.fail(m.error);
+    return { route: media.route.path, scope: {}, count: m.ids.length };
+  },
+};
+defineQueryBehaviours(target);
+
+const perPageDefault = media.query.per_page?.default as number | undefined;
+if (perPageDefault !== undefined) {
+  behaviour(
+    {
+      id: 'cms.media.query.per_page.default',
+      level: 'MUST',
+      namespace: 'cms/v2',
+      route: media.route.path,
+      title: `without per_page, ${perPageDefault} media items are returned when more exist`,
+      spec: media.endpoint.spec,
+      covers: ['arg:cms.media.per_page', 'limit.per_page.default'],
+    },
+    async (t: BehaviourContext) => {
+      const m = await mediaOnTarget(t);
+      if ('error' in m) return t.fail(m.error);
+      if (m.ids.length <= perPageDefault)
+        t.skip(`not observable: the target lists ${m.ids.length} media items (more than ${perPageDefault} needed) and uploading is not documented`);
+      const items = expectListOk(t, target.items, await t.client.get(media.route.path), 'no per_page', 'view');
+      if (items.length !== perPageDefault) t.fail(`${m.ids.length} media items exist and no per_page was given: ${items.length} returned, the default per_page is ${perPageDefault}`);
+    },
+    { concurrent: true },
+  );
+}

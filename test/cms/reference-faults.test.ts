@@ -1,0 +1,32 @@
+/**
+ * Faults whose behaviours do not pass on WordPress 6.5.5 (format, ignore_sticky and
+ * search_semantics are not implemented there; revision deletion is refused to everyone) are
+ * proven on the reference server. Also: every cms fault is proven in exactly one place.
+ */
+import { describe, expect, it } from 'vitest';
+import { cmsFaults } from '../../src/faults/cms.ts';
+import { matchesCaughtBy } from '../../src/faults/proxy.ts';
+import { REFERENCE_GROUPS, UNPROVEN, WORDPRESS_GROUPS } from './groups.ts';
+import { allFaultsGrouped, cmsFaultSuite, faultById } from './support.ts';
+import { runCli } from '../helpers/cli.ts';
+import { onlyFor } from '../helpers/harness.ts';
+
+describe('fault table', () => {
+  it('every cms fault is in exactly one group', () => {
+    expect(allFaultsGrouped([...WORDPRESS_GROUPS.queries, ...WORDPRESS_GROUPS.writes, ...REFERENCE_GROUPS])).toEqual({ missing: [], twice: [] });
+  });
+
+  it('every cms behaviour is named by a fault, but the stated exceptions', async () => {
+    const run = await runCli(['list', '--json', '--only', '^cms\\.']);
+    const ids: string[] = JSON.parse(run.stdout).behaviours.map((b: { id: string }) => b.id);
+    expect(ids.length).toBeGreaterThan(200);
+    const unnamed = ids.filter((id) => !cmsFaults.some((f) => matchesCaughtBy(f, id)));
+    expect(unnamed.sort()).toEqual(Object.keys(UNPROVEN).sort());
+  });
+});
+
+cmsFaultSuite('cms behaviours WordPress cannot show catch their faults (reference server)', {
+  target: 'reference',
+  baseline: onlyFor(REFERENCE_GROUPS.flat().flatMap((id) => faultById(id).caughtBy)),
+  groups: REFERENCE_GROUPS,
+});

@@ -1,0 +1,228 @@
+/**
+ * Fault runs for the cms suites: one baseline run against a target, then one CLI run per
+ * group of faults through the fault-injecting proxy (`--only` the behaviours the group's
+ * faults name), run one after the other; after every run, the target is checked to hold no
+ * tagged item (live-target safety: a full run, and runs with failures, leave nothing behind).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cmsFaults } from '../../src/faults/cms.ts';
+import { matchesCaughtBy, startFaultProxy, type Fault } from '../../src/faults/proxy.ts';
+import { Client } from '../../src/client.ts';
+import { listTagged } from '../../src/fixtures.ts';
+import { getProfile } from '../../src/profiles.ts';
+import type { Results } from '../../reporters/results.ts';
+import { BIN, ROOT, runCli, type CliRun } from '../helpers/cli.ts';
+import { expectCaught, onlyFor, type Target } from '../helpers/harness.ts';
+
+export interface Booted extends Target {
+  stop(): Promise<void>;
+}
+
+export async function boot(kind: 'wordpress' | 'reference'): Promise<Booted> {
+  if (kind === 'reference') {
+    const { startReferenceServer } = await import('../../targets/reference/index.ts');
+    const ref = await startReferenceServer({ port: 0 });
+    return { url: ref.url, user: ref.user, appPassword: ref.appPassword, profile: 'spec', stop: () => ref.stop() };
+  }
+  const { bootWordPress } = await import('../../targets/wordpress/index.ts');
+  const wp = await bootWordPress();
+  return { url: wp.url, user: wp.user, appPassword: wp.appPassword, profile: 'wordpress', stop: () => wp.stop() };
+}
+
+/** Few random values per property: the boundary values (always run) catch every fault. */
+export const RUN_ARGS = ['--runs', '2', '--fail-on', 'should'];
+
+/** The CLI against `target`, through a proxy with `faults` when given. */
+export async function runCms(target: Target, opts: { only: string; faults?: Fault[]; timeoutMs?: number }): Promise<CliRun> {
+  const proxy = opts.faults ? await startFaultProxy(target.url, opts.faults, { profile: target.profile }) : undefined;
+  try {
+    const args = ['run', '--target', proxy?.url ?? target.url, '--profile', target.profile, '--seed', '1', '--user', target.user!, '--app-password', target.appPassword!, '--only', opts.only, ...RUN_ARGS];
+    return await runCli(args, { timeoutMs: opts.timeoutMs ?? 240_000 });
+  } finally {
+    await proxy?.close();
+  }
+}
+
+/** Tagged items left on the target (posts and pages, any status, trash included). */
+export async function leftovers(target: Target): Promise<string[]> {
+  const profile = getProfile(target.profile);
+  const client = new Client({ baseUrl: target.url, credentials: { user: target.user, appPassword: target.appPassword }, mapRoute: (r) => profile.toTargetRoute(r) });
+  try {
+    const out: string[] = [];
+    for (const collection of ['/cms/v2/posts', '/cms/v2/pages']) {
+      const items = await listTagged(client, collection);
+      if (!items) throw new Error(`could not list ${collection} on ${target.url}`);
+      out.push(...items.map((p) => `${collection}/${p.id} (${p.slug})`));
+    }
+    return out;
+  } finally {
+    await client.close();
+  }
+}
+
+export const faultById = (id: string): Fault => {
+  const f = cmsFaults.find((x) => x.id === id);
+  if (!f) throw new Error(`no cms fault ${id}`);
+  return f;
+};
+
+export interface CmsFaultSuite {
+  target: 'wordpress' | 'reference';
+  /** --only of the baseline run. */
+  baseline: string;
+  groups: string[][];
+  /** Behaviours expected to fail in the baseline (genuine deviations), and why. */
+  genuine?: Record<string, string>;
+  /** Behaviours expected to skip in the baseline, and why. */
+  skipped?: Record<string, string>;
+  /** Also run the interrupted-run check (SIGINT mid-run, then count tagged items). */
+  interrupted?: boolean;
+  /** Prepare the target before the baseline (content the suite cannot create itself). */
+  prepare?: (target: Booted) => Promise<void>;
+}
+
+export function cmsFaultSuite(name: string, opts: CmsFaultSuite): void {
+  const isolated = process.env.CMSC_ISOLATED_FAULTS === '1';
+  const groups: Fault[][] = (isolated ? opts.groups.flat().map((id) => [id]) : opts.groups).map((g) => g.map(faultById));
+
+  describe(name, () => {
+    let target: Booted;
+    let baseline: Results;
+    let baselineLeft: string[] = [];
+    const runs = new Map<string, { run: CliRun; left: string[] } | Error>();
+
+    beforeAll(async () => {
+      const timing = process.env.CMSC_TIMING ? (what: string, since: number) => console.log(`[cms timing] ${name}: ${what} ${((Date.now() - since) / 1000).toFixed(1)} s`) : () => {};
+      let since = Date.now();
+      target = await boot(opts.target);
+      await opts.prepare?.(target);
+      timing('boot', since);
+      since = Date.now();
+      const base = await runCms(target, { only: opts.baseline });
+      timing('baseline', since);
+      expect(base.stderr).not.toMatch(/internal error/);
+      baseline = base.results();
+      baselineLeft = await leftovers(target);
+      for (const group of groups) {
+        since = Date.now();
+        const only = onlyFor(group.flatMap((f) => f.caughtBy));
+        const result = await runCms(target, { only, faults: group }).then(
+          async (run) => ({ run, left: await leftovers(target) }),
+          (e: Error) => e,
+        );
+        for (const f of group) runs.set(f.id, result);
+        timing(`faults ${group[0]!.id} (+${group.length - 1})`, since);
+      }
+    }, 900_000);
+    afterAll(async () => target?.stop());
+
+    it('groups: the faults of a group name disjoint behaviours', () => {
+      for (const g of opts.groups) {
+        const named = g.flatMap((id) => faultById(id).caughtBy);
+        expect(new Set(named).size, `group ${g.join(', ')} names a behaviour twice`).toBe(named.length);
+      }
+    });
+
+    it(`baseline: every behaviour passes except the genuine deviations and the stated skips`, () => {
+      expect(baseline.errors).toEqual([]);
+      expect(baseline.behaviours.length).toBeGreaterThan(0);
+      const got = (status: string) => baseline.behaviours.filter((b) => b.status === status);
+      const describeAll = (list: typeof baseline.behaviours) => list.map((b) => `${b.id}: ${b.status} ${b.failureKind ?? ''} ${b.reason ?? ''}`).join('\n');
+      expect(got('failed').map((b) => b.id).sort(), describeAll(got('failed'))).toEqual(Object.keys(opts.genuine ?? {}).sort());
+      expect(got('skipped').map((b) => b.id).sort(), describeAll(got('skipped'))).toEqual(Object.keys(opts.skipped ?? {}).sort());
+      for (const b of got('failed')) expect(b.failureKind, `${b.id} must fail as a conformance failure: ${b.reason}`).toBe('conformance');
+    });
+
+    it('a full run leaves no tagged item on the target', () => {
+      expect(baselineLeft).toEqual([]);
+    });
+
+    for (const id of opts.groups.flat()) {
+      const fault = faultById(id);
+      it(`catches ${fault.id}: ${fault.title}`, () => {
+        const r = runs.get(fault.id);
+        if (r instanceof Error) throw r;
+        expect(r, `fault ${fault.id} did not run`).toBeDefined();
+        expect(r!.run.code, r!.run.stderr.slice(-2000)).toBe(1);
+        expectCaught(fault, r!.run.results(), baseline);
+        expect(r!.left, `items left on the target after the run with ${fault.id}`).toEqual([]);
+      });
+    }
+
+    if (opts.interrupted) {
+      it('an interrupted run (SIGINT mid-run) leaves no tagged item on the target', async () => {
+        const run = await interruptedRun(target);
+        expect(run.signalled, run.stderr.slice(-2000)).toBe(true);
+        expect(run.stderr).toMatch(/SIGINT: stopping/);
+        expect(await leftovers(target)).toEqual([]);
+      }, 180_000);
+    }
+  });
+}
+
+/**
+ * Start a full cms run, wait until it has created tagged items, send SIGINT, and wait for the
+ * CLI to exit (it cancels the run, deletes the fixtures in afterAll and sweeps by tag).
+ */
+export async function interruptedRun(target: Target): Promise<{ code: number | null; signalled: boolean; stderr: string }> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'cmsc-report-'));
+  const child = spawn(
+    process.execPath,
+    [BIN, 'run', '--target', target.url, '--profile', target.profile, '--user', target.user!, '--app-password', target.appPassword!, '--only', '^cms\\.', '--seed', '1', '--report-dir', reportDir],
+    { cwd: ROOT, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stdout.on('data', () => {});
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+  let signalled = false;
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline && child.exitCode === null) {
+    const left = await leftovers(target).catch(() => []);
+    if (left.length >= 10) {
+      child.kill('SIGINT');
+      signalled = true;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const code = await exited;
+  clearTimeout(timer);
+  return { code, signalled, stderr };
+}
+
+/** Every cms fault is proven somewhere, exactly once. */
+export function allFaultsGrouped(all: string[][]): { missing: string[]; twice: string[] } {
+  const listed = all.flat();
+  return {
+    missing: cmsFaults.map((f) => f.id).filter((id) => !listed.includes(id)),
+    twice: listed.filter((id, i) => listed.indexOf(id) !== i),
+  };
+}
+
+export { matchesCaughtBy };
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+/**
+ * Give the embedded WordPress what the suite cannot create through documented routes, through
+ * WordPress's own ones: `media` uploaded images and a tag carried by one (untagged) post.
+ */
+export async function addMediaAndTag(target: Booted, media = 11): Promise<void> {
+  const auth = `Basic ${Buffer.from(`${target.user}:${target.appPassword}`).toString('base64')}`;
+  const url = (route: string) => `${target.url}/index.php?rest_route=${route}`;
+  const post = async (route: string, body: BodyInit, headers: Record<string, string>) => {
+    const res = await fetch(url(route), { method: 'POST', body, headers: { authorization: auth, ...headers } });
+    if (res.status !== 201) throw new Error(`POST ${route}: ${res.status} ${(await res.text()).slice(0, 200)}`);
+    return (await res.json()) as { id: number };
+  };
+  for (let i = 0; i < media; i++) await post('/wp/v2/media', PNG, { 'content-type': 'image/png', 'content-disposition': `attachment; filename="harness-${i}.png"` });
+  const tag = await post('/wp/v2/tags', JSON.stringify({ name: 'harness tag' }), { 'content-type': 'application/json' });
+  await post('/wp/v2/posts', JSON.stringify({ title: 'harness post with a tag', status: 'publish', tags: [tag.id] }), { 'content-type': 'application/json' });
+}
