@@ -350,6 +350,16 @@ const writeFaults: Fault[] = [
     (req) => req.method === 'POST' && COLLECTION.test(req.route),
     (body) => (body.title === undefined ? invalidParam('title') : undefined),
   ),
+  bodyRewrite(
+    'cms.empty-post-refused',
+    'refuses to create a post whose title, content and excerpt are all empty (as WordPress does)',
+    ['cms.posts.create.slug-only'],
+    (req) => req.method === 'POST' && req.route === '/cms/v2/posts',
+    (body) =>
+      [body.title, body.content, body.excerpt].every((v) => v === undefined || v === '')
+        ? json(400, { code: 'empty_content', message: 'Content, title, and excerpt are empty.', data: { status: 400 } })
+        : undefined,
+  ),
   ...(['POST', 'PUT', 'PATCH'] as const).map((method) =>
     bodyRewrite(
       `cms.update-ignored.${method.toLowerCase()}`,

@@ -214,8 +214,9 @@ function prepareForDatabase(req: RestRequest, ctx: HandlerContext, def: TypeDef,
 
 /** The parts of wp_insert_post() that decide status, slug and emptiness. */
 function finishRecord(ctx: HandlerContext, rec: PostRecord, slugGiven: boolean): RestError | undefined {
-  if (rec.title === '' && rec.content === '' && rec.excerpt === '')
-    return restError('empty_content', 'Content, title, and excerpt are empty.', 400);
+  // WordPress refuses a post whose title, content and excerpt are all empty (400 empty_content);
+  // the spec states "All writable fields are optional on create and update", so the reference
+  // server accepts it.
   const now = toSeconds(ctx.site.now());
   // publish with a date at least a minute ahead turns into future, and future in the past into publish.
   if (rec.status === 'publish' && rec.date - now >= 60_000) rec.status = 'future';
