@@ -10,7 +10,7 @@ import type { Client } from './client.ts';
 export const TAG_PREFIX = 'cmsc-';
 
 /** Collections the suite may create items in, with how to find and delete them. */
-export const SWEPT_COLLECTIONS = ['/cms/v2/posts', '/cms/v2/pages'] as const;
+export const SWEPT_COLLECTIONS = ['/cms/v2/posts', '/cms/v2/pages', '/contactform/v1/contact-forms'] as const;
 
 export function tagFor(runId: string): string {
   return `${TAG_PREFIX}${runId.replace(/^cmsc-?/, '')}`;
@@ -98,7 +98,7 @@ export async function forceDelete(client: Client, route: string, attempts = 4): 
 }
 
 /**
- * Force-delete every post and page tagged with `tag` (default: any run's tag). Used by the CLI
+ * Force-delete every post, page and contact form tagged with `tag` (default: any run's tag). Used by the CLI
  * before a run (leftovers of earlier interrupted runs) and after it.
  */
 export async function sweep(client: Client, tag = TAG_PREFIX): Promise<{ deleted: number; failed: number }> {
