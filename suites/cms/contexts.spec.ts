@@ -63,7 +63,7 @@ for (const type of postTypes) {
     route: path,
     title,
     spec: level === 'MUST' ? type.spec.fields : SPEC_CONTEXTS,
-    covers: [`arg:cms.${type.name}.item.read.context`, `arg:cms.${type.name}.collection.list.context`],
+    covers: [`arg:cms.${type.name}.item.read.context`, `arg:cms.${type.name}.collection.list.context`, `field:${type.resource.id}`],
   });
   const authChoices = (t: BehaviourContext): AuthChoice[] => (t.client.hasCredentials ? ['none', 'default'] : ['none']);
 

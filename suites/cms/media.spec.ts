@@ -54,7 +54,7 @@ if (perPageDefault !== undefined) {
       route: media.route.path,
       title: `without per_page, ${perPageDefault} media items are returned when more exist`,
       spec: media.endpoint.spec,
-      covers: ['arg:cms.media.per_page', 'limit.per_page.default'],
+      covers: ['arg:cms.media.collection.list.per_page', 'limit.per_page.default'],
     },
     async (t: BehaviourContext) => {
       const m = await mediaOnTarget(t);

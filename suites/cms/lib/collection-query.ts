@@ -81,7 +81,7 @@ export function defineCollectionQuery(type: PostType): void {
         route: type.paths.collection,
         title: `without per_page, ${perPageDefault} items are returned when more match`,
         spec: type.spec.query,
-        covers: [`arg:cms.${type.name}.per_page`, 'limit.per_page.default'],
+        covers: [`arg:cms.${type.name}.collection.list.per_page`, 'limit.per_page.default'],
       },
       async (t: BehaviourContext) => {
         const f = await known(t);
@@ -104,7 +104,7 @@ export function defineCollectionQuery(type: PostType): void {
         route: type.paths.collection,
         title: `without order and orderby, items come by date, ${String(order.default)}ending`,
         spec: type.spec.query,
-        covers: [`arg:cms.${type.name}.order`, `arg:cms.${type.name}.orderby`],
+        covers: [`arg:cms.${type.name}.collection.list.order`, `arg:cms.${type.name}.collection.list.orderby`],
       },
       async (t: BehaviourContext) => {
         const f = await known(t);
@@ -131,7 +131,7 @@ export function defineCollectionQuery(type: PostType): void {
         route: type.paths.collection,
         title: `without status, only ${String(status.default)} items are listed (also to an authenticated user)`,
         spec: type.spec.query,
-        covers: [`arg:cms.${type.name}.status`],
+        covers: [`arg:cms.${type.name}.collection.list.status`],
       },
       async (t: BehaviourContext) => {
         const f = await known(t);
@@ -157,7 +157,7 @@ export function defineCollectionQuery(type: PostType): void {
         route: type.paths.collection,
         title: `without page, page ${String(page.default)} is returned`,
         spec: type.spec.query,
-        covers: [`arg:cms.${type.name}.page`, 'limit.page.default'],
+        covers: [`arg:cms.${type.name}.collection.list.page`, 'limit.page.default'],
       },
       async (t: BehaviourContext) => {
         const f = await known(t);
