@@ -28,7 +28,7 @@ export interface Ctx {
 }
 
 /** Runs `build(partialDir)` under a lock unless `dir` already exists; the partial dir becomes `dir`. */
-async function ensureDir(dir: string, build: (partial: string) => Promise<void>): Promise<string> {
+export async function ensureDir(dir: string, build: (partial: string) => Promise<void>): Promise<string> {
   if (existsSync(dir)) return dir;
   mkdirSync(dirname(dir), { recursive: true });
   await withLock(`${dir}.lock`, async () => {

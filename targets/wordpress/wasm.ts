@@ -6,9 +6,9 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureTemplate, wpConfig } from './cache.ts';
+import { ensureDir, ensureTemplate, wpConfig } from './cache.ts';
 import { type BootOptions, type Running, type WordPressTarget, SITE_PREFIX, copySite, installExitHandlers, running, stopSite } from './index.ts';
-import { TargetBootError, freePort, killGroup, pidAlive, run, sleep, tail } from './proc.ts';
+import { TargetBootError, freePort, killGroup, run, sleep, tail } from './proc.ts';
 
 const CLI_VERSION = '3.1.56';
 const CLI_PACKAGE = `@wp-playground/cli@${CLI_VERSION}`;
@@ -295,56 +295,3 @@ function writeIfChanged(file: string, content: string, mode = 0o644): void {
   renameSync(tmp, file);
 }
 
-// The lock / partial-rename pattern of cache.ts (not exported there).
-
-async function ensureDir(dir: string, build: (partial: string) => Promise<void>): Promise<void> {
-  if (existsSync(dir)) return;
-  mkdirSync(dirname(dir), { recursive: true });
-  await withLock(`${dir}.lock`, async () => {
-    if (existsSync(dir)) return;
-    const partial = `${dir}.partial`;
-    rmSync(partial, { recursive: true, force: true });
-    mkdirSync(partial, { recursive: true });
-    try {
-      await build(partial);
-      renameSync(partial, dir);
-    } finally {
-      rmSync(partial, { recursive: true, force: true });
-    }
-  });
-}
-
-async function withLock(file: string, fn: () => Promise<void>): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    let holder = NaN;
-    let age = 0;
-    try {
-      holder = Number(readFileSync(file, 'utf8'));
-      age = Date.now() - statSync(file).mtimeMs;
-    } catch {
-      continue; // released meanwhile
-    }
-    if (holder ? !pidAlive(holder) : age > 10_000) {
-      rmSync(file, { force: true });
-      continue;
-    }
-    if (Date.now() - started > 15 * 60_000) {
-      throw new TargetBootError(`cache lock ${file} held by process ${holder} for 15 minutes; delete the file if that process is gone`);
-    }
-    await sleep(200);
-  }
-  try {
-    await fn();
-  } finally {
-    rmSync(file, { force: true });
-  }
-}
