@@ -13,7 +13,7 @@
  */
 import { endpointById } from '../../schemas/catalog/index.ts';
 import { catalog } from '../../schemas/catalog/index.ts';
-import type { Fault, FaultRequest, FaultResponse } from './proxy.ts';
+import { json, type Fault, type FaultRequest, type FaultResponse } from './proxy.ts';
 
 const TYPES = ['posts', 'pages'] as const;
 const COLLECTION = /^\/cms\/v2\/(posts|pages)$/;
@@ -24,12 +24,6 @@ const AUTOSAVES = /^\/cms\/v2\/(posts|pages)\/(\d+)\/autosaves$/;
 const AUTOSAVE = /^\/cms\/v2\/(posts|pages)\/(\d+)\/autosaves\/(\d+)$/;
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-const json = (status: number, body: unknown): FaultResponse => ({
-  status,
-  headers: { 'content-type': 'application/json; charset=UTF-8' },
-  json: body,
-  text: JSON.stringify(body),
-});
 const invalidParam = (name: string) => json(400, { code: 'rest_invalid_param', message: `Invalid parameter(s): ${name}`, data: { status: 400, params: { [name]: 'rejected by the fault' } } });
 
 /** Query keys of one argument: `a`, `a[]`, `a[k]`, `a[k][]` ... */

@@ -10,7 +10,7 @@
  *   anonymous or wrongly authenticated requests through as if they were authenticated.
  */
 import { request } from 'undici';
-import type { Fault, FaultRequest, FaultResponse } from './proxy.ts';
+import { json, type Fault, type FaultRequest, type FaultResponse } from './proxy.ts';
 
 const BATCH = '/batch/v1';
 const EMBED = '/oembed/1.0/embed';
@@ -18,12 +18,6 @@ const PROXY = '/oembed/1.0/proxy';
 const NAMESPACE_INDEXES: Record<string, string> = { '/oembed/1.0': '/cms/v2', '/cms/v2': '/oembed/1.0' };
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-const json = (status: number, body: unknown): FaultResponse => ({
-  status,
-  headers: { 'content-type': 'application/json; charset=UTF-8' },
-  json: body,
-  text: JSON.stringify(body),
-});
 
 /** Authorization headers the target accepted (learned from answers; the same target across runs). */
 const accepted = new Set<string>();

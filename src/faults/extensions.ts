@@ -7,14 +7,8 @@
  */
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, DeclaredType, RouteSpec } from '../../schemas/types.ts';
-import type { Fault, FaultRequest, FaultResponse } from './proxy.ts';
+import { json, type Fault, type FaultRequest } from './proxy.ts';
 
-const json = (status: number, body: unknown): FaultResponse => ({
-  status,
-  headers: { 'content-type': 'application/json; charset=UTF-8' },
-  json: body,
-  text: JSON.stringify(body),
-});
 const noRoute = () => json(404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
 const serverError = () => json(500, { code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: 500 } });
 const invalidParam = (param: string) =>

@@ -276,6 +276,14 @@ export function matchesCaughtBy(fault: Fault, behaviourId: string): boolean {
   return fault.caughtBy.some((p) => (p.endsWith('*') ? behaviourId.startsWith(p.slice(0, -1)) : p === behaviourId));
 }
 
+/** A JSON answer a fault gives instead of the target. */
+export const json = (status: number, body: unknown): FaultResponse => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=UTF-8' },
+  json: body,
+  text: JSON.stringify(body),
+});
+
 /** Helpers for writing faults. */
 export const on = {
   /** Route equals (spec names) and method matches. */
