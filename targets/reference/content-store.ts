@@ -149,6 +149,8 @@ export class ContentStore {
       content:
         '<!-- wp:paragraph -->\n<p>Welcome to the reference site. This is your first post. Edit or delete it, then start writing!</p>\n<!-- /wp:paragraph -->',
       categories: [1],
+      // A tag in use, so that tag filters can be observed by a client that cannot create terms.
+      tags: [4],
     });
     this.insert({
       type: 'page',
