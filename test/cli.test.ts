@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.ts';
 import { serveIndex } from './helpers/index-server.ts';
 
-const fixture = JSON.parse(readFileSync(new URL('../../shared/fixtures/wordpress-7.1-index.json', import.meta.url), 'utf8'));
+const fixture = JSON.parse(readFileSync(new URL('./fixtures/wordpress-7.1-index.json', import.meta.url), 'utf8'));
 const schema = JSON.parse(readFileSync(new URL('../schemas/results.schema.json', import.meta.url), 'utf8'));
 
 function oneLineError(stderr: string) {

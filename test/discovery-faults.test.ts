@@ -9,7 +9,7 @@ import type { Results } from '../reporters/results.ts';
 import { expectCaught, onlyFor, runSuite } from './helpers/harness.ts';
 import { serveIndex } from './helpers/index-server.ts';
 
-const fixture = JSON.parse(readFileSync(new URL('../../shared/fixtures/wordpress-7.1-index.json', import.meta.url), 'utf8'));
+const fixture = JSON.parse(readFileSync(new URL('./fixtures/wordpress-7.1-index.json', import.meta.url), 'utf8'));
 
 describe('discovery catches deviations of the recorded 7.1 index', () => {
   let server: Awaited<ReturnType<typeof serveIndex>>;

@@ -5,7 +5,7 @@ import { extensionNamespaces, extensionRoutes, modules, settings } from '../sche
 import type { SettingSpec } from '../schemas/types.ts';
 import { detectProfile, getProfile, normalizeIndex, wordpressProfileData } from '../src/profiles.ts';
 
-const FIXTURE_PATH = fileURLToPath(new URL('../../shared/fixtures/wordpress-7.1-index.json', import.meta.url));
+const FIXTURE_PATH = fileURLToPath(new URL('./fixtures/wordpress-7.1-index.json', import.meta.url));
 const fixtureText = readFileSync(FIXTURE_PATH, 'utf8');
 const fixture = JSON.parse(fixtureText);
 

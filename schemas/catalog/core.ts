@@ -1,5 +1,5 @@
 /**
- * Catalog of the core document (/work/shared/spec/core-routes.md): site index, batch,
+ * Catalog of the core document (`../shared/spec/` beside the checkout: core-routes.md): site index, batch,
  * oEmbed, the `cms/v2` content namespace (posts, pages, revisions, autosaves, the start of
  * media), statuses, authentication, limits and everything the document says is not shown.
  *

@@ -1,5 +1,5 @@
 /**
- * Catalog of the extension document (/work/shared/spec/extension-namespaces.md): the site index
+ * Catalog of the extension document (`../shared/spec/` beside the checkout: extension-namespaces.md): the site index
  * additions and namespaces of the second instance, the spam filter (`spamfilter/v1`), contact
  * forms (`contactform/v1`) and the management suite (`suite/v4`): routes, resources, settings,
  * module toggles and everything the document says is not shown.
