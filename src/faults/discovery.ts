@@ -53,4 +53,20 @@ export const discoveryFaults: Fault[] = [
   indexFault('disc.field-type-wrong', 'answers page_on_front as the string "0"', ['disc.index.field.page_on_front'], (index) => {
     index.page_on_front = '0';
   }),
+  indexFault('disc.namespace-missing', 'does not list cms-site-health/v1 among its namespaces', ['disc.namespace.cms-site-health-v1'], (index, _k, req) => {
+    const ns = req.profile.toTargetNamespace('cms-site-health/v1');
+    index.namespaces = index.namespaces.filter((n: string) => n !== ns);
+  }),
+  indexFault('disc.batch-namespace-named', 'gives the /batch/v1 route the namespace "batch/v1" instead of ""', ['disc.index.routes.namespace-empty'], (index, k) => {
+    index.routes[k('/batch/v1')].namespace = 'batch/v1';
+  }),
+  indexFault('disc.authentication-missing', 'advertises no application-passwords scheme', ['disc.index.authentication'], (index) => {
+    index.authentication = {};
+  }),
+  indexFault('disc.param-too-permissive', 'routes any word as a post id (/posts/(?P<id>[\\w-]+))', ['disc.param.cms.posts.item.id'], (index, k) => {
+    const key = k('/cms/v2/posts/<id>');
+    const entry = index.routes[key];
+    delete index.routes[key];
+    index.routes[key.replace(/\(\?P<id>[^)]*\)/, '(?P<id>[\\w-]+)')] = entry;
+  }),
 ];
