@@ -5,13 +5,12 @@
  *
  *   npm run bench [-- --write] [-- --hosts reference,wordpress] [-- --concurrency 4]
  */
-import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { cpus, totalmem, tmpdir } from 'node:os';
+import { appendFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Results } from '../reporters/results.ts';
-import { bootHost, type Host } from '../src/selftest.ts';
+import { bootHost, runCliFor, type Host } from '../src/selftest.ts';
 import { PKG_ROOT } from '../src/runner.ts';
 
 const { values } = parseArgs({
@@ -29,22 +28,10 @@ interface Row {
   ratio: number;
 }
 
-function run(host: Host): Promise<{ wallMs: number; results: Results }> {
-  const reportDir = mkdtempSync(join(tmpdir(), 'cmsc-bench-'));
-  const args = ['run', '--target', host.url, '--profile', host.profile, '--user', host.user, '--app-password', host.appPassword, '--concurrency', String(concurrency), '--seed', '1', '--report-dir', reportDir];
+async function run(host: Host): Promise<{ wallMs: number; results: Results }> {
   const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(PKG_ROOT, 'bin/cms-conformance.js'), ...args], { stdio: 'ignore', env: { ...process.env, CI: '1' } });
-    child.on('error', reject);
-    child.on('close', () => {
-      const wallMs = performance.now() - started;
-      try {
-        resolve({ wallMs, results: JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) });
-      } catch (e) {
-        reject(e);
-      }
-    });
-  });
+  const results = await runCliFor(host.url, host, undefined, 1, ['--concurrency', String(concurrency)]);
+  return { wallMs: performance.now() - started, results };
 }
 
 const rows: Row[] = [];
