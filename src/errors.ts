@@ -31,5 +31,7 @@ export class ConformanceFailure extends Error {
   override name = 'ConformanceFailure';
   constructor(message: string, readonly details?: Record<string, unknown>) {
     super(message);
+    // The server's fault, not a place in our code: no stack, so no code frame in the output.
+    this.stack = `${this.name}: ${message}`;
   }
 }
