@@ -9,7 +9,7 @@ import { appendFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Results } from '../reporters/results.ts';
+import type { Results } from '../schemas/results.ts';
 import { bootHost, runCliFor, type Host } from '../src/selftest.ts';
 import { PKG_ROOT } from '../src/runner.ts';
 

@@ -5,19 +5,9 @@
  * compared from their results files alone; `diffAdvertised` gives the differences.
  */
 
-/** One arg as a stable, readable signature: `type=integer; default=10; minimum=1; maximum=100`. */
-export type ArgSignature = string;
+import type { Advertised, AdvertisedEndpoint, ArgSignature } from '../schemas/results.ts';
 
-export interface AdvertisedEndpoint {
-  args: Record<string, ArgSignature>;
-  allowBatch?: boolean;
-}
-
-export interface Advertised {
-  namespaces: string[];
-  /** Route key (spec names, as the index spells the pattern) → methods ("GET" or "POST,PUT,PATCH") → endpoint. */
-  routes: Record<string, Record<string, AdvertisedEndpoint>>;
-}
+export type { Advertised, AdvertisedEndpoint, ArgSignature };
 
 const ATTRIBUTES = ['type', 'required', 'default', 'enum', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'format', 'pattern'] as const;
 

@@ -7,7 +7,7 @@
 import { diffAdvertised, diffLines, type AdvertisedDiff } from './advertised.ts';
 import { anchor, badge, copyBlock, counts, esc, page, statusBar } from './html-kit.ts';
 import { cell } from './markdown.ts';
-import type { BehaviourResult, Counts, Results, Status } from './results.ts';
+import { countsOf, gatingLevels, type BehaviourResult, type Counts, type FailOn, type Results, type Status } from '../schemas/results.ts';
 
 export const GROUPS = ['only-a-fails', 'only-b-fails', 'both-fail', 'both-pass', 'not-compared'] as const;
 export type Group = (typeof GROUPS)[number];
@@ -72,7 +72,7 @@ export function sideInfo(r: Results, source: string, reportDir?: string): SideIn
     seed: r.seed,
     tool: `${r.tool.name} ${r.tool.version}`,
     startedAt: r.startedAt,
-    summary: { passed: r.summary.passed, failed: r.summary.failed, skipped: r.summary.skipped, total: r.summary.total },
+    summary: countsOf({ passed: r.summary.passed, failed: r.summary.failed, skipped: r.summary.skipped, error: r.summary.error, total: r.summary.total }),
     errors: r.errors.length,
     ...(reportDir ? { reportDir } : {}),
   };
@@ -122,17 +122,18 @@ export function compareResults(a: Results, b: Results, sources: { a: string; b: 
 }
 
 /**
- * Exit code of a comparison: 1 when a gating behaviour (MUST, or also SHOULD with failOn should)
- * fails on B but not on A — B regressed against A — or a side's run had suite errors; else 0.
+ * Exit code of a comparison: 1 when a gating behaviour (SECURITY and MUST; also SHOULD with
+ * failOn should) fails on B but not on A — B regressed against A; else 0. Errors (checks that
+ * could not be made) are warnings, never a regression.
  */
-export function compareExitCode(c: Comparison, failOn: 'must' | 'should'): 0 | 1 {
-  if (c.a.errors || c.b.errors) return 1;
-  return c.behaviours.some((x) => x.group === 'only-b-fails' && (x.level === 'MUST' || failOn === 'should')) ? 1 : 0;
+export function compareExitCode(c: Comparison, failOn: FailOn): 0 | 1 {
+  const levels = new Set(gatingLevels(failOn));
+  return c.behaviours.some((x) => x.group === 'only-b-fails' && levels.has(x.level)) ? 1 : 0;
 }
 
 // ---------------------------------------------------------------- Markdown
 
-export function renderCompareMarkdown(c: Comparison, failOn: 'must' | 'should' = 'must'): string {
+export function renderCompareMarkdown(c: Comparison, failOn: FailOn = 'must'): string {
   const L: string[] = [];
   const exit = compareExitCode(c, failOn);
   const regress = c.behaviours.filter((x) => x.group === 'only-b-fails' && (x.level === 'MUST' || failOn === 'should')).length;
@@ -170,7 +171,7 @@ function sideCell(s: Status | undefined, reason?: string): string {
   return `<td>${s ? badge(s) : '<span class="badge absent">not run</span>'}${reason && s !== 'passed' ? `<div class="${s === 'failed' ? 'why' : 'skipwhy'}">${esc(reason)}</div>` : ''}</td>`;
 }
 
-export function renderCompareHtml(c: Comparison, failOn: 'must' | 'should' = 'must'): string {
+export function renderCompareHtml(c: Comparison, failOn: FailOn = 'must'): string {
   const exit = compareExitCode(c, failOn);
   const regress = c.behaviours.filter((x) => x.group === 'only-b-fails' && (x.level === 'MUST' || failOn === 'should')).length;
   const side = (name: string, s: SideInfo) => `<div class="box"><h3>${name}: ${esc(s.label)}</h3>

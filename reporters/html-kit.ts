@@ -17,6 +17,8 @@ export interface StatusCounts {
   passed: number;
   failed: number;
   skipped: number;
+  /** Could not be checked (target trouble or a harness bug); absent in results of earlier versions. */
+  error?: number;
   total: number;
 }
 
@@ -24,7 +26,7 @@ export interface StatusCounts {
 export function statusBar(c: StatusCounts, label?: string): string {
   const seg = (n: number, cls: string, word: string) =>
     n > 0 ? `<span class="seg ${cls}" style="width:${((n / Math.max(c.total, 1)) * 100).toFixed(2)}%" title="${n} ${word}"></span>` : '';
-  return `<span class="bar" role="img" aria-label="${esc(label ?? '')} ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped">${seg(c.passed, 'passed', 'passed')}${seg(c.failed, 'failed', 'failed')}${seg(c.skipped, 'skipped', 'skipped')}</span>`;
+  return `<span class="bar" role="img" aria-label="${esc(label ?? '')} ${c.passed} passed, ${c.failed} failed, ${c.error ?? 0} errors, ${c.skipped} skipped">${seg(c.passed, 'passed', 'passed')}${seg(c.failed, 'failed', 'failed')}${seg(c.error ?? 0, 'error', 'could not be checked')}${seg(c.skipped, 'skipped', 'skipped')}</span>`;
 }
 
 /** A single-value bar (coverage). */
@@ -33,7 +35,7 @@ export function percentBar(percent: number): string {
 }
 
 export const counts = (c: StatusCounts) =>
-  `<span class="n passed">${c.passed} passed</span> <span class="n failed">${c.failed} failed</span> <span class="n skipped">${c.skipped} skipped</span>`;
+  `<span class="n passed">${c.passed} passed</span> <span class="n failed">${c.failed} failed</span>${c.error ? ` <span class="n error">${c.error} errors</span>` : ''} <span class="n skipped">${c.skipped} skipped</span>`;
 
 export function badge(status: string): string {
   return `<span class="badge ${esc(status)}">${esc(status)}</span>`;
@@ -45,7 +47,7 @@ export function copyBlock(text: string, cls = 'cmd'): string {
 }
 
 export const STYLE = `
-:root{--pass:#1b7f3b;--fail:#c62828;--skip:#8a8f98;--cov:#1f5fbf;--bg:#fff;--fg:#1d2128;--muted:#5b6370;--line:#e3e6ea;--soft:#f5f7f9;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+:root{--pass:#1b7f3b;--fail:#c62828;--skip:#8a8f98;--err:#b26a00;--cov:#1f5fbf;--bg:#fff;--fg:#1d2128;--muted:#5b6370;--line:#e3e6ea;--soft:#f5f7f9;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}
 main{max-width:1200px;margin:0 auto;padding:16px 24px 64px}
@@ -60,17 +62,17 @@ a{color:#1f5fbf}
 .meta dt{color:var(--muted)}.meta dd{margin:0}
 .toc a{margin-right:14px}
 .bar{display:inline-flex;width:260px;height:12px;background:#eef0f3;border-radius:6px;overflow:hidden;vertical-align:middle}
-.seg{display:block;height:100%}.seg.passed{background:var(--pass)}.seg.failed{background:var(--fail)}.seg.skipped{background:var(--skip)}.seg.covered{background:var(--cov)}
-.n{font-variant-numeric:tabular-nums;margin-right:6px}.n.passed{color:var(--pass)}.n.failed{color:var(--fail)}.n.skipped{color:var(--skip)}
+.seg{display:block;height:100%}.seg.passed{background:var(--pass)}.seg.failed{background:var(--fail)}.seg.skipped{background:var(--skip)}.seg.error{background:var(--err)}.seg.covered{background:var(--cov)}
+.n{font-variant-numeric:tabular-nums;margin-right:6px}.n.passed{color:var(--pass)}.n.failed{color:var(--fail)}.n.skipped{color:var(--skip)}.n.error{color:var(--err)}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-weight:600;color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.03em}
 .chart{width:auto;min-width:60%}.chart td{border:0;padding:3px 10px}.chart td:first-child{font-family:var(--mono);white-space:nowrap}
 .chart tr.grp th{padding-top:14px;border-bottom:1px solid var(--line)}.chart .barcell{width:340px}.chart .bar{width:100%}
-.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.num.passed{color:var(--pass)}td.num.failed{color:var(--fail);font-weight:600}td.num.skipped{color:var(--skip)}td.num.zero{color:#b8bdc4;font-weight:400}
+.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.num.passed{color:var(--pass)}td.num.failed{color:var(--fail);font-weight:600}td.num.skipped{color:var(--skip)}td.num.error{color:var(--err)}td.num.zero{color:#b8bdc4;font-weight:400}
 .badge{display:inline-block;min-width:58px;text-align:center;padding:1px 6px;border-radius:10px;font-size:11.5px;font-weight:600;color:#fff}
-.badge.passed{background:var(--pass)}.badge.failed{background:var(--fail)}.badge.skipped{background:var(--skip)}.badge.absent{background:#c4c8ce}
-.lvl{font-size:11px;font-weight:700;padding:1px 5px;border-radius:4px;border:1px solid}.lvl.MUST{color:#8a1c1c;border-color:#e2a3a3}.lvl.SHOULD{color:#6b5200;border-color:#e5d08a}
+.badge.passed{background:var(--pass)}.badge.failed{background:var(--fail)}.badge.skipped{background:var(--skip)}.badge.error{background:var(--err)}.badge.absent{background:#c4c8ce}
+.lvl{font-size:11px;font-weight:700;padding:1px 5px;border-radius:4px;border:1px solid}.lvl.SECURITY{color:#fff;background:#7a1fa2;border-color:#7a1fa2}.lvl.MUST{color:#8a1c1c;border-color:#e2a3a3}.lvl.SHOULD{color:#6b5200;border-color:#e5d08a}
 .tag{font-size:11px;padding:1px 6px;border-radius:4px;background:#eef0f3;color:#333;margin-left:4px}.tag.new{background:#fdecec;color:var(--fail)}.tag.known{background:#fff4d6;color:#6b5200}
 .id{font-family:var(--mono);font-size:12px;word-break:break-all}
 .why{color:#4a2020;margin-top:2px}.skipwhy{color:var(--muted);margin-top:2px}

@@ -3,10 +3,10 @@
  * forbids any load) rendered from a run's results. Written for someone who has never seen the
  * suite: what fails, why, and how to reproduce it, without reading logs.
  */
-import { COVERAGE_KINDS, uncoveredCount } from './coverage.ts';
+import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
 import { anchor, badge, copyBlock, counts, esc, page, percentBar, statusBar, type StatusCounts } from './html-kit.ts';
 import { indexCurl, isEmbedded, onlyOne, rerunCommand, usesCredentials } from './reproduce.ts';
-import { exitCodeFor, gatingFailures, type BehaviourResult, type Results } from './results.ts';
+import { LEVELS, exitCodeFor, gatingFailures, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../schemas/results.ts';
 
 const KIND_HELP: Record<string, string> = {
   conformance: 'The target does not do what the specification states (a conformance failure).',
@@ -33,7 +33,7 @@ function group<T>(list: readonly T[], key: (t: T) => string): Map<string, T[]> {
 }
 
 function tally(list: readonly BehaviourResult[]): StatusCounts {
-  const c = { passed: 0, failed: 0, skipped: 0, total: list.length };
+  const c = { passed: 0, failed: 0, skipped: 0, error: 0, total: list.length };
   for (const b of list) c[b.status]++;
   return c;
 }
@@ -43,16 +43,18 @@ const fmtMs = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1
 const specLine = (b: BehaviourResult) => b.spec;
 
 function header(r: Results): string {
-  const exit = exitCodeFor(r, (r.config.failOn as 'must' | 'should') ?? 'must');
-  const gating = gatingFailures(r, (r.config.failOn as 'must' | 'should') ?? 'must');
-  const failOn = r.config.failOn === 'should' ? 'MUST or SHOULD' : 'MUST';
+  const failOnFlag = (r.config.failOn as FailOn) ?? 'must';
+  const exit = exitCodeFor(r, failOnFlag);
+  const gating = gatingFailures(r, failOnFlag);
+  const failOn = gatingLevels(failOnFlag).join(' or ');
   const s = r.summary;
+  const tallyLine = `${s.passed} passed, ${s.failed} failed, ${s.error ?? 0} could not be checked, ${s.skipped} skipped of ${s.total}`;
   const verdict =
     exit === 0
-      ? `PASS — no ${failOn} behaviour fails${r.baseline ? ' outside the baseline' : ''} (${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped of ${s.total})`
+      ? `PASS — no ${failOn} behaviour fails${r.baseline ? ' outside the baseline' : ''} (${tallyLine})`
       : gating.length
-        ? `FAIL — ${gating.length} ${failOn} behaviour${gating.length === 1 ? '' : 's'} fail${gating.length === 1 ? 's' : ''}${r.baseline ? ' that the baseline does not list' : ''} (${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped of ${s.total})`
-        : `FAIL — the suite itself had ${r.errors.length} error${r.errors.length === 1 ? '' : 's'} (see below)`;
+        ? `FAIL — ${gating.length} ${failOn} behaviour${gating.length === 1 ? '' : 's'} fail${gating.length === 1 ? 's' : ''}${r.baseline ? ' that the baseline does not list' : ''} (${tallyLine})`
+        : `INCOMPLETE — no gating failure, but ${(s.error ?? 0) + r.errors.length} check${(s.error ?? 0) + r.errors.length === 1 ? '' : 's'} could not be made (${exit === 4 ? 'a bug in cms-conformance' : 'the target did not answer usably'}; see below)`;
   const e = r.target.embedded as { kind?: string; version?: string; plugins?: string[] } | null;
   const embedded = e ? ` <span class="note">(embedded ${esc(e.kind === 'wordpress' ? 'WordPress' : e.kind)}${e.version ? ` ${esc(e.version)}` : ''}${e.plugins?.length ? `, plugins: ${esc(e.plugins.join(', '))}` : ''}; booted for this run and stopped after it)</span>` : '';
   const started = new Date(r.startedAt);
@@ -65,7 +67,7 @@ function header(r: Results): string {
 <dt>Seed</dt><dd><code>${r.seed}</code> <span class="note">(pass <code>--seed ${r.seed}</code> to repeat the same generated inputs)</span></dd>
 <dt>Date</dt><dd>${esc(started.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))} · took ${fmtMs(r.durationMs)} · ${r.requests.count} request${r.requests.count === 1 ? '' : 's'}</dd>
 <dt>Tool</dt><dd>${esc(r.tool.name)} ${esc(r.tool.version)}</dd>
-<dt>Gating</dt><dd>the exit code is 1 when a ${failOn} behaviour fails${r.baseline ? ` that <code>${esc(r.baseline.file)}</code> does not list` : ''} (<code>--fail-on ${esc(r.config.failOn ?? 'must')}</code>)</dd>
+<dt>Gating</dt><dd>the exit code is 1 when a ${failOn} behaviour fails${r.baseline ? ` that <code>${esc(r.baseline.file)}</code> does not list` : ''} (<code>--fail-on ${esc(r.config.failOn ?? 'must')}</code>); checks that could not be made never count as failures (exit code 3 for target trouble, 4 for a bug of cms-conformance, when nothing gating fails)</dd>
 </dl>
 <details><summary>Configuration of this run (secrets redacted)</summary><pre id="config">${esc(json(r.config))}</pre></details>
 <details><summary>Reproduce this run</summary>
@@ -78,21 +80,23 @@ ${copyBlock(rerunCommand(r))}
 function summary(r: Results): string {
   const nss = Object.keys(r.summary.byNamespace).sort(nsOrder);
   const row = (label: string, c: StatusCounts, cls = '') =>
-    `<tr class="${cls}"><td>${esc(label)}</td><td class="barcell">${statusBar(c, label)}</td><td class="num passed${c.passed ? '' : ' zero'}">${c.passed}</td><td class="num failed${c.failed ? '' : ' zero'}">${c.failed}</td><td class="num skipped${c.skipped ? '' : ' zero'}">${c.skipped}</td><td class="num">${c.total}</td></tr>`;
-  const head = (title: string) => `<tr class="grp"><th>${title}</th><th></th><th class="num">passed</th><th class="num">failed</th><th class="num">skipped</th><th class="num">total</th></tr>`;
+    `<tr class="${cls}"><td>${esc(label)}</td><td class="barcell">${statusBar(c, label)}</td><td class="num passed${c.passed ? '' : ' zero'}">${c.passed}</td><td class="num failed${c.failed ? '' : ' zero'}">${c.failed}</td><td class="num error${c.error ? '' : ' zero'}">${c.error ?? 0}</td><td class="num skipped${c.skipped ? '' : ' zero'}">${c.skipped}</td><td class="num">${c.total}</td></tr>`;
+  const head = (title: string) => `<tr class="grp"><th>${title}</th><th></th><th class="num">passed</th><th class="num">failed</th><th class="num">error</th><th class="num">skipped</th><th class="num">total</th></tr>`;
   return `<section id="summary"><h2>Summary</h2>
 <p><strong>${r.summary.total}</strong> behaviours: ${counts(r.summary)}</p>
 <table class="chart" id="chart">
-${head('By level')}${(['MUST', 'SHOULD'] as const).map((l) => row(l, r.summary.byLevel[l])).join('')}
+${head('By level')}${LEVELS.filter((l) => r.summary.byLevel[l]?.total).map((l) => row(l, r.summary.byLevel[l]!)).join('')}
 ${head('By namespace')}${nss.map((n) => row(n, r.summary.byNamespace[n]!)).join('')}
 </table>
-<p class="note">MUST: stated by the specification; a failure fails the run. SHOULD: what the reference implementation (WordPress) does where the specification is silent; reported, gating only with <code>--fail-on should</code>. A skip is never a pass: it names why the behaviour could not be checked here.</p>
-${r.errors.length ? `<div class="box err" id="harness-errors"><strong>The suite itself had problems</strong> (they make the exit code 1; they are not findings about the target):<ul>${r.errors.map((e) => `<li>${e.file ? `<code>${esc(e.file)}</code>: ` : ''}${esc(e.message)}</li>`).join('')}</ul></div>` : ''}
+<p class="note">SECURITY: who may read or write what without credentials (the specification does not state which routes need authentication, so these are their own class); gating by default. MUST: stated by the specification; a failure fails the run. SHOULD: what the reference implementation (WordPress) does where the specification is silent; reported, gating only with <code>--fail-on should</code>. An error is a check that could not be made (the target did not answer usably, or a bug in cms-conformance): never a failure. A skip is never a pass: it names why the behaviour could not be checked here.</p>
+${r.errors.length ? `<div class="box err" id="harness-errors"><strong>Problems outside any behaviour</strong> (not findings about the target):<ul>${r.errors.map((e) => `<li>${e.file ? `<code>${esc(e.file)}</code>: ` : ''}${esc(e.message)}</li>`).join('')}</ul></div>` : ''}
 </section>`;
 }
 
+const levelRank = (b: BehaviourResult) => LEVELS.indexOf(b.level);
+
 function failuresIndex(r: Results): string {
-  const failed = r.behaviours.filter((b) => b.status === 'failed');
+  const failed = r.behaviours.filter((b) => b.status === 'failed' || b.status === 'error');
   const known = new Map((r.baseline?.known ?? []).map((k) => [k.id, k]));
   const bl = r.baseline;
   const baselineBox = bl
@@ -102,10 +106,10 @@ ${bl.notRun.length ? `<details><summary>Entries not checked in this run (${bl.no
     : '';
   if (!failed.length) return `<section id="failures"><h2>What fails</h2>${baselineBox}<p>Nothing: no behaviour failed.</p></section>`;
   const rows = failed
-    .sort((a, b) => (a.level === b.level ? 0 : a.level === 'MUST' ? -1 : 1) || nsOrder(nsKey(a), nsKey(b)) || a.id.localeCompare(b.id))
+    .sort((a, b) => Number(a.status === 'error') - Number(b.status === 'error') || levelRank(a) - levelRank(b) || nsOrder(nsKey(a), nsKey(b)) || a.id.localeCompare(b.id))
     .map((b) => {
       const k = known.get(b.id);
-      const tag = bl ? (k ? '<span class="tag known" title="listed in the baseline">known</span>' : '<span class="tag new" title="not in the baseline">new</span>') : '';
+      const tag = b.status === 'error' ? '<span class="tag">could not be checked</span>' : bl ? (k ? '<span class="tag known" title="listed in the baseline">known</span>' : '<span class="tag new" title="not in the baseline">new</span>') : '';
       return `<tr><td><span class="lvl ${b.level}">${b.level}</span></td><td><a class="id" href="#${anchor('b', b.id)}">${esc(b.id)}</a>${tag}<div>${esc(b.title)}</div></td><td class="why">${esc(b.reason ?? '')}</td></tr>`;
     });
   return `<section id="failures"><h2>What fails (${failed.length})</h2>
@@ -135,8 +139,10 @@ function coverageSection(r: Results): string {
         .join('')}`;
     })
     .join('');
-  return `<section id="coverage"><h2>Catalog coverage: ${c.percent} %</h2>
-<p><strong>${c.covered}</strong> of <strong>${c.items}</strong> documented items were exercised by a behaviour that ran (${c.coveredByRequests} of them by behaviours that sent requests; the rest by checks of the site index). ${missing} are not covered.</p>
+  const beh = c.behavioural;
+  return `<section id="coverage"><h2>Coverage: ${beh ? `${beh.percent} % behavioural · ` : ''}${c.percent} % with discovery</h2>
+${beh ? `<p id="behavioural-coverage"><strong>Behavioural: ${beh.percent} %</strong> — ${beh.covered} of ${beh.items} documented items were exercised by a request of a behaviour that ran (what the target <em>does</em>).</p>` : ''}
+<p>With discovery: <strong>${c.covered}</strong> of <strong>${c.items}</strong> items were named by a behaviour that ran (${c.coveredByRequests} by behaviours that sent requests; the rest only by comparing what the site index advertises). ${missing} are not covered at all.</p>
 <p class="note">${esc(c.definition)}</p>
 <div class="cols"><div><h3>By kind</h3><table class="chart">${kindRows.join('')}</table></div><div><h3>By namespace</h3><table class="chart">${nsRows.join('')}</table></div></div>
 <details id="uncovered"><summary>Items not covered (${missing})</summary>${uncovered || '<p>None.</p>'}</details>
@@ -190,7 +196,7 @@ function failureDetail(r: Results, b: BehaviourResult): string {
   parts.push(
     `<h5>Rerun only this behaviour</h5>${copyBlock(rerunCommand(r, onlyOne(b.id)))}${usesCredentials(r) ? '<p class="note">With <code>TARGET_USER</code> and <code>TARGET_APP_PASSWORD</code> set (curl uses them too).</p>' : ''}${isEmbedded(r) ? '<p class="note">The embedded target was stopped after the run: curl commands need a target running at that URL; the rerun command boots a fresh one.</p>' : ''}`,
   );
-  parts.push(`<div class="note">Declared in <code>${esc(b.file)}</code> · ${b.requests} request${b.requests === 1 ? '' : 's'} · ${b.durationMs} ms</div>`);
+  parts.push(`<div class="note">Declared at <code>${esc(b.location ?? b.file)}</code> · ${b.requests} request${b.requests === 1 ? '' : 's'} · ${b.durationMs} ms</div>`);
   return parts.join('\n');
 }
 
@@ -211,11 +217,11 @@ function matrix(r: Results): string {
           const text = `${b.id} ${b.title} ${b.reason ?? ''}`.toLowerCase();
           const tag = b.status === 'failed' && r.baseline ? (known.has(b.id) ? '<span class="tag known">known</span>' : '<span class="tag new">new</span>') : '';
           const note =
-            b.status === 'failed' ? `<div class="why">${esc(b.reason ?? '')}</div>` : b.status === 'skipped' ? `<div class="skipwhy">skipped: ${esc(b.reason ?? '(no reason given)')}</div>` : '';
+            b.status === 'failed' || b.status === 'error' ? `<div class="why">${esc(b.reason ?? '')}</div>` : b.status === 'skipped' ? `<div class="skipwhy">skipped: ${esc(b.reason ?? '(no reason given)')}</div>` : '';
           const row = `<tr class="beh ${b.status}" id="${anchor('b', b.id)}" data-status="${b.status}" data-level="${b.level}" data-text="${esc(text)}"><td>${badge(b.status)}</td><td><span class="lvl ${b.level}">${b.level}</span></td><td><span class="id">${esc(b.id)}</span>${tag}<div>${esc(b.title)}</div>${note}</td><td class="note">${esc(specLine(b).replace(/^.*? § /, '§ '))}</td><td class="note">${b.durationMs} ms</td></tr>`;
           const detail =
-            b.status === 'failed'
-              ? `<tr class="detail" data-status="failed" data-level="${b.level}" data-text="${esc(text)}" data-for="${esc(b.id)}"><td colspan="5">${failureDetail(r, b)}</td></tr>`
+            b.status === 'failed' || b.status === 'error'
+              ? `<tr class="detail" data-status="${b.status}" data-level="${b.level}" data-text="${esc(text)}" data-for="${esc(b.id)}"><td colspan="5">${failureDetail(r, b)}</td></tr>`
               : '';
           return row + detail;
         });
@@ -229,10 +235,10 @@ function matrix(r: Results): string {
 <span>Status:</span>
 <label><input type="checkbox" data-filter="status" value="failed" checked> failed (${statusCount.failed})</label>
 <label><input type="checkbox" data-filter="status" value="passed" checked> passed (${statusCount.passed})</label>
+<label><input type="checkbox" data-filter="status" value="error" checked> error (${statusCount.error ?? 0})</label>
 <label><input type="checkbox" data-filter="status" value="skipped" checked> skipped (${statusCount.skipped})</label>
 <span>Level:</span>
-<label><input type="checkbox" data-filter="level" value="MUST" checked> MUST (${level('MUST')})</label>
-<label><input type="checkbox" data-filter="level" value="SHOULD" checked> SHOULD (${level('SHOULD')})</label>
+${LEVELS.map((l) => `<label><input type="checkbox" data-filter="level" value="${l}" checked> ${l} (${level(l)})</label>`).join('\n')}
 <input type="search" id="search" placeholder="Filter by ID, title or reason">
 <button type="button" id="only-failures">Failures only</button>
 <button type="button" id="show-all">Show all</button>
@@ -264,7 +270,7 @@ const FILTER_SCRIPT = `
   boxes.forEach(function (b) { b.addEventListener('change', apply); });
   search.addEventListener('input', apply);
   document.getElementById('only-failures').addEventListener('click', function () {
-    boxes.forEach(function (b) { b.checked = b.dataset.filter === 'level' || b.value === 'failed'; }); apply();
+    boxes.forEach(function (b) { b.checked = b.dataset.filter === 'level' || b.value === 'failed' || b.value === 'error'; }); apply();
   });
   document.getElementById('show-all').addEventListener('click', function () {
     boxes.forEach(function (b) { b.checked = true; }); search.value = ''; apply();

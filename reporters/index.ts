@@ -1,14 +1,20 @@
 /**
- * The report files of a run and where they go. results.json, report.html and report.md are
- * rendered from the results after the run; junit.xml (vitest's JUnit reporter) and events.ndjson
- * (appended by whoever sends a request) are written during it.
+ * The report files of a run and where they go. results.json, report.html, report.md and
+ * junit.xml are rendered from the results alone; events.ndjson is appended during the run by
+ * whoever sends a request (src/events.ts).
  */
 import { cpSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { ReportFormat } from '../src/config.ts';
+import { dirname } from 'node:path';
+import type { ReportFormat, Results } from '../schemas/results.ts';
 import { renderHtml } from './html.ts';
+import { renderJUnit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
-import { writeResults, type Results } from './results.ts';
+
+export function writeResults(path: string, results: Results): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(results, null, 2) + '\n');
+}
 
 export const REPORT_FILES: Record<ReportFormat, string> = {
   json: 'results.json',
@@ -18,7 +24,7 @@ export const REPORT_FILES: Record<ReportFormat, string> = {
   events: 'events.ndjson',
 };
 
-/** Write the formats rendered from results; returns every report file of the run that exists (junit/events included). */
+/** Write the formats rendered from results; returns every report file of the run that exists (events included). */
 export function writeReports(dir: string, results: Results, formats: readonly ReportFormat[]): string[] {
   mkdirSync(dir, { recursive: true });
   const order: ReportFormat[] = ['html', 'md', 'junit', 'json', 'events'];
@@ -29,7 +35,8 @@ export function writeReports(dir: string, results: Results, formats: readonly Re
     if (f === 'json') writeResults(path, results);
     else if (f === 'html') writeFileSync(path, renderHtml(results));
     else if (f === 'md') writeFileSync(path, renderMarkdown(results, { reportFiles: files.map((p) => basename(p)) }));
-    else if (!existsSync(path)) continue; // junit / events: written during the run (events only when a request was made)
+    else if (f === 'junit') writeFileSync(path, renderJUnit(results));
+    else if (!existsSync(path)) continue; // events: written during the run (only when a request was made)
     written.push(path);
   }
   return written;

@@ -1,18 +1,14 @@
 /**
- * JUnit XML: vitest's own JUnitReporter, with what a conformance run adds:
- * - one <testcase> per behaviour, named "<id> <title>" (vitest's test name), classname = the
- *   behaviour's namespace ("(site)" for the site index and batch) instead of the suite file;
- * - <properties> per testcase (vitest writes a test's annotations as properties): id, level,
- *   namespace, spec section, route, failure kind, and for failures listed in --baseline the
- *   baseline reason;
- * - <skipped message="reason"/> for every skip (vitest writes a bare <skipped/>).
- * Failures keep vitest's <failure message type> with the error and where the check stands.
- * It exists only during a run (it reads vitest's tasks), so it is not re-rendered from results.json.
+ * JUnit XML, rendered from the results alone (so it can be written again from any results.json):
+ * - one <testsuite> per namespace ("(site)" for the site index and batch), one <testcase> per
+ *   behaviour named "<id> <title>", classname = the namespace, file = where the behaviour is declared;
+ * - <properties> per testcase: id, level, namespace, spec section, route, location, failure kind,
+ *   the baseline reason of a known failure, and what a skip depends on;
+ * - <failure> for a conformance failure (its message, the requests and a curl to reproduce),
+ *   <error> for a behaviour that could not be checked (target trouble or a harness bug),
+ *   <skipped message="reason"/> for every skip.
  */
-import type { RunnerTask as Task } from 'vitest';
-import { JUnitReporter, experimental_getRunnerTask, type TestModule } from 'vitest/node';
-import type { BehaviourMeta } from '../src/behaviour.ts';
-import type { BaselineFile } from './baseline.ts';
+import { LEVELS, type BehaviourResult, type Results } from '../schemas/results.ts';
 
 const escapeXml = (s: string) =>
   s
@@ -23,79 +19,83 @@ const escapeXml = (s: string) =>
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;');
 
-interface CaseInfo {
-  classname: string;
-  skipReason?: string;
+const attrs = (a: Record<string, string | number | undefined>) =>
+  Object.entries(a)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => ` ${k}="${escapeXml(String(v))}"`)
+    .join('');
+
+const secs = (ms: number) => (ms / 1000).toFixed(3);
+
+/** The text body of a failure or error: the message, then the last requests with a curl each. */
+function failureBody(b: BehaviourResult): string {
+  const lines = [b.message ?? b.reason ?? ''];
+  if (b.diff) lines.push('', b.diff);
+  if (b.counterexample !== undefined) lines.push('', `counterexample: ${JSON.stringify(b.counterexample)}`);
+  for (const e of b.exchanges ?? []) {
+    lines.push('', `${e.method} ${e.url} -> ${e.status || e.error || 'no answer'}`);
+    if (e.responseText) lines.push(e.responseText.slice(0, 500));
+    lines.push(`reproduce: ${e.curl}`);
+  }
+  return lines.join('\n');
 }
 
-export class BehaviourJUnitReporter extends JUnitReporter {
-  private readonly cases = new Map<string, CaseInfo>();
-  private current?: CaseInfo;
+function testcase(b: BehaviourResult, known: Map<string, string>): string {
+  const props: [string, string | undefined][] = [
+    ['id', b.id],
+    ['level', b.level],
+    ['namespace', b.namespace || '(site)'],
+    ['spec', b.spec],
+    ['route', b.route],
+    ['location', b.location],
+    ['failure kind', b.status === 'failed' || b.status === 'error' ? b.failureKind : undefined],
+    ['skip reason', b.status === 'skipped' ? b.reason : undefined],
+    ['depends on', b.dependsOn],
+    ['known failure (baseline)', b.status === 'failed' ? known.get(b.id) : undefined],
+  ];
+  const properties = props
+    .filter((p): p is [string, string] => p[1] !== undefined)
+    .map(([name, value]) => `        <property${attrs({ name, value })}/>`)
+    .join('\n');
+  let outcome = '';
+  if (b.status === 'failed') outcome = `\n      <failure${attrs({ message: b.reason ?? 'failed', type: `${b.level} conformance failure` })}>${escapeXml(failureBody(b))}</failure>`;
+  else if (b.status === 'error') outcome = `\n      <error${attrs({ message: b.reason ?? 'error', type: `${b.failureKind ?? 'harness'} error` })}>${escapeXml(failureBody(b))}</error>`;
+  else if (b.status === 'skipped') outcome = `\n      <skipped${attrs({ message: b.reason ?? 'skipped without a reason' })}/>`;
+  return (
+    `    <testcase${attrs({ classname: b.namespace || '(site)', name: `${b.id} ${b.title}`, time: secs(b.durationMs), file: b.location?.replace(/:\d+$/, '') ?? b.file })}>\n` +
+    `      <properties>\n${properties}\n      </properties>${outcome}\n    </testcase>`
+  );
+}
 
-  constructor(
-    outputFile: string,
-    private readonly baseline?: BaselineFile,
-  ) {
-    super({ outputFile, suiteName: 'cms-conformance', includeConsoleOutput: false, addFileAttribute: true });
+export function renderJUnit(r: Results): string {
+  const known = new Map((r.baseline?.known ?? []).map((k) => [k.id, k.reason]));
+  const byNs = new Map<string, BehaviourResult[]>();
+  const rank = (b: BehaviourResult) => LEVELS.indexOf(b.level);
+  for (const b of [...r.behaviours].sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id))) {
+    const ns = b.namespace || '(site)';
+    byNs.set(ns, [...(byNs.get(ns) ?? []), b]);
   }
-
-  override async onInit(ctx: Parameters<JUnitReporter['onInit']>[0]): Promise<void> {
-    await super.onInit(ctx);
-    const logger = (this as unknown as { logger: { log(text: string): Promise<void> } }).logger;
-    const log = logger.log.bind(logger);
-    logger.log = (text: string) => {
-      const reason = this.current?.skipReason;
-      return log(text === '<skipped/>' && reason ? `<skipped message="${escapeXml(reason)}"/>` : text);
-    };
-  }
-
-  override async onTestRunEnd(modules: ReadonlyArray<TestModule>): Promise<void> {
-    const known = new Map((this.baseline?.failures ?? []).map((e) => [e.id, e]));
-    const selected = new Set<string>();
-    for (const m of modules) {
-      for (const tc of m.children.allTests()) {
-        const result = tc.result();
-        if (result.state === 'pending' || (result.state === 'skipped' && tc.options.mode !== 'run')) continue; // not selected (--only)
-        selected.add(tc.id);
-        const meta = tc.meta().behaviour as BehaviourMeta | undefined;
-        const task = experimental_getRunnerTask(tc);
-        if (!meta || !task) continue;
-        const skipReason = result.state === 'skipped' ? (result.note ?? 'skipped without a reason') : undefined;
-        this.cases.set(task.name, { classname: meta.namespace || '(site)', ...(skipReason ? { skipReason } : {}) });
-        const props: [string, string | undefined][] = [
-          ['id', meta.id],
-          ['level', meta.level],
-          ['namespace', meta.namespace || '(site)'],
-          ['spec', `${meta.spec.doc === 'core' ? 'core-routes.md' : 'extension-namespaces.md'} § ${meta.spec.section}`],
-          ['route', meta.route],
-          ['failure kind', result.state === 'failed' ? meta.failureKind : undefined],
-          ['skip reason', skipReason],
-          ['known failure (baseline)', result.state === 'failed' ? known.get(meta.id)?.reason : undefined],
-        ];
-        task.annotations = [
-          ...task.annotations.filter((a) => !props.some(([k]) => k === a.type)),
-          ...props.filter((p): p is [string, string] => p[1] !== undefined).map(([type, message]) => ({ type, message })),
-        ];
-      }
-    }
-    // Only the behaviours this run selected: vitest would list every test of every file, skipped.
-    const prune = (t: Task): Task | undefined => {
-      if (t.type === 'test') return selected.has(t.id) ? t : undefined;
-      const tasks = t.tasks.map(prune).filter((x): x is Task => x !== undefined);
-      return tasks.length || t.result?.errors?.length || t.result?.state === 'fail' ? ({ ...t, tasks } as Task) : undefined;
-    };
-    const kept = modules.map((m) => ({ task: prune(experimental_getRunnerTask(m)) })).filter((m) => m.task !== undefined);
-    await super.onTestRunEnd(kept as unknown as TestModule[]);
-  }
-
-  override async writeElement(name: string, attrs: Record<string, any>, children: () => Promise<void>): Promise<void> {
-    if (name !== 'testcase') return super.writeElement(name, attrs, children);
-    const info = this.cases.get(attrs.name);
-    this.current = info;
-    try {
-      return await super.writeElement(name, info ? { ...attrs, classname: info.classname } : attrs, children);
-    } finally {
-      this.current = undefined;
-    }
-  }
+  const count = (list: BehaviourResult[], s: BehaviourResult['status']) => list.filter((b) => b.status === s).length;
+  const suites = [...byNs].map(([ns, list]) => {
+    const time = list.reduce((n, b) => n + b.durationMs, 0);
+    return (
+      `  <testsuite${attrs({ name: ns, tests: list.length, failures: count(list, 'failed'), errors: count(list, 'error'), skipped: count(list, 'skipped'), time: secs(time), timestamp: r.startedAt })}>\n` +
+      `${list.map((b) => testcase(b, known)).join('\n')}\n  </testsuite>`
+    );
+  });
+  // Problems outside any behaviour (a suite file that did not load) are a testcase of their own, so CI shows them.
+  if (r.errors.length)
+    suites.push(
+      `  <testsuite${attrs({ name: 'cms-conformance', tests: r.errors.length, failures: 0, errors: r.errors.length, skipped: 0, time: '0.000' })}>\n` +
+        r.errors
+          .map((e, i) => `    <testcase${attrs({ classname: 'cms-conformance', name: `run error ${i + 1}${e.file ? ` in ${e.file}` : ''}` })}>\n      <error${attrs({ message: e.message, type: `${e.kind ?? 'harness'} error` })}/>\n    </testcase>`)
+          .join('\n') +
+        '\n  </testsuite>',
+    );
+  const s = r.summary;
+  return (
+    `<?xml version="1.0" encoding="UTF-8" ?>\n` +
+    `<testsuites${attrs({ name: 'cms-conformance', tests: s.total, failures: s.failed, errors: (s.error ?? 0) + r.errors.length, skipped: s.skipped, time: secs(r.durationMs) })}>\n` +
+    `${suites.join('\n')}\n</testsuites>\n`
+  );
 }

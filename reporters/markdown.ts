@@ -4,9 +4,9 @@
  * level and namespace, every failure with its reason (up to a limit), skips grouped by reason,
  * baseline outcome, coverage, and the command to reproduce the run.
  */
-import { COVERAGE_KINDS, uncoveredCount } from './coverage.ts';
+import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
 import { isEmbedded, rerunCommand, usesCredentials } from './reproduce.ts';
-import { exitCodeFor, gatingFailures, type Counts, type Results } from './results.ts';
+import { LEVELS, countsOf, exitCodeFor, gatingFailures, gatingLevels, type Counts, type FailOn, type Results } from '../schemas/results.ts';
 
 const MAX_FAILURES = 200;
 const MAX_UNCOVERED = 300;
@@ -22,40 +22,44 @@ export const cell = (s: unknown, max = 300): string => {
 
 const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
 
-const countsRow = (label: string, c: Counts) => `| ${label} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.total} |`;
+const countsRow = (label: string, c: Counts) => `| ${label} | ${c.passed} | ${c.failed} | ${c.error ?? 0} | ${c.skipped} | ${c.total} |`;
+const COUNTS_HEAD = ['| passed | failed | error | skipped | total |', '|---:|---:|---:|---:|---:|'];
 
 export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}): string {
-  const failOn = (r.config.failOn as 'must' | 'should') ?? 'must';
+  const failOn = (r.config.failOn as FailOn) ?? 'must';
   const exit = exitCodeFor(r, failOn);
   const gating = gatingFailures(r, failOn);
-  const s = r.summary;
+  const s = { ...r.summary, ...countsOf(r.summary) };
   const L: string[] = [];
   const e = r.target.embedded as { kind?: string; version?: string } | null;
   const head =
     exit === 0
-      ? `✅ cms-conformance: passed — no ${failOn === 'should' ? 'MUST or SHOULD' : 'MUST'} failure${r.baseline ? ' outside the baseline' : ''}`
+      ? `✅ cms-conformance: passed — no ${gatingLevels(failOn).join(' or ')} failure${r.baseline ? ' outside the baseline' : ''}`
       : gating.length
         ? `❌ cms-conformance: ${gating.length} gating failure${gating.length === 1 ? '' : 's'}${r.baseline ? ' not in the baseline' : ''}`
-        : `❌ cms-conformance: the suite had ${r.errors.length} error(s)`;
+        : `⚠️ cms-conformance: incomplete — ${s.error + r.errors.length} check(s) could not be made (${exit === 4 ? 'a bug in cms-conformance' : 'the target did not answer usably'})`;
   L.push(`## ${head}`, '');
   L.push(
     `Target ${code(r.target.url)}${e ? ` (embedded ${e.kind}${e.version ? ` ${e.version}` : ''})` : ''} · profile ${code(r.target.profile)} · seed ${code(String(r.seed))} · ${r.startedAt.slice(0, 19).replace('T', ' ')} UTC · ${(r.durationMs / 1000).toFixed(1)} s · ${r.tool.name} ${r.tool.version}`,
     '',
   );
-  L.push(`**${s.total}** behaviours: **${s.passed}** passed, **${s.failed}** failed, **${s.skipped}** skipped.`, '');
-  L.push('| level | passed | failed | skipped | total |', '|---|---:|---:|---:|---:|');
-  L.push(countsRow('MUST', s.byLevel.MUST), countsRow('SHOULD', s.byLevel.SHOULD), countsRow('**all**', s), '');
-  L.push('<details><summary>By namespace</summary>', '', '| namespace | passed | failed | skipped | total |', '|---|---:|---:|---:|---:|');
-  for (const [ns, c] of Object.entries(s.byNamespace).sort(([a], [b]) => a.localeCompare(b))) L.push(countsRow(code(ns), c));
+  L.push(`**${s.total}** behaviours: **${s.passed}** passed, **${s.failed}** failed, **${s.error}** could not be checked, **${s.skipped}** skipped.`, '');
+  L.push(`| level ${COUNTS_HEAD[0]}`, `|---${COUNTS_HEAD[1]}`);
+  for (const l of LEVELS) if (s.byLevel[l]?.total) L.push(countsRow(l, countsOf(s.byLevel[l])));
+  L.push(countsRow('**all**', s), '');
+  L.push('<details><summary>By namespace</summary>', '', `| namespace ${COUNTS_HEAD[0]}`, `|---${COUNTS_HEAD[1]}`);
+  for (const [ns, c] of Object.entries(s.byNamespace).sort(([a], [b]) => a.localeCompare(b))) L.push(countsRow(code(ns), countsOf(c)));
   L.push('', '</details>', '');
 
   if (r.errors.length) {
-    L.push('### Suite errors', '', 'Problems of cms-conformance itself (not findings about the target); they make the exit code 1:', '');
+    L.push('### Run errors', '', 'Problems outside any behaviour (not findings about the target):', '');
     for (const x of r.errors) L.push(`- ${x.file ? `${code(x.file)}: ` : ''}${cell(x.message, 500)}`);
     L.push('');
   }
 
-  const failed = r.behaviours.filter((b) => b.status === 'failed').sort((a, b) => (a.level === b.level ? a.id.localeCompare(b.id) : a.level === 'MUST' ? -1 : 1));
+  const failed = r.behaviours
+    .filter((b) => b.status === 'failed')
+    .sort((a, b) => LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || a.id.localeCompare(b.id));
   if (failed.length) {
     const known = new Set((r.baseline?.known ?? []).map((k) => k.id));
     L.push(`### Failures (${failed.length})`, '');
@@ -65,6 +69,13 @@ export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}
       L.push(r.baseline ? `| ${code(b.id)} | ${b.level} | ${known.has(b.id) ? 'known' : '**new**'} | ${cell(why)} |` : `| ${code(b.id)} | ${b.level} | ${cell(why)} |`);
     }
     if (failed.length > MAX_FAILURES) L.push('', `… and ${failed.length - MAX_FAILURES} more (see the HTML report or results.json).`);
+    L.push('');
+  }
+
+  const errored = r.behaviours.filter((b) => b.status === 'error');
+  if (errored.length) {
+    L.push(`### Could not be checked (${errored.length})`, '', 'Not failures: the target did not answer usably, or cms-conformance broke.', '', '| behaviour | level | why |', '|---|---|---|');
+    for (const b of errored.slice(0, MAX_FAILURES)) L.push(`| ${code(b.id)} | ${b.level} | ${cell(b.reason)} |`);
     L.push('');
   }
 
@@ -90,7 +101,8 @@ export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}
 
   const c = r.coverage;
   if (c) {
-    L.push(`### Catalog coverage: ${c.percent} % (${c.covered} of ${c.items} items)`, '');
+    if (c.behavioural) L.push(`### Behavioural coverage: ${c.behavioural.percent} % (${c.behavioural.covered} of ${c.behavioural.items} items exercised by a request)`, '');
+    L.push(`### Catalog coverage with discovery: ${c.percent} % (${c.covered} of ${c.items} items)`, '');
     L.push('| kind | covered | items | % |', '|---|---:|---:|---:|');
     for (const k of COVERAGE_KINDS) if (c.byKind[k]?.items) L.push(`| ${k} | ${c.byKind[k].covered} | ${c.byKind[k].items} | ${c.byKind[k].percent} |`);
     L.push('');

@@ -4,9 +4,9 @@
  * command that fetches it. Credentials are never part of a command: the CLI and the curl
  * commands read them from TARGET_USER / TARGET_APP_PASSWORD.
  */
-import { getProfile, type ProfileName } from '../src/profiles.ts';
+import { getProfile, type ProfileName } from '../schemas/profiles.ts';
 import { shq } from './html-kit.ts';
-import type { BehaviourResult, Results } from './results.ts';
+import type { BehaviourResult, Results } from '../schemas/results.ts';
 
 type Cfg = Record<string, unknown>;
 

@@ -1,50 +1,22 @@
 /**
  * The one way a behaviour is declared: a thin layer over vitest's `test` that carries the
- * behaviour's stable ID, level, spec section and namespace, attributes requests to it, and
- * insists that every skip names its reason.
+ * behaviour's stable ID, level, spec section and namespace, records where it is declared,
+ * attributes requests to it, insists that every skip names its reason, and lets behaviours
+ * share a prerequisite that one of them owns (the others skip with `depends on <ID>`).
  */
-import { afterAll, inject, test } from 'vitest';
-import type { SpecRef } from '../schemas/types.ts';
+import { relative } from 'node:path';
+import { TestRunner, afterAll, expect, inject, test } from 'vitest';
+import { getProfile, normalizeIndex, type Profile } from '../schemas/profiles.ts';
+import type { BehaviourDecl, BehaviourMeta, FailureKind, RecordedExchange } from '../schemas/results.ts';
 import { Client, curlFor, type Exchange } from './client.ts';
 import { ConformanceFailure } from './errors.ts';
-import { Fixtures, tagFor } from './fixtures.ts';
-import { getProfile, normalizeIndex, type Profile } from './profiles.ts';
+import { eventWriter } from './events.ts';
+import { Fixtures, tagFor, type FixtureError } from './fixtures.ts';
 import type { RunInfo } from './run-info.ts';
+import { PKG_ROOT } from './paths.ts';
 import { workerCount } from './suite-files.ts';
-import { eventWriter } from '../reporters/events.ts';
 
-export type Level = 'MUST' | 'SHOULD';
-
-export interface BehaviourDecl {
-  /** Stable ID: lowercase, dot-separated. Pinned by a snapshot test; never renamed silently. */
-  id: string;
-  level: Level;
-  /** Namespace the behaviour belongs to ('' for the site index and batch). */
-  namespace: string;
-  title: string;
-  spec: SpecRef;
-  /** Documented route shape, for grouping in reports. */
-  route?: string;
-  /** Catalog items (route, endpoint, arg, field, setting IDs) this behaviour exercises. */
-  covers?: string[];
-}
-
-export interface RecordedExchange extends Omit<Exchange, 'requestBody' | 'responseText'> {
-  requestBody?: string;
-  responseText: string;
-  curl: string;
-}
-
-export interface BehaviourMeta extends BehaviourDecl {
-  requests: number;
-  /** Sum of the latencies of this behaviour's requests (ms). */
-  latencyMs?: number;
-  /** The last exchanges of a failed behaviour, bodies truncated, credentials never included. */
-  exchanges?: RecordedExchange[];
-  /** A shrunk counterexample of a failed property. */
-  counterexample?: unknown;
-  failureKind?: 'conformance' | 'target' | 'harness';
-}
+export type { BehaviourDecl, BehaviourMeta, Level, RecordedExchange } from '../schemas/results.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -62,24 +34,41 @@ export interface RunContext {
 }
 
 let shared: RunContext | undefined;
-let fileFixtures: Fixtures | undefined;
-let cleanupRegistered = false;
 
-/**
- * The fixtures of the current suite file: tagged with the run ID and force-deleted after the
- * file (afterAll), also when behaviours fail. Creation is attributed to whichever client is
- * passed; cleanup requests to "fixtures".
- */
-export function fixtures(): Fixtures {
-  const run = runContext();
-  return (fileFixtures ??= new Fixtures(run.client.fork('fixtures'), tagFor(run.info.runId)));
+// ---------------------------------------------------------------- fixtures, per suite file
+
+/** Fixtures of each suite file (keyed by its path), so files can share a worker without isolation. */
+const fileFixtures = new Map<string, Fixtures>();
+const cleanupRegistered = new Set<string>();
+
+/** The suite file being collected or run. */
+function currentFile(): string {
+  return TestRunner.getCurrentSuite()?.file?.filepath ?? expect.getState().testPath ?? '(unknown file)';
 }
 
-function registerCleanup(): void {
-  if (cleanupRegistered) return;
-  cleanupRegistered = true;
+/**
+ * The fixtures of a suite file (default: the one running): tagged with the run ID and
+ * force-deleted after the file (afterAll), also when behaviours fail. Creation is attributed to
+ * whichever client is passed; cleanup requests to "fixtures".
+ */
+export function fixtures(file = expect.getState().testPath ?? currentFile()): Fixtures {
+  let fx = fileFixtures.get(file);
+  if (!fx) {
+    const run = runContext();
+    fileFixtures.set(file, (fx = new Fixtures(run.client.fork('fixtures'), tagFor(run.info.runId))));
+  }
+  return fx;
+}
+
+/** Register the file's cleanup once, while the file is collected. */
+function registerCleanup(file: string): void {
+  if (cleanupRegistered.has(file)) return;
+  cleanupRegistered.add(file);
   afterAll(async () => {
-    const failed = (await fileFixtures?.cleanup()) ?? [];
+    const fx = fileFixtures.get(file);
+    fileFixtures.delete(file);
+    cleanupRegistered.delete(file);
+    const failed = (await fx?.cleanup()) ?? [];
     if (failed.length) throw new Error(`could not delete fixtures: ${failed.join(', ')} (the CLI sweeps them by tag)`);
   });
 }
@@ -110,6 +99,73 @@ export function runContext(): RunContext {
   return shared;
 }
 
+// ---------------------------------------------------------------- prerequisites
+
+/** Why a prerequisite is not met: the owner fails (or errs, or skips) with it; the others skip, naming the owner. */
+export class Unmet extends Error {
+  override name = 'Unmet';
+  constructor(
+    message: string,
+    readonly outcome: 'failed' | 'skipped' | 'error',
+    readonly failureKind?: FailureKind,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Something several behaviours need (a settings read, the module list, the shape of an item),
+ * checked once per worker and owned by one behaviour: when it is not met, the owner fails with
+ * the reason and every other behaviour that needs it skips with `depends on <owner>, which
+ * failed: <reason>`. So one deviation of the target is reported once.
+ *
+ * `compute` throws `ConformanceFailure` (the owner fails), `Unmet` with outcome 'skipped' (the
+ * owner skips too, e.g. credentials not allowed), or anything else (an error: target trouble or
+ * a harness bug).
+ */
+export interface Prerequisite<T> {
+  owner: string;
+  compute(client: Client, run: RunContext): Promise<T>;
+}
+
+export function prerequisite<T>(owner: string, compute: (client: Client, run: RunContext) => Promise<T>): Prerequisite<T> {
+  return { owner, compute };
+}
+
+interface Settled<T> {
+  value?: T;
+  unmet?: Unmet;
+  /** The prerequisite's own requests, shown by the owner when it fails. */
+  exchanges: Exchange[];
+}
+
+const settled = new Map<Prerequisite<unknown>, Promise<Settled<unknown>>>();
+
+function settle<T>(p: Prerequisite<T>): Promise<Settled<T>> {
+  let s = settled.get(p as Prerequisite<unknown>) as Promise<Settled<T>> | undefined;
+  if (!s) {
+    const run = runContext();
+    const client = run.client.fork(p.owner);
+    s = p.compute(client, run).then(
+      (value) => ({ value, exchanges: client.log.slice() }),
+      (err: unknown) => {
+        const e = err as Error;
+        const unmet =
+          err instanceof Unmet
+            ? err
+            : e?.name === 'ConformanceFailure' || e?.name === 'AssertionError'
+              ? new Unmet(e.message, 'failed', 'conformance')
+              : new Unmet(e?.message ?? String(err), 'error', failureKindOf(err, client.log));
+        return { unmet, exchanges: client.log.slice() };
+      },
+    );
+    settled.set(p as Prerequisite<unknown>, s as Promise<Settled<unknown>>);
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------- the behaviour context
+
 export interface BehaviourContext {
   decl: BehaviourDecl;
   run: RunContext;
@@ -127,6 +183,11 @@ export interface BehaviourContext {
   requireWrites(): void;
   /** Skip unless credentials were given. */
   requireCredentials(): void;
+  /**
+   * The value of a shared prerequisite. When it is not met: the owner behaviour fails (or
+   * skips/errs) with the reason; any other behaviour skips with `depends on <owner>`.
+   */
+  need<T>(p: Prerequisite<T>): Promise<T>;
   /** Record catalog items exercised (for coverage). */
   covers(...ids: string[]): void;
   /** Record the minimal failing input of a property. */
@@ -167,7 +228,7 @@ export function targetTrouble(log: readonly Exchange[]): string | undefined {
  * target: the target did not answer usably (network error, timeout, or garbage that stopped the check);
  * harness: any other exception — a bug in cms-conformance.
  */
-export function failureKindOf(err: unknown, log: readonly Exchange[] = []): BehaviourMeta['failureKind'] {
+export function failureKindOf(err: unknown, log: readonly Exchange[] = []): FailureKind {
   const name = (err as Error)?.name;
   if (name === 'ConformanceFailure' || name === 'AssertionError') return 'conformance';
   if (name === 'TargetError') return 'target';
@@ -176,18 +237,35 @@ export function failureKindOf(err: unknown, log: readonly Exchange[] = []): Beha
 }
 
 export interface BehaviourOptions {
-  timeout?: number;
   /** Run alongside the other concurrent behaviours of the file (only for behaviours that share no mutable state). */
   concurrent?: boolean;
 }
 
+/** "suites/cms/contexts.spec.ts:72": the first stack frame outside this file. */
+function declarationSite(): string | undefined {
+  const stack = new Error().stack?.split('\n').slice(1) ?? [];
+  for (const line of stack) {
+    const m = /\(?((?:file:\/\/)?\/[^():]+\.ts):(\d+):\d+\)?\s*$/.exec(line);
+    if (!m) continue;
+    const path = m[1]!.replace(/^file:\/\//, '');
+    if (path.endsWith('/src/behaviour.ts')) continue;
+    return `${relative(PKG_ROOT, path)}:${m[2]}`;
+  }
+  return undefined;
+}
+
 export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unknown, options: BehaviourOptions = {}): void {
-  registerCleanup();
-  const declared: BehaviourMeta = { ...decl, covers: [...(decl.covers ?? [])], requests: 0 };
-  test(`${decl.id} ${decl.title}`, { timeout: options.timeout ?? 60_000, concurrent: options.concurrent, meta: { behaviour: declared } }, async (ctx) => {
+  const file = currentFile();
+  registerCleanup(file);
+  const location = declarationSite();
+  const declared: BehaviourMeta = { ...decl, covers: [...(decl.covers ?? [])], ...(location ? { location } : {}), requests: 0 };
+  // No time limit of its own: every request has --timeout, so a behaviour ends; the runner's limit only guards against a hang of the harness.
+  test(`${decl.id} ${decl.title}`, { concurrent: options.concurrent, meta: { behaviour: declared } }, async (ctx) => {
     const meta: BehaviourMeta = (ctx.task.meta.behaviour ??= declared);
     const run = runContext();
     const client = run.client.fork(decl.id);
+    /** Requests of a prerequisite this behaviour owns, computed (maybe for another behaviour) before it ran. */
+    let inherited = { requests: 0, latencyMs: 0 };
     const skip = (reason: string): never => {
       if (!reason) throw new Error(`behaviour ${decl.id} skipped without a reason`);
       ctx.skip(reason);
@@ -212,6 +290,21 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       requireCredentials() {
         if (!client.hasCredentials) skip('no credentials: give --user and --app-password (or --auth-header)');
       },
+      async need(p) {
+        const s = await settle(p);
+        if (p.owner === decl.id) inherited = { requests: s.exchanges.length, latencyMs: s.exchanges.reduce((n, e) => n + e.durationMs, 0) };
+        if (!s.unmet) return s.value as never;
+        const u = s.unmet;
+        if (p.owner !== decl.id) {
+          meta.dependsOn = p.owner;
+          skip(`depends on ${p.owner}, which ${u.outcome === 'failed' ? 'failed' : u.outcome === 'skipped' ? 'was skipped' : 'could not be checked'}: ${u.message}`);
+        }
+        if (u.outcome === 'skipped') skip(u.message);
+        client.log.push(...s.exchanges);
+        if (u.outcome === 'failed') throw new ConformanceFailure(u.message);
+        meta.failureKind = u.failureKind ?? 'harness';
+        throw new Error(u.message);
+      },
       covers(...ids) {
         meta.covers!.push(...ids);
       },
@@ -220,27 +313,37 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       },
       create(collection, fields) {
         t.requireWrites();
-        return fixtures().create(collection, fields, client);
+        return fixtures(file).create(collection, fields, client);
       },
       track(route) {
-        fixtures().track(route);
+        fixtures(file).track(route);
       },
     };
     try {
       await fn(t);
     } catch (err) {
+      // A fixture that could not be made: the behaviour that owns creating it reports that; this one skips.
+      if ((err as Error)?.name === 'FixtureError') {
+        const owner = (err as FixtureError).owner;
+        if (owner === decl.id) err = new ConformanceFailure((err as Error).message);
+        else {
+          if (owner) meta.dependsOn = owner;
+          skip(`${owner ? `depends on ${owner}: ` : ''}could not set up: ${(err as Error).message}`);
+        }
+      }
       if ((err as { code?: string })?.code !== 'VITEST_PENDING') {
-        meta.failureKind = failureKindOf(err, client.log);
+        meta.failureKind ??= failureKindOf(err, client.log);
         if (meta.failureKind === 'target' && (err as Error)?.name !== 'TargetError') {
           const e = err as Error;
-          e.message = `${targetTrouble(client.log)}; the check could not go on (${e.message})`;
+          const trouble = targetTrouble(client.log);
+          if (trouble && !e.message.startsWith(trouble)) e.message = `${trouble}; the check could not go on (${e.message})`;
         }
         meta.exchanges = client.log.slice(-3).map(recordExchange);
       }
       throw err;
     } finally {
-      meta.requests = client.requests;
-      meta.latencyMs = Math.round(client.latencyMs);
+      meta.requests = client.requests + inherited.requests;
+      meta.latencyMs = Math.round(client.latencyMs + inherited.latencyMs);
     }
   });
 }

@@ -7,7 +7,7 @@ import { join, relative, resolve } from 'node:path';
 import { normalizeBaseUrl, optionsHelp, parseFlags, resolveConfig, type RunConfig } from './config.ts';
 import { EXIT, UnreachableError, UsageError } from './errors.ts';
 import { TOOL, listBehaviours, runConformance, type EmbeddedVersion } from './runner.ts';
-import type { Results } from '../reporters/results.ts';
+import { LEVELS, type Results } from '../schemas/results.ts';
 import { compareExitCode, compareResults, renderCompareHtml, renderCompareMarkdown, GROUPS, GROUP_TITLE } from '../reporters/compare.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../reporters/index.ts';
 
@@ -106,13 +106,9 @@ async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.Writa
   const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`));
   const { results, exitCode } = outcome;
   const s = results.summary;
-  const must = s.byLevel.MUST;
-  const should = s.byLevel.SHOULD;
-  out.write(
-    `\n${s.total} behaviours: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped` +
-      ` (MUST ${must.failed} failed of ${must.total}; SHOULD ${should.failed} failed of ${should.total})\n`,
-  );
-  for (const e of results.errors) out.write(`harness error${e.file ? ` in ${e.file}` : ''}: ${e.message}\n`);
+  const byLevel = LEVELS.filter((l) => s.byLevel[l]?.total).map((l) => `${l} ${s.byLevel[l]!.failed} failed of ${s.byLevel[l]!.total}`);
+  out.write(`\n${s.total} behaviours: ${s.passed} passed, ${s.failed} failed, ${s.error ?? 0} could not be checked, ${s.skipped} skipped (${byLevel.join('; ')})\n`);
+  for (const e of results.errors) out.write(`${e.kind === 'target' ? 'target' : 'harness'} error${e.file ? ` in ${e.file}` : ''}: ${e.message}\n`);
   const bl = results.baseline;
   if (bl) {
     out.write(`baseline ${bl.file}: ${bl.known.length} known failure(s) still fail, ${bl.newFailures.length} new failure(s), ${bl.nowPassing.length} entr${bl.nowPassing.length === 1 ? 'y now passes' : 'ies now pass'}${bl.notRun.length ? `, ${bl.notRun.length} not run` : ''}\n`);
@@ -120,7 +116,12 @@ async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.Writa
     for (const p of bl.nowPassing) out.write(`  now passes (remove it from the baseline): ${p.id}\n`);
   }
   if (outcome.baselineWritten) out.write(`baseline written: ${outcome.baselineWritten} (${s.failed} failure(s); edit each reason)\n`);
-  if (results.coverage) out.write(`catalog coverage: ${results.coverage.percent} % (${results.coverage.covered} of ${results.coverage.items} items)\n`);
+  const cov = results.coverage;
+  if (cov)
+    out.write(
+      `${cov.behavioural ? `behavioural coverage: ${cov.behavioural.percent} % (${cov.behavioural.covered} of ${cov.items} items exercised by a request); ` : ''}` +
+        `with discovery: ${cov.percent} % (${cov.covered})\n`,
+    );
   out.write(`seed ${results.seed}; ${results.requests.count} requests\n`);
   const shown = (p: string) => (relative(process.cwd(), p).startsWith('..') ? p : relative(process.cwd(), p) || '.');
   out.write(`reports: ${shown(outcome.reportDir)}${outcome.latest ? ` (also ${shown(outcome.latest)})` : ''}\n`);
@@ -248,7 +249,7 @@ async function list(argv: string[], out: NodeJS.WritableStream): Promise<number>
   const { behaviours, errors } = await listBehaviours(cfg.only);
   if (values.json) out.write(`${JSON.stringify({ behaviours, errors }, null, 2)}\n`);
   else {
-    for (const b of behaviours) out.write(`${b.id}\t${b.level}\t${b.title}\t(${b.spec})\n`);
+    for (const b of behaviours) out.write(`${b.id}\t${b.level}\t${b.title}\t(${b.spec})${b.location ? `\t${b.location}` : ''}\n`);
     out.write(`${behaviours.length} behaviours\n`);
     for (const e of errors) out.write(`error: ${e}\n`);
   }
@@ -288,7 +289,7 @@ async function selftest(argv: string[], out: NodeJS.WritableStream, err: NodeJS.
   }
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a whole number, got "${values.seed}"`);
-  const { allFaults } = await import('./faults/index.ts');
+  const { allFaults } = await import('../faults/index.ts');
   const faults = pattern ? allFaults.filter((f) => pattern!.test(f.id)) : allFaults;
   if (!faults.length) throw new UsageError(`--faults ${values.faults} names no fault`);
   const { bootHost, runSelftest, selftestMarkdown } = await import('./selftest.ts');

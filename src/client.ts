@@ -5,6 +5,7 @@
  * an HTTP status. Every exchange is counted and attributed to the behaviour that sent it.
  */
 import { Agent, request as undiciRequest } from 'undici';
+import type { RecordedExchange } from '../schemas/results.ts';
 import { TargetError } from './errors.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -31,21 +32,8 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-export interface Exchange {
-  tag?: string;
-  method: string;
-  /** Full URL (never contains credentials). */
-  url: string;
-  route: string;
-  /** Whether an Authorization header was sent, and which kind (its value is never kept). */
-  auth: 'none' | 'configured' | 'other';
-  requestBody?: string;
-  status: number;
-  responseHeaders: Record<string, string>;
-  responseText: string;
-  durationMs: number;
-  error?: string;
-}
+/** One request and its answer, as sent (full bodies; the results keep a truncated copy with a curl: RecordedExchange). */
+export type Exchange = Omit<RecordedExchange, 'curl'>;
 
 export interface Response<T = any> {
   status: number;

@@ -6,13 +6,11 @@ import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import dotenv from 'dotenv';
+import { FAIL_ON, REPORT_FORMATS, type FailOn, type ReportFormat } from '../schemas/results.ts';
 import { UsageError } from './errors.ts';
 
 export type ProfileChoice = 'auto' | 'spec' | 'wordpress';
-export type FailOn = 'must' | 'should';
-/** Report formats; the file each writes is in reporters/index.ts. */
-export const REPORT_FORMATS = ['html', 'junit', 'md', 'json', 'events'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
+export { REPORT_FORMATS, type FailOn, type ReportFormat };
 
 export interface RunConfig {
   /** Base URL of the target; null = boot the embedded WordPress; 'reference' = the in-process reference server. */
@@ -76,7 +74,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'allowWrites', flag: 'allow-writes', env: 'ALLOW_WRITES', kind: 'boolean', help: 'Allow behaviours that create, change or delete data on a target that is not on loopback. Loopback and embedded targets allow writes by default.' },
   { key: 'readOnly', flag: 'read-only', env: 'READ_ONLY', kind: 'boolean', help: 'Never create, change or delete anything, even on loopback or embedded targets; write behaviours skip with that reason.' },
   { key: 'maxRps', flag: 'max-rps', env: 'CONFORMANCE_MAX_RPS', kind: 'int', min: 0, placeholder: 'N', help: 'At most N requests per second over the whole run (0 = no limit, the default). A 429 with Retry-After also slows the run down.' },
-  { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'enum', values: ['must', 'should'], help: 'Which level makes the exit code 1: must (default) or should (MUST and SHOULD failures).' },
+  { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'enum', values: FAIL_ON, help: 'The least severe level whose failures make the exit code 1: security (SECURITY only), must (SECURITY and MUST, the default) or should (all three).' },
 ];
 
 export const DEFAULTS = {

@@ -52,7 +52,7 @@ export class Fixtures {
     const body = { status: 'publish', content: `<p>${label}</p>`, ...fields, title, slug: fields.slug ?? label };
     const res = await client.post(collection, body);
     if (res.status < 200 || res.status > 299 || typeof res.body?.id !== 'number')
-      throw new FixtureError(`could not create a fixture in ${collection}: ${res.status} ${res.text.slice(0, 200)}`);
+      throw new FixtureError(`could not create a fixture in ${collection}: ${res.status} ${res.text.slice(0, 200)}`, fixtureOwner(collection));
     this.track(`${collection}/${res.body.id}`);
     return res.body;
   }
@@ -72,9 +72,30 @@ export class Fixtures {
   }
 }
 
-/** A fixture could not be set up: a precondition, not a conformance failure of the behaviour under test. */
+/**
+ * The behaviour that owns "an item can be created in this collection": when a fixture cannot be
+ * made, behaviours that needed it skip with `depends on <owner>` (the owner reports the deviation).
+ */
+export const FIXTURE_OWNERS: Record<string, string> = {
+  '/cms/v2/posts': 'cms.posts.create.optional-fields',
+  '/cms/v2/pages': 'cms.pages.create.optional-fields',
+  '/contactform/v1/contact-forms': 'contactform.forms.create',
+};
+
+export const fixtureOwner = (route: string): string | undefined =>
+  Object.entries(FIXTURE_OWNERS).find(([collection]) => route === collection || route.startsWith(`${collection}/`))?.[1];
+
+/**
+ * A fixture could not be set up: a precondition, not a conformance failure of the behaviour under
+ * test. The behaviour skips with `depends on <owner>` (the behaviour that checks what failed).
+ */
 export class FixtureError extends Error {
   override name = 'FixtureError';
+  readonly owner?: string;
+  constructor(message: string, owner?: string) {
+    super(message);
+    this.owner = owner;
+  }
 }
 
 /**

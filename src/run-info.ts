@@ -3,7 +3,7 @@
  * Credentials travel in memory to the workers; they are never written to any file.
  */
 import type { RunConfig } from './config.ts';
-import type { ProfileName } from './profiles.ts';
+import type { ProfileName } from '../schemas/profiles.ts';
 
 export interface RunInfo {
   runId: string;

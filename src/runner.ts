@@ -8,21 +8,23 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Vitest } from 'vitest/node';
 import { Client } from './client.ts';
+import { PKG_ROOT } from './paths.ts';
 import { isLoopback, redactConfig, type RunConfig } from './config.ts';
 import { TargetError, UnreachableError, UsageError } from './errors.ts';
 import { sweep, tagFor } from './fixtures.ts';
-import { detectProfile, getProfile, normalizeIndex, type ProfileName } from './profiles.ts';
+import { detectProfile, getProfile, normalizeIndex, type ProfileName } from '../schemas/profiles.ts';
 import type { RunInfo } from './run-info.ts';
 import { suiteFiles, workerCount } from './suite-files.ts';
 import type { Exchange } from './client.ts';
-import { ResultsReporter, exitCodeFor, type Results } from '../reporters/results.ts';
+import { exitCodeFor, type Results } from '../schemas/results.ts';
+import type { SpecRef } from '../schemas/types.ts';
+import { ResultsReporter } from './collect.ts';
 import { digestIndex } from '../reporters/advertised.ts';
-import { applyBaseline, loadBaseline, writeBaselineFile, type BaselineFile } from '../reporters/baseline.ts';
-import { eventWriter } from '../reporters/events.ts';
-import { BehaviourJUnitReporter } from '../reporters/junit.ts';
+import { applyBaseline, loadBaseline, writeBaselineFile, type BaselineFile } from './baseline.ts';
+import { eventWriter } from './events.ts';
 import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../reporters/index.ts';
 
-export const PKG_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export { PKG_ROOT };
 export const TOOL = {
   name: 'cms-conformance',
   version: (JSON.parse(readFileSync(join(PKG_ROOT, 'package.json'), 'utf8')) as { version: string }).version,
@@ -36,6 +38,9 @@ export interface PreparedTarget {
 }
 
 export type Log = (line: string) => void;
+
+/** The time limit of a behaviour or hook: not a limit on the target (that is --timeout per request), a guard against a harness hang. */
+export const HARNESS_GUARD_MS = 30 * 60_000;
 
 export type EmbeddedVersion = '6.5.5' | '6.1.9';
 
@@ -124,7 +129,7 @@ export interface RunOutcome {
   latest?: string;
   /** The baseline file written (--write-baseline). */
   baselineWritten?: string;
-  exitCode: 0 | 1;
+  exitCode: 0 | 1 | 3 | 4;
 }
 
 export interface RunOptions {
@@ -198,7 +203,6 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       setupRequests: { count: setupClient.totals.requests, latencyMs: setupClient.totals.latencyMs },
       advertised,
     });
-    const junit = formats.includes('junit') ? [new BehaviourJUnitReporter(join(reportDir, REPORT_FILES.junit), baseline)] : [];
     const { createVitest } = await import('vitest/node');
     const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
     const vitest = await createVitest(
@@ -208,13 +212,15 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
         config: false,
         include: suiteFiles(cfg.only),
         watch: false,
-        reporters: [process.stdout.isTTY ? 'default' : 'dot', reporter, ...junit],
+        reporters: [process.stdout.isTTY ? 'default' : 'dot', reporter],
         testNamePattern: cfg.only,
         passWithNoTests: true,
         pool: 'threads',
         maxWorkers: workerCount(cfg.concurrency),
-        testTimeout: Math.max(60_000, cfg.timeoutMs * 6),
-        hookTimeout: Math.max(60_000, cfg.timeoutMs * 6),
+        // Every request has its own limit (--timeout), so a behaviour or a fixture hook always ends
+        // however slow the target is; these only guard against a hang of cms-conformance itself.
+        testTimeout: HARNESS_GUARD_MS,
+        hookTimeout: HARNESS_GUARD_MS,
         teardownTimeout: 30_000,
       },
       { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
@@ -291,7 +297,14 @@ export interface ListedBehaviour {
   namespace: string;
   title: string;
   spec: string;
+  specRef: SpecRef;
+  /** The spec sentence the behaviour checks, when the declaration gives it. */
+  sentence?: string;
+  /** The suite file that declares it (loaded by the runner). */
   file: string;
+  /** Where behaviour() is called: "suites/extensions/suite-settings.ts:140". */
+  location?: string;
+  covers: string[];
 }
 
 /** Collect the declared behaviours without running them (no target needed). */
@@ -315,7 +328,18 @@ export async function listBehaviours(only?: string): Promise<{ behaviours: Liste
           errors.push(`${m.relativeModuleId}: test "${tc.name}" is not declared with behaviour()`);
           continue;
         }
-        behaviours.push({ id: b.id, level: b.level, namespace: b.namespace, title: b.title, spec: `${b.spec.doc} § ${b.spec.section}`, file: m.relativeModuleId });
+        behaviours.push({
+          id: b.id,
+          level: b.level,
+          namespace: b.namespace,
+          title: b.title,
+          spec: `${b.spec.doc} § ${b.spec.section}`,
+          specRef: b.spec,
+          ...(b.sentence ? { sentence: b.sentence } : {}),
+          file: m.relativeModuleId,
+          ...(b.location ? { location: b.location } : {}),
+          covers: b.covers ?? [],
+        });
       }
     }
     return { behaviours: behaviours.sort((a, b) => a.id.localeCompare(b.id)), errors };

@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Results } from '../reporters/results.ts';
-import { allFaults } from './faults/index.ts';
-import { matchesCaughtBy, startFaultProxy, type Fault } from './faults/proxy.ts';
-import type { ProfileName } from './profiles.ts';
+import type { Results } from '../schemas/results.ts';
+import { allFaults } from '../faults/index.ts';
+import { matchesCaughtBy, startFaultProxy, type Fault } from '../faults/proxy.ts';
+import type { ProfileName } from '../schemas/profiles.ts';
 import { PKG_ROOT } from './runner.ts';
 
 export interface Host {

@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discoveryFaults } from '../src/faults/discovery.ts';
-import type { Results } from '../reporters/results.ts';
+import { discoveryFaults } from '../faults/discovery.ts';
+import type { Results } from '../schemas/results.ts';
 import { expectCaught, onlyFor, runSuite } from './helpers/harness.ts';
 import { serveIndex } from './helpers/index-server.ts';
 

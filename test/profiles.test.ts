@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { extensionNamespaces, extensionRoutes, modules, settings } from '../schemas/catalog/extensions.ts';
 import type { SettingSpec } from '../schemas/types.ts';
-import { detectProfile, getProfile, normalizeIndex, wordpressProfileData } from '../src/profiles.ts';
+import { detectProfile, getProfile, normalizeIndex, wordpressProfileData } from '../schemas/profiles.ts';
 
 const FIXTURE_PATH = fileURLToPath(new URL('./fixtures/wordpress-7.1-index.json', import.meta.url));
 const fixtureText = readFileSync(FIXTURE_PATH, 'utf8');

@@ -9,7 +9,7 @@ import { writePolicy } from '../src/runner.ts';
 import { resolveConfig } from '../src/config.ts';
 import { Client } from '../src/client.ts';
 import { listTagged } from '../src/fixtures.ts';
-import { getProfile } from '../src/profiles.ts';
+import { getProfile } from '../schemas/profiles.ts';
 import { runSuite, sharedWordPress } from './helpers/harness.ts';
 
 const wp = sharedWordPress();

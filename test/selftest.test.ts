@@ -1,7 +1,7 @@
 /** The self-test reports caught faults with the behaviours that caught them, and missed ones as gaps. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultById } from '../src/faults/index.ts';
-import type { Fault } from '../src/faults/proxy.ts';
+import { faultById } from '../faults/index.ts';
+import type { Fault } from '../faults/proxy.ts';
 import { bootHost, runSelftest, selftestMarkdown, type Host } from '../src/selftest.ts';
 import { runCli } from './helpers/cli.ts';
 

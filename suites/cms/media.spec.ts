@@ -32,6 +32,7 @@ function mediaOnTarget(t: BehaviourContext): Promise<{ ids: number[] } | { error
 
 const target: QueryTarget = {
   id: 'cms.media',
+  endpoint: media.endpoint.id,
   path: media.route.path,
   spec: media.endpoint.spec,
   args: media.query,

@@ -714,5 +714,5 @@ behaviour(
       { shrinkBudget: 8, describe: (ops) => ops.map((op) => (op.kind === 'delete' ? `DELETE ${op.collection}[${op.ref}]${op.force ? ' force' : ''}` : op.kind === 'update' ? `${op.method} ${op.collection}[${op.ref}] ${JSON.stringify(op.fields)}` : `create ${op.collection} ${JSON.stringify(op.fields)}`)) },
     );
   },
-  { concurrent: true, timeout: 90_000 },
+  { concurrent: true },
 );

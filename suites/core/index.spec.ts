@@ -10,7 +10,7 @@ import { catalog, endpointById } from '../../schemas/catalog/index.ts';
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
 import { findAdvertisedRoute } from '../../src/discovery.ts';
-import { normalizeIndex } from '../../src/profiles.ts';
+import { normalizeIndex } from '../../schemas/profiles.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;
 

@@ -94,7 +94,6 @@ behaviour(
 behaviour(
   decl('contactform.forms.create', 'POST /contact-forms creates a form with an integer id that GET /contact-forms/<id> then reads', collection.path, [
     'endpoint:contactform.forms.collection.create',
-    'resource.contactform.form',
   ]),
   async (t) => {
     requireForms(t);

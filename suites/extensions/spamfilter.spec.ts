@@ -88,7 +88,7 @@ const keyDecl = (id: string, title: string, covers: string[]) => ({
   route: KEY,
   title,
   spec: ref,
-  covers: ['resource.spamfilter.key', ...covers],
+  covers: ['field:resource.spamfilter.key', ...covers],
 });
 
 // --- namespace index and statistics (read-only, concurrent) ------------------------------------
@@ -117,7 +117,7 @@ const statsDecl = (id: string, title: string, route: string, covers: string[]) =
   route,
   title,
   spec: statsRead.endpoint.spec,
-  covers: ['resource.spamfilter.stats', ...covers],
+  covers: [...covers],
 });
 
 /** Collect answers; fail naming every request whose answer is not as expected. */
@@ -368,7 +368,7 @@ for (const [i, name] of SETTING_NAMES.entries()) {
     route: SETTINGS,
     title,
     spec: routeById('spamfilter.settings').spec,
-    covers: [`arg:${settingsWrite.endpoint.id}.${name}`, 'resource.spamfilter.settings'],
+    covers: [`arg:${settingsWrite.endpoint.id}.${name}`, 'field:resource.spamfilter.settings'],
   });
   // Both write methods of the pair are exercised across the two settings.
   const [there, back]: Method[] = i % 2 === 0 ? ['POST', 'PUT'] : ['PATCH', 'POST'];

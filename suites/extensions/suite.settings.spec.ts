@@ -26,7 +26,7 @@ behaviour(
     route: SETTINGS,
     title: 'GET /settings carries every documented setting and module toggle, each with a value of its type',
     spec: catalog.settings[0]!.spec,
-    covers: ['endpoint:suite.settings.read', 'resource.suite.settings'],
+    covers: ['endpoint:suite.settings.read', 'field:resource.suite.settings'],
   },
   async (t) => {
     t.requireNamespace(SUITE);

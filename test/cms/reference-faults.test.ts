@@ -4,8 +4,8 @@
  * proven on the reference server. Also: every cms fault is proven in exactly one place.
  */
 import { describe, expect, it } from 'vitest';
-import { cmsFaults } from '../../src/faults/cms.ts';
-import { matchesCaughtBy } from '../../src/faults/proxy.ts';
+import { cmsFaults } from '../../faults/cms.ts';
+import { matchesCaughtBy } from '../../faults/proxy.ts';
 import { REFERENCE_GROUPS, UNPROVEN, WORDPRESS_GROUPS } from './groups.ts';
 import { allFaultsGrouped, cmsFaultSuite, faultById } from './support.ts';
 import { runCli } from '../helpers/cli.ts';

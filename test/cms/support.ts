@@ -9,12 +9,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cmsFaults } from '../../src/faults/cms.ts';
-import { matchesCaughtBy, startFaultProxy, type Fault } from '../../src/faults/proxy.ts';
+import { cmsFaults } from '../../faults/cms.ts';
+import { matchesCaughtBy, startFaultProxy, type Fault } from '../../faults/proxy.ts';
 import { Client } from '../../src/client.ts';
 import { listTagged } from '../../src/fixtures.ts';
-import { getProfile } from '../../src/profiles.ts';
-import type { Results } from '../../reporters/results.ts';
+import { getProfile } from '../../schemas/profiles.ts';
+import type { Results } from '../../schemas/results.ts';
 import { BIN, ROOT, runCli, type CliRun } from '../helpers/cli.ts';
 import { expectCaught, onlyFor, type Target } from '../helpers/harness.ts';
 

@@ -15,8 +15,8 @@
  * other runs (which would delete a concurrent run's fixtures).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Fault } from '../../src/faults/proxy.ts';
-import type { Results } from '../../reporters/results.ts';
+import type { Fault } from '../../faults/proxy.ts';
+import type { Results } from '../../schemas/results.ts';
 import { expectCaught, onlyFor, runSuite, type SuiteRun, type Target } from '../helpers/harness.ts';
 
 interface Booted extends Target {

@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import { catalog } from '../../schemas/catalog/index.ts';
-import type { Fault, FaultResponse } from '../../src/faults/proxy.ts';
+import type { Fault, FaultResponse } from '../../faults/proxy.ts';
 import { REMOTE_ROUTES } from '../../suites/extensions/support.ts';
 import { startReferenceServer, type ReferenceServer } from '../../targets/reference/index.ts';
 import { runSuite, type Target } from '../helpers/harness.ts';

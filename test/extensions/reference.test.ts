@@ -4,9 +4,9 @@
  * fault not proven on WordPress makes the behaviours it names fail.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extensionFaults } from '../../src/faults/extensions.ts';
-import { matchesCaughtBy } from '../../src/faults/proxy.ts';
-import type { Results } from '../../reporters/results.ts';
+import { extensionFaults } from '../../faults/extensions.ts';
+import { matchesCaughtBy } from '../../faults/proxy.ts';
+import type { Results } from '../../schemas/results.ts';
 import { startReferenceServer, type ReferenceServer } from '../../targets/reference/index.ts';
 import { runSuite, type Target } from '../helpers/harness.ts';
 import { REFERENCE_ROUNDS, WORDPRESS_ROUNDS } from './plan.ts';

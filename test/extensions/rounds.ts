@@ -5,9 +5,9 @@
  * share a round is decided by hand, in the test files, with the reason next to it.
  */
 import { expect } from 'vitest';
-import { allFaults } from '../../src/faults/index.ts';
-import type { Fault } from '../../src/faults/proxy.ts';
-import type { Results } from '../../reporters/results.ts';
+import { allFaults } from '../../faults/index.ts';
+import type { Fault } from '../../faults/proxy.ts';
+import type { Results } from '../../schemas/results.ts';
 import { expectCaught, onlyFor, runSuite, type Target } from '../helpers/harness.ts';
 
 export const EXTENSION_BEHAVIOURS = '^(spamfilter|contactform|suite)\\.';

@@ -3,9 +3,9 @@
  * project's own tests — the way a user runs it (the real CLI in a child process).
  */
 import { afterAll, beforeAll, expect } from 'vitest';
-import { matchesCaughtBy, startFaultProxy, type Fault, type ProxyStats } from '../../src/faults/proxy.ts';
-import type { ProfileName } from '../../src/profiles.ts';
-import type { Results } from '../../reporters/results.ts';
+import { matchesCaughtBy, startFaultProxy, type Fault, type ProxyStats } from '../../faults/proxy.ts';
+import type { ProfileName } from '../../schemas/profiles.ts';
+import type { Results } from '../../schemas/results.ts';
 import { runCli, type CliRun } from './cli.ts';
 
 export interface Target {

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyBaseline, loadBaseline, parseBaseline, writeBaselineFile } from '../../reporters/baseline.ts';
-import { exitCodeFor, gatingFailures } from '../../reporters/results.ts';
+import { applyBaseline, loadBaseline, parseBaseline, writeBaselineFile } from '../../src/baseline.ts';
+import { exitCodeFor, gatingFailures } from '../../schemas/results.ts';
 import { UsageError } from '../../src/errors.ts';
-import { cannedResults } from './canned.ts';
+import { cannedBehaviours, cannedResults } from './canned.ts';
 
 const failing = ['cms.posts.create.title-stored', 'cms.posts.per-page.bounds', 'disc.args.cms.pages.collection.list', 'spamfilter.key.verify'];
 
@@ -45,7 +45,8 @@ describe('applying a baseline', () => {
     ]);
   });
   it('gates only on failures the baseline does not list, at the --fail-on level', () => {
-    const r = cannedResults();
+    const withErrors = cannedBehaviours();
+    const r = cannedResults({ behaviours: withErrors.filter((b) => b.status !== 'error') });
     expect(exitCodeFor(r, 'must')).toBe(1);
     r.baseline = applyBaseline(r, base, 'known.json');
     // the only unlisted failure is a SHOULD: gating with --fail-on should only
@@ -56,8 +57,18 @@ describe('applying a baseline', () => {
     expect(gatingFailures(r, 'must').map((b) => b.id)).toEqual(['spamfilter.key.verify']);
     expect(exitCodeFor(r, 'must')).toBe(1);
     r.baseline = applyBaseline(r, base, 'known.json');
-    r.errors = [{ message: 'suite failed to load' }];
-    expect(exitCodeFor(r, 'must')).toBe(1);
+    // Checks that could not be made never gate as failures: 4 for a harness bug, 3 for target trouble.
+    r.errors = [{ message: 'suite failed to load', kind: 'harness' }];
+    expect(exitCodeFor(r, 'must')).toBe(4);
+    r.errors = [{ message: 'Hook timed out', kind: 'target' }];
+    expect(exitCodeFor(r, 'must')).toBe(3);
+    r.errors = [];
+    expect(exitCodeFor(r, 'must')).toBe(0);
+    expect(exitCodeFor({ ...r, behaviours: withErrors }, 'must')).toBe(3);
+    // --fail-on security: only SECURITY failures gate
+    r.baseline = undefined;
+    expect(exitCodeFor(r, 'security')).toBe(0);
+    expect(exitCodeFor({ ...r, behaviours: r.behaviours.map((b) => (b.level === 'SECURITY' ? { ...b, status: 'failed' as const } : b)) }, 'security')).toBe(1);
   });
   it('--write-baseline records every failure and keeps the reasons and links already written', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cmsc-bl-')), 'known.json');
@@ -69,7 +80,7 @@ describe('applying a baseline', () => {
     expect(onDisk.failures.find((f) => f.id === 'cms.posts.create.title-stored')?.reason).toMatch(/expected/);
     expect(JSON.parse(readFileSync(file, 'utf8')).failures.every((f: { reason: string }) => f.reason.length > 0)).toBe(true);
     // and a run with it passes the MUST gate
-    const r = cannedResults();
+    const r = cannedResults({ behaviours: cannedBehaviours().filter((b) => b.status !== 'error') });
     r.baseline = applyBaseline(r, onDisk, file);
     expect(exitCodeFor(r, 'should')).toBe(0);
   });

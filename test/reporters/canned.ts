@@ -4,8 +4,8 @@
  * SHOULD behaviours, several namespaces), built with the real summary, coverage and digest code.
  */
 import { digestIndex } from '../../reporters/advertised.ts';
-import { computeCoverage } from '../../reporters/coverage.ts';
-import { summarize, type BehaviourResult, type Results } from '../../reporters/results.ts';
+import { computeCoverage } from '../../schemas/coverage.ts';
+import { summarize, type BehaviourResult, type Results } from '../../schemas/results.ts';
 import { curlFor, type Exchange } from '../../src/client.ts';
 
 const URL = 'http://127.0.0.1:8089';
@@ -94,11 +94,32 @@ export function cannedBehaviours(): BehaviourResult[] {
       namespace: 'spamfilter/v1',
       title: 'POST /spamfilter/v1/key verifies a key',
       route: '/spamfilter/v1/key',
-      failureKind: 'target',
-      reason: 'target error: no response within 10000 ms: POST http://127.0.0.1:8089/index.php?rest_route=/akismet/v1/key',
+      failureKind: 'conformance',
+      reason: 'POST /akismet/v1/key {key: "abc"} (3 characters) answered 200, expected a refusal',
       requests: 1,
       covers: ['endpoint:spamfilter.key.verify'],
-      exchanges: [{ ...exchange('POST', '/akismet/v1/key', 0, '', { key: 'abc' }), error: 'no response within 10000 ms' }],
+      exchanges: [exchange('POST', '/akismet/v1/key', 200, 'abc', { key: 'abc' })],
+    }),
+    behaviour({
+      id: 'spamfilter.key.read',
+      status: 'error',
+      namespace: 'spamfilter/v1',
+      title: 'GET /spamfilter/v1/key answers',
+      route: '/spamfilter/v1/key',
+      failureKind: 'target',
+      reason: 'target error: no response within 10000 ms: GET http://127.0.0.1:8089/index.php?rest_route=/akismet/v1/key',
+      requests: 1,
+      covers: ['endpoint:spamfilter.key.read'],
+      exchanges: [{ ...exchange('GET', '/akismet/v1/key', 0, ''), error: 'no response within 10000 ms' }],
+    }),
+    behaviour({
+      id: 'auth.posts.create-anonymous',
+      status: 'passed',
+      level: 'SECURITY',
+      namespace: 'cms/v2',
+      title: 'an anonymous POST /cms/v2/posts is refused',
+      route: '/cms/v2/posts',
+      requests: 1,
     }),
     behaviour({ id: 'cms.posts.list.default', status: 'passed', title: 'GET /cms/v2/posts lists posts', route: '/cms/v2/posts', requests: 1, covers: ['route:cms.posts.collection'] }),
     behaviour({ id: 'cms.posts.list.should-order', status: 'passed', level: 'SHOULD', title: 'posts are ordered by date, newest first', route: '/cms/v2/posts', requests: 2 }),

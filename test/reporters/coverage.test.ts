@@ -1,7 +1,7 @@
 /** Coverage: the denominator is the whole catalog; covers IDs map to items by the documented rules. */
 import { describe, expect, it } from 'vitest';
 import { allEndpoints, catalog } from '../../schemas/catalog/index.ts';
-import { catalogItems, computeCoverage, resolveCover, uncoveredCount } from '../../reporters/coverage.ts';
+import { catalogItems, computeCoverage, resolveCover, uncoveredCount } from '../../schemas/coverage.ts';
 
 const items = catalogItems();
 const ids = new Set(items.map((i) => i.id));

@@ -9,7 +9,7 @@ import { diffAdvertised, diffLines, digestIndex } from '../../reporters/advertis
 import { compareExitCode, compareResults, renderCompareHtml, renderCompareMarkdown } from '../../reporters/compare.ts';
 import { renderHtml } from '../../reporters/html.ts';
 import { REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../../reporters/index.ts';
-import { eventWriter, requestEvent, safeBody } from '../../reporters/events.ts';
+import { eventWriter, requestEvent, safeBody } from '../../src/events.ts';
 import { renderMarkdown } from '../../reporters/markdown.ts';
 import { Client } from '../../src/client.ts';
 import { cannedBehaviours, cannedResults } from './canned.ts';
@@ -18,19 +18,22 @@ describe('Markdown summary', () => {
   const md = renderMarkdown(cannedResults());
   it('states the verdict, the counts by level and every failure with its reason', () => {
     expect(md.split('\n')[0]).toMatch(/^## ❌ cms-conformance: 3 gating failures/);
-    expect(md).toContain('| MUST | 3 | 3 | 2 | 8 |');
-    expect(md).toContain('| SHOULD | 1 | 1 | 0 | 2 |');
+    expect(md).toContain('| SECURITY | 1 | 0 | 0 | 0 | 1 |');
+    expect(md).toContain('| MUST | 3 | 3 | 1 | 2 | 9 |');
+    expect(md).toContain('| SHOULD | 1 | 1 | 0 | 0 | 2 |');
     for (const id of ['cms.posts.per-page.bounds', 'cms.posts.create.title-stored', 'disc.args.cms.pages.collection.list', 'spamfilter.key.verify']) expect(md).toContain(`\`${id}\``);
-    expect(md).toContain('(target) target error: no response');
+    // A check that could not be made is listed apart, never as a failure.
+    expect(md).toMatch(/### Could not be checked \(1\)[\s\S]*`spamfilter.key.read` \| MUST \| target error: no response/);
   });
   it('groups skips by reason, shows coverage and the command to reproduce', () => {
     expect(md).toMatch(/\| namespace suite\/v4 is not advertised by the target \| 1 \|/);
-    expect(md).toMatch(/### Catalog coverage: [\d.]+ % \(\d+ of \d+ items\)/);
+    expect(md).toMatch(/### Behavioural coverage: [\d.]+ % \(\d+ of \d+ items exercised by a request\)/);
+    expect(md).toMatch(/### Catalog coverage with discovery: [\d.]+ % \(\d+ of \d+ items\)/);
     expect(md).toContain('cms-conformance run --target http://127.0.0.1:8089 --profile wordpress --seed 42');
     expect(md).toContain('set `TARGET_USER` and `TARGET_APP_PASSWORD` first');
   });
   it('says passed when only baselined or SHOULD failures remain', () => {
-    const r = cannedResults({ behaviours: cannedBehaviours().filter((b) => b.level === 'SHOULD' || b.status !== 'failed') });
+    const r = cannedResults({ behaviours: cannedBehaviours().filter((b) => b.level === 'SHOULD' || (b.status !== 'failed' && b.status !== 'error')) });
     expect(renderMarkdown(r).split('\n')[0]).toMatch(/^## ✅/);
   });
   it('keeps table cells on one line and escapes pipes', () => {
@@ -152,7 +155,7 @@ describe('advertised digest and comparison', () => {
     expect(group('spamfilter.key.verify')).toBe('both-fail');
     expect(group('disc.index.field.name')).toBe('both-pass');
     expect(group('suite.settings.read')).toBe('not-compared');
-    expect(c.counts).toEqual({ 'only-a-fails': 1, 'only-b-fails': 1, 'both-fail': 3, 'both-pass': 3, 'not-compared': 2 });
+    expect(c.counts).toEqual({ 'only-a-fails': 1, 'only-b-fails': 1, 'both-fail': 3, 'both-pass': 4, 'not-compared': 3 });
     expect(compareExitCode(c, 'must')).toBe(1);
     const fixedOnly = cannedResults({ behaviours: bBeh.map((x) => (x.id === 'cms.posts.list.default' ? cannedBehaviours().find((y) => y.id === x.id)! : x)) });
     expect(compareExitCode(compareResults(A, fixedOnly), 'must')).toBe(0);

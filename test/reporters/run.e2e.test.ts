@@ -12,7 +12,7 @@ import addFormats from 'ajv-formats';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
-import type { Results } from '../../reporters/results.ts';
+import type { Results } from '../../schemas/results.ts';
 import { sharedWordPress } from '../helpers/harness.ts';
 import { BIN, ROOT } from '../helpers/cli.ts';
 
@@ -79,7 +79,8 @@ describe('a run against the embedded WordPress', () => {
     expect(results.coverage!.covered).toBeGreaterThan(0);
     expect(results.coverage!.items).toBeGreaterThan(results.coverage!.covered);
     expect(results.advertised!.routes['/cms/v2/posts']).toBeDefined(); // spec names
-    expect(r.stdout).toContain(`catalog coverage: ${results.coverage!.percent} %`);
+    expect(r.stdout).toContain(`behavioural coverage: ${results.coverage!.behavioural.percent} %`);
+    expect(r.stdout).toContain(`with discovery: ${results.coverage!.percent} %`);
 
     // JUnit: one testcase per behaviour that ran, named by ID, with level and spec; every skip with its reason
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
@@ -89,8 +90,11 @@ describe('a run against the embedded WordPress', () => {
     expect(junit).not.toContain('<skipped/>');
     const failed = results.behaviours.find((b) => b.status === 'failed')!;
     expect(junit).toMatch(new RegExp(`<testcase classname="${failed.namespace || '\\(site\\)'}"[^>]*name="${failed.id.replace(/\./g, '\\.')} `));
-    expect(junit).toContain(`<property name="id" value="${failed.id}">`);
-    expect(junit).toContain('<property name="level" value="MUST">');
+    expect(junit).toContain(`<property name="id" value="${failed.id}"/>`);
+    expect(junit).toContain('<property name="level" value="MUST"/>');
+    // rendered from results.json: no vitest noise in failure bodies
+    expect(junit).not.toContain('Serialized Error');
+    expect(junit).toContain(`<property name="location" value="${failed.location}"/>`);
     expect(junit).toContain('<property name="spec" value="core-routes.md § ');
 
     // event log: the index fetch and the sweeps, one JSON object per line

@@ -43,6 +43,7 @@ export function defineCollectionQuery(type: PostType): void {
 
   const target: QueryTarget = {
     id: `cms.${type.name}`,
+    endpoint: type.list.id,
     path: type.paths.collection,
     spec: type.spec.query,
     args: type.query,

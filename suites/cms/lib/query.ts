@@ -36,6 +36,8 @@ export type ItemKind = { kind: 'fields'; fields: Record<string, FieldSpec> } | {
 export interface QueryTarget {
   /** Behaviour ID prefix, e.g. cms.posts or cms.posts.revisions. */
   id: string;
+  /** The catalog endpoint whose query this is (coverage IDs), e.g. cms.posts.collection.list. */
+  endpoint: string;
   /** Documented route shape and the section of its query table. */
   path: string;
   spec: SpecRef;
@@ -134,7 +136,7 @@ export function defineQueryBehaviours(target: QueryTarget): void {
         route: target.path,
         title: `${arg}: documented values are accepted${invalid ? ', invalid ones rejected with a 4xx' : ''} (boundaries, then random)`,
         spec: target.spec,
-        covers: [`arg:${target.id}.${arg}`],
+        covers: [`arg:${target.endpoint}.${arg}`],
       },
       async (t) => {
         if (target.needsCredentials) t.requireCredentials();
@@ -183,7 +185,7 @@ export function defineQueryBehaviours(target: QueryTarget): void {
           .map((v, i) => (i === 0 && perPage.minimum !== undefined ? v! - 1 : v! + 1))
           .join(' and ')} rejected`,
         spec: target.spec,
-        covers: [`arg:${target.id}.per_page`, 'limit.per_page.minimum', 'limit.per_page.maximum'],
+        covers: [`arg:${target.endpoint}.per_page`, 'limit.per_page.minimum', 'limit.per_page.maximum'],
       },
       async (t) => {
         if (target.needsCredentials) t.requireCredentials();
@@ -213,7 +215,7 @@ export function defineQueryBehaviours(target: QueryTarget): void {
         route: target.path,
         title: `page ${min} accepted, ${min - 1} rejected`,
         spec: target.spec,
-        covers: [`arg:${target.id}.page`, 'limit.page.minimum'],
+        covers: [`arg:${target.endpoint}.page`, 'limit.page.minimum'],
       },
       async (t) => {
         if (target.needsCredentials) t.requireCredentials();

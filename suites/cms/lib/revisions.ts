@@ -35,6 +35,7 @@ export function defineRevisions(type: PostType): void {
 
   const target: QueryTarget = {
     id: `cms.${type.name}.revisions`,
+    endpoint: type.revisionList.id,
     path: type.paths.revisions,
     spec: type.spec.revisionQuery,
     args: type.revisionQuery,

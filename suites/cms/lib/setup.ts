@@ -8,7 +8,7 @@ import { beforeAll } from 'vitest';
 import { mixSeed, seededFaker } from '../../../generators/index.ts';
 import { fixtures, runContext, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { Client } from '../../../src/client.ts';
-import { FixtureError, type Fixtures } from '../../../src/fixtures.ts';
+import { FixtureError, fixtureOwner, type Fixtures } from '../../../src/fixtures.ts';
 
 export interface SetupContext {
   client: Client;
@@ -44,7 +44,7 @@ export async function createTagged(client: Client, fx: Fixtures, collection: str
     fx.track(`${collection}/${res.body.id}`);
     return res.body;
   }
-  throw new FixtureError(`could not create a fixture in ${collection} (${JSON.stringify(body).slice(0, 160)}): ${res.status} ${res.text.slice(0, 200)}`);
+  throw new FixtureError(`could not create a fixture in ${collection} (${JSON.stringify(body).slice(0, 160)}): ${res.status} ${res.text.slice(0, 200)}`, fixtureOwner(collection));
 }
 
 /** Create with exactly `body`; its title or slug must carry the tag (so that a sweep finds it). */
@@ -55,7 +55,7 @@ export async function createExact(client: Client, fx: Fixtures, collection: stri
     fx.track(`${collection}/${res.body.id}`);
     return res.body;
   }
-  throw new FixtureError(`could not create a fixture in ${collection} (${JSON.stringify(body).slice(0, 160)}): ${res.status} ${res.text.slice(0, 200)}`);
+  throw new FixtureError(`could not create a fixture in ${collection} (${JSON.stringify(body).slice(0, 160)}): ${res.status} ${res.text.slice(0, 200)}`, fixtureOwner(collection));
 }
 
 /** Declare the file's fixtures; `build` runs once before the file's behaviours. */
@@ -101,11 +101,8 @@ export function fileSetup<T>(name: string, build: (s: SetupContext) => Promise<T
     get(t) {
       if (state.kind === 'ready') return state.value;
       if (state.kind === 'skip') t.skip(state.reason);
-      if (state.kind === 'error') {
-        const err = state.error as Error;
-        if (err?.name === 'FixtureError') t.fail(`fixtures of this file could not be created: ${err.message}`);
-        throw err;
-      }
+      // A FixtureError makes the behaviour skip, naming the behaviour that owns what failed (src/behaviour.ts).
+      if (state.kind === 'error') throw state.error;
       throw new Error('fixtures were not set up (beforeAll did not run)');
     },
   };

@@ -7,7 +7,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
-import { getProfile, type Profile, type ProfileName } from '../profiles.ts';
+import { getProfile, type Profile, type ProfileName } from '../schemas/profiles.ts';
 
 export interface FaultRequest {
   method: string;

@@ -13,41 +13,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { UsageError } from '../src/errors.ts';
-import type { Results } from './results.ts';
+import type { BaselineEntry, BaselineFile, BaselineOutcome, Results } from '../schemas/results.ts';
+import { UsageError } from './errors.ts';
 
-export interface BaselineEntry {
-  id: string;
-  /** Why the failure is accepted (required). */
-  reason: string;
-  /** Issue or ticket tracking it. */
-  link?: string;
-  level?: 'MUST' | 'SHOULD';
-  /** The failure message when the entry was recorded. */
-  message?: string;
-  /** Date the entry was recorded (YYYY-MM-DD). */
-  recorded?: string;
-}
-
-export interface BaselineFile {
-  schemaVersion: 1;
-  description?: string;
-  failures: BaselineEntry[];
-}
-
-export interface BaselineOutcome {
-  /** The baseline file as given. */
-  file: string;
-  entries: number;
-  /** Failures the baseline lists: they do not gate the exit code. */
-  known: { id: string; reason: string; link?: string }[];
-  /** Failures the baseline does not list (of any level; --fail-on decides which gate). */
-  newFailures: string[];
-  /** Entries whose behaviour passed in this run: remove them from the baseline. */
-  nowPassing: { id: string; reason: string; link?: string }[];
-  /** Entries whose behaviour was skipped or not selected in this run (nothing is known about them). */
-  notRun: { id: string; status: 'skipped' | 'not run' }[];
-}
+export type { BaselineEntry, BaselineFile, BaselineOutcome };
 
 export function parseBaseline(text: string, file: string): BaselineFile {
   let data: any;
@@ -95,7 +64,7 @@ export function applyBaseline(results: Pick<Results, 'behaviours'>, baseline: Ba
     const s = status.get(e.id);
     if (s === 'passed') outcome.nowPassing.push(pick(e));
     else if (s === undefined) outcome.notRun.push({ id: e.id, status: 'not run' });
-    else if (s === 'skipped') outcome.notRun.push({ id: e.id, status: 'skipped' });
+    else if (s === 'skipped' || s === 'error') outcome.notRun.push({ id: e.id, status: s });
   }
   return outcome;
 }

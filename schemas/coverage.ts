@@ -33,8 +33,8 @@
  * catalog does not hold), never counted.
  * Facts the spec explicitly does not show (`catalog.notShown`) are not items.
  */
-import { catalog } from '../schemas/catalog/index.ts';
-import type { ArgSpec, Catalog, FieldSpec } from '../schemas/types.ts';
+import { catalog } from './catalog/index.ts';
+import type { ArgSpec, Catalog, FieldSpec } from './types.ts';
 
 export const COVERAGE_KINDS = [
   'namespace',
@@ -70,6 +70,11 @@ export interface Coverage extends CoverageCounts {
   definition: string;
   /** Covered items exercised by at least one behaviour that sent requests (not only read the index). */
   coveredByRequests: number;
+  /**
+   * Behavioural coverage: items exercised by a request of a behaviour that ran and is not a
+   * discovery behaviour (`disc.*` compare what the target advertises, not what it does).
+   */
+  behavioural: CoverageCounts;
   byKind: Record<CoverageKind, CoverageCounts>;
   byNamespace: Record<string, CoverageCounts>;
   /** Items no executed behaviour covers, grouped by namespace and kind (catalog order). */
@@ -81,8 +86,10 @@ export interface Coverage extends CoverageCounts {
 export const COVERAGE_DEFINITION =
   'Items: every catalog fact (namespace, index field, authentication, route x method, path parameter, allow_batch, ' +
   'arg x stated attribute, resource field x context, setting, module, limit). An item is covered when a behaviour ' +
-  'that ran (passed or failed; skips do not count) names it, or a coarser ID containing it, in its covers list ' +
-  '(arg:<endpoint>.<arg> covers all attributes of the arg; endpoint:<id> all its methods; route:<id> all methods of the route).';
+  'that ran (passed or failed; skips and errors do not count) names it, or a coarser ID containing it, in its covers list ' +
+  '(arg:<endpoint>.<arg> covers all attributes of the arg; endpoint:<id> all its methods; route:<id> all methods of the route). ' +
+  'Behavioural coverage counts only items named by a behaviour that sent requests and is not a discovery behaviour (disc.*): ' +
+  'what the target does, not what its index advertises.';
 
 const SEPARATORS = new Set(['.', '#', '@', ':']);
 
@@ -163,11 +170,14 @@ function groupUncovered(items: readonly CatalogItem[]): Coverage['uncovered'] {
 /** Number of uncovered items. */
 export const uncoveredCount = (c: Pick<Coverage, 'uncovered'>) => c.uncovered.reduce((n, g) => n + g.ids.length, 0);
 
+/** Discovery behaviours compare the advertised index with the catalog: they exercise no documented behaviour. */
+export const isDiscovery = (id: string): boolean => id.startsWith('disc.');
+
 const pct = (covered: number, items: number) => (items === 0 ? 0 : Math.round((covered / items) * 1000) / 10);
 
 export interface CoveringBehaviour {
   id: string;
-  status: 'passed' | 'failed' | 'skipped';
+  status: 'passed' | 'failed' | 'skipped' | 'error';
   covers?: string[];
   requests?: number;
 }
@@ -176,17 +186,20 @@ export function computeCoverage(behaviours: readonly CoveringBehaviour[], c: Cat
   const items = catalogItems(c);
   const covered = new Set<string>();
   const byRequests = new Set<string>();
+  const behavioural = new Set<string>();
   const unknown = new Map<string, string[]>();
   const cache = new Map<string, string[]>();
   for (const b of behaviours) {
-    if (b.status === 'skipped') continue;
+    if (b.status !== 'passed' && b.status !== 'failed') continue;
+    const exercised = (b.requests ?? 0) > 0;
     for (const cover of new Set(b.covers ?? [])) {
       let ids = cache.get(cover);
       if (!ids) cache.set(cover, (ids = resolveCover(cover, items, c)));
       if (ids.length === 0) unknown.set(cover, [...(unknown.get(cover) ?? []), b.id]);
       for (const id of ids) {
         covered.add(id);
-        if ((b.requests ?? 0) > 0) byRequests.add(id);
+        if (exercised) byRequests.add(id);
+        if (exercised && !isDiscovery(b.id)) behavioural.add(id);
       }
     }
   }
@@ -201,6 +214,7 @@ export function computeCoverage(behaviours: readonly CoveringBehaviour[], c: Cat
     definition: COVERAGE_DEFINITION,
     ...tally(items),
     coveredByRequests: byRequests.size,
+    behavioural: { items: items.length, covered: behavioural.size, percent: pct(behavioural.size, items.length) },
     byKind,
     byNamespace,
     uncovered: groupUncovered(items.filter((i) => !covered.has(i.id))),

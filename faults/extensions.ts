@@ -5,8 +5,8 @@
  * is too permissive...). Routes are in spec names; setting keys and module slugs in bodies are
  * the target's own (translated through `req.profile`).
  */
-import { catalog } from '../../schemas/catalog/index.ts';
-import type { ArgSpec, DeclaredType, RouteSpec } from '../../schemas/types.ts';
+import { catalog } from '../schemas/catalog/index.ts';
+import type { ArgSpec, DeclaredType, RouteSpec } from '../schemas/types.ts';
 import { json, type Fault, type FaultRequest } from './proxy.ts';
 
 const noRoute = () => json(404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });

@@ -11,8 +11,8 @@
  *
  * Faults see routes in spec names (the proxy translates through the target's profile).
  */
-import { endpointById } from '../../schemas/catalog/index.ts';
-import { catalog } from '../../schemas/catalog/index.ts';
+import { endpointById } from '../schemas/catalog/index.ts';
+import { catalog } from '../schemas/catalog/index.ts';
 import { json, type Fault, type FaultRequest, type FaultResponse } from './proxy.ts';
 
 const TYPES = ['posts', 'pages'] as const;

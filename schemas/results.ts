@@ -1,0 +1,252 @@
+/**
+ * The results model: what a conformance run produces (`results.json`, described by
+ * results.schema.json beside this file). It is the ground floor every other part stands on:
+ * suites declare behaviours with these types, the runner collects results of these types, and
+ * every reporter renders from a `Results` value alone (never from the run that made it).
+ *
+ * Fields are only ever added; none is renamed or removed without a deprecation period.
+ */
+import type { Coverage } from './coverage.ts';
+import type { SpecRef } from './types.ts';
+
+// ---------------------------------------------------------------- levels and statuses
+
+/**
+ * SECURITY: who may do what (part 5 says which routes need authentication is not shown, so
+ * these expectations are their own class, reported first and gating by default);
+ * MUST: what the spec states; SHOULD: what the reference implementation does where the spec
+ * is silent.
+ */
+export type Level = 'SECURITY' | 'MUST' | 'SHOULD';
+/** In the order reports show them. */
+export const LEVELS: readonly Level[] = ['SECURITY', 'MUST', 'SHOULD'];
+
+/**
+ * passed: the documented behaviour holds; failed: it does not (a conformance failure);
+ * skipped: not checked, always with its reason (e.g. `depends on <ID>, which failed: …`);
+ * error: the check could not be made: the target did not answer usably (failureKind "target")
+ * or cms-conformance broke (failureKind "harness"). An error is never a conformance failure
+ * and never gates as one.
+ */
+export type Status = 'passed' | 'failed' | 'skipped' | 'error';
+export const STATUSES: readonly Status[] = ['passed', 'failed', 'skipped', 'error'];
+/**
+ * When one behaviour has several results (shards of a run, repeated runs), the merged status is
+ * the highest of them: skipped < passed < failed < error.
+ */
+export const STATUS_RANK: Record<Status, number> = { skipped: 0, passed: 1, failed: 2, error: 3 };
+export const worstStatus = (a: Status, b: Status): Status => (STATUS_RANK[a] >= STATUS_RANK[b] ? a : b);
+
+/** conformance: the server does not do what is documented; target: it did not answer usably; harness: a bug in cms-conformance. */
+export type FailureKind = 'conformance' | 'target' | 'harness';
+
+/** `--fail-on`: the least severe level that gates the exit code (each level gates with every more severe one). */
+export type FailOn = 'security' | 'must' | 'should';
+export const FAIL_ON: readonly FailOn[] = ['security', 'must', 'should'];
+export function gatingLevels(failOn: FailOn): Level[] {
+  return LEVELS.slice(0, LEVELS.indexOf(failOn.toUpperCase() as Level) + 1);
+}
+
+// ---------------------------------------------------------------- behaviours
+
+export interface BehaviourDecl {
+  /** Stable ID: lowercase, dot-separated. Listed in behaviours.md; never renamed silently. */
+  id: string;
+  level: Level;
+  /** Namespace the behaviour belongs to ('' for the site index and batch). */
+  namespace: string;
+  title: string;
+  spec: SpecRef;
+  /** The spec sentence (or table row) the behaviour checks, when it is not the title itself. */
+  sentence?: string;
+  /** Documented route shape, for grouping in reports. */
+  route?: string;
+  /** Catalog items (route, endpoint, arg, field, setting IDs) this behaviour exercises. */
+  covers?: string[];
+}
+
+/** One HTTP exchange of a failed behaviour, as kept in results (bodies truncated, never credentials). */
+export interface RecordedExchange {
+  tag?: string;
+  method: string;
+  /** The URL actually sent (the target's own route names). */
+  url: string;
+  /** The target's route. */
+  route: string;
+  auth: 'none' | 'configured' | 'other';
+  requestBody?: string;
+  /** 0 when no response arrived. */
+  status: number;
+  responseHeaders: Record<string, string>;
+  responseText: string;
+  durationMs: number;
+  error?: string;
+  curl: string;
+}
+
+/** What a behaviour attaches to itself while it runs (and at declaration). */
+export interface BehaviourMeta extends BehaviourDecl {
+  /** Where behaviour() was called: "suites/cms/contexts.spec.ts:72". */
+  location?: string;
+  requests: number;
+  /** Sum of the latencies of this behaviour's requests (ms). */
+  latencyMs?: number;
+  /** The last exchanges of a failed behaviour. */
+  exchanges?: RecordedExchange[];
+  /** A shrunk counterexample of a failed property. */
+  counterexample?: unknown;
+  failureKind?: FailureKind;
+  /** The behaviour whose failure made this one skip (`depends on <ID>`). */
+  dependsOn?: string;
+}
+
+export interface BehaviourResult extends Omit<BehaviourMeta, 'spec'> {
+  /** "core-routes.md § 4. Endpoints › Posts" */
+  spec: string;
+  specRef: SpecRef;
+  status: Status;
+  /** Why it failed, errored or was skipped (always present for those). */
+  reason?: string;
+  /** The complete failure message when it says more than `reason` (truncated). */
+  message?: string;
+  /** Expected/actual diff of a failed assertion (truncated). */
+  diff?: string;
+  /** Structured details a check attached to its failure (t.fail(message, details)). */
+  details?: unknown;
+  durationMs: number;
+  /** The suite file the behaviour ran in. */
+  file: string;
+}
+
+export const specString = (s: SpecRef): string => `${s.doc === 'core' ? 'core-routes.md' : 'extension-namespaces.md'} § ${s.section}`;
+
+// ---------------------------------------------------------------- a run
+
+export interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Behaviours that could not be checked (target trouble or a harness bug); absent in results of earlier versions. */
+  error: number;
+  total: number;
+}
+export const emptyCounts = (): Counts => ({ passed: 0, failed: 0, skipped: 0, error: 0, total: 0 });
+
+/** What a site advertises in its index (spec names), for comparing two runs (reporters/advertised.ts). One arg as a signature: `type=integer; default=10; minimum=1; maximum=100`. */
+export type ArgSignature = string;
+export interface AdvertisedEndpoint {
+  args: Record<string, ArgSignature>;
+  allowBatch?: boolean;
+}
+export interface Advertised {
+  namespaces: string[];
+  /** Route key -> methods joined with ',' -> endpoint. */
+  routes: Record<string, Record<string, AdvertisedEndpoint>>;
+}
+
+export interface BaselineEntry {
+  id: string;
+  /** Why the failure is accepted (required). */
+  reason: string;
+  /** Issue or ticket tracking it. */
+  link?: string;
+  level?: Level;
+  /** The failure message when the entry was recorded. */
+  message?: string;
+  /** Date the entry was recorded (YYYY-MM-DD). */
+  recorded?: string;
+}
+
+export interface BaselineFile {
+  schemaVersion: 1;
+  description?: string;
+  failures: BaselineEntry[];
+}
+
+export interface BaselineOutcome {
+  /** The baseline file as given. */
+  file: string;
+  entries: number;
+  /** Failures the baseline lists: they do not gate the exit code. */
+  known: { id: string; reason: string; link?: string }[];
+  /** Failures the baseline does not list (of any level; --fail-on decides which gate). */
+  newFailures: string[];
+  /** Entries whose behaviour passed in this run: remove them from the baseline. */
+  nowPassing: { id: string; reason: string; link?: string }[];
+  /** Entries whose behaviour was skipped, errored or not selected in this run (nothing is known about them). */
+  notRun: { id: string; status: 'skipped' | 'error' | 'not run' }[];
+}
+
+export interface Results {
+  schemaVersion: 1;
+  tool: { name: string; version: string };
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  target: { url: string; profile: string; profileReason: string; embedded: unknown };
+  seed: number;
+  config: Record<string, unknown>;
+  summary: Counts & { byLevel: Record<Level, Counts>; byNamespace: Record<string, Counts> };
+  requests: { count: number; latencyMs: number };
+  behaviours: BehaviourResult[];
+  /** Problems outside any behaviour (a suite file that failed to load, a hook that broke). */
+  errors: { message: string; file?: string; kind?: FailureKind }[];
+  /** Catalog coverage of the executed behaviours (schemas/coverage.ts). */
+  coverage?: Coverage;
+  /** What the target advertises (spec names), for comparing two runs; null when the index was not usable. */
+  advertised?: Advertised | null;
+  /** The outcome against --baseline, when one was given. */
+  baseline?: BaselineOutcome;
+}
+
+export type ReportFormat = 'html' | 'junit' | 'md' | 'json' | 'events';
+export const REPORT_FORMATS: readonly ReportFormat[] = ['html', 'junit', 'md', 'json', 'events'];
+
+// ---------------------------------------------------------------- pure functions of results
+
+/** Counts of a list of behaviours, overall, per level and per namespace ('(site)' for the index and batch). */
+export function summarize(behaviours: readonly Pick<BehaviourResult, 'status' | 'level' | 'namespace'>[]): Results['summary'] {
+  const byLevel = Object.fromEntries(LEVELS.map((l) => [l, emptyCounts()])) as Record<Level, Counts>;
+  const summary = { ...emptyCounts(), byLevel, byNamespace: {} as Record<string, Counts> };
+  for (const b of behaviours) {
+    const ns = (summary.byNamespace[b.namespace || '(site)'] ??= emptyCounts());
+    for (const c of [summary, (byLevel[b.level] ??= emptyCounts()), ns]) {
+      c[b.status] = (c[b.status] ?? 0) + 1;
+      c.total++;
+    }
+  }
+  return summary;
+}
+
+/** Counts of a results file, also of one written before `error` existed. */
+export const countsOf = (c: Partial<Counts> | undefined): Counts => ({ ...emptyCounts(), ...c });
+
+/** Failures that gate the exit code: of a gating level and not listed in the baseline (if any). */
+export function gatingFailures(results: Pick<Results, 'behaviours' | 'baseline'>, failOn: FailOn): BehaviourResult[] {
+  const known = new Set((results.baseline?.known ?? []).map((k) => k.id));
+  const levels = new Set(gatingLevels(failOn));
+  return results.behaviours.filter((b) => b.status === 'failed' && levels.has(b.level) && !known.has(b.id));
+}
+
+/**
+ * Behaviours and load problems that could not be checked because cms-conformance broke
+ * (a harness bug), as opposed to the target's trouble.
+ */
+export function harnessErrors(results: Pick<Results, 'behaviours' | 'errors'>): string[] {
+  return [
+    ...results.behaviours.filter((b) => b.status === 'error' && b.failureKind === 'harness').map((b) => `${b.id}: ${b.reason ?? ''}`),
+    ...results.errors.filter((e) => e.kind !== 'target').map((e) => `${e.file ? `${e.file}: ` : ''}${e.message}`),
+  ];
+}
+
+/**
+ * Exit code of a run: 1 when a gating behaviour failed (not in the baseline). Errors never gate
+ * as failures; without a gating failure, a harness error gives 4 and target trouble 3, so that
+ * CI tells "the target deviates" from "the check could not be made".
+ */
+export function exitCodeFor(results: Pick<Results, 'behaviours' | 'baseline' | 'errors'>, failOn: FailOn): 0 | 1 | 3 | 4 {
+  if (gatingFailures(results, failOn).length > 0) return 1;
+  if (harnessErrors(results).length > 0) return 4;
+  if (results.behaviours.some((b) => b.status === 'error') || results.errors.length > 0) return 3;
+  return 0;
+}
