@@ -4,7 +4,7 @@
  */
 import { catalog, extensionOnlyNamespaces } from '../../schemas/catalog/index.ts';
 import { behaviour } from '../../src/behaviour.ts';
-import { checkIndexField } from '../../src/discovery.ts';
+import { checkIndexField, findAdvertisedRoute, OTHER_ROUTE_ENTRIES_ID, routeEntryBehaviourId } from '../../src/discovery.ts';
 
 /** The extension document describes a second instance: the one with all its plugin namespaces. */
 function requireExtensionInstance(t: { index: any; skip(r: string): never }) {
@@ -71,29 +71,63 @@ behaviour(
   },
 );
 
+/** What is wrong with one routes entry (part 1: namespace, methods, endpoints and `_links.self[].href`). */
+function entryProblems(e: any): string[] {
+  const problems: string[] = [];
+  if (typeof e?.namespace !== 'string') problems.push('namespace is not a string');
+  if (!Array.isArray(e?.methods) || !e.methods.every((m: unknown) => typeof m === 'string')) problems.push('methods is not an array of methods');
+  if (!Array.isArray(e?.endpoints) || !e.endpoints.every((x: any) => Array.isArray(x?.methods) && x?.args && typeof x.args === 'object'))
+    problems.push('endpoints is not an array of {methods, args}');
+  const self = e?._links?.self;
+  if (!Array.isArray(self) || !self.every((l: any) => typeof l?.href === 'string')) problems.push('no _links.self[].href');
+  return problems;
+}
+
+const ENTRY_SENTENCE = 'Each entry under `routes` has: `namespace` (string, empty for `/` and `/batch/v1`), `methods` (array of HTTP methods), `endpoints` (array of `{methods, args, allow_batch?}`) and `_links.self[].href`.';
+
+// One behaviour per documented route (its entry), and one for the entries of every other route:
+// a deviation of one entry never hides another's.
+for (const route of catalog.routes) {
+  behaviour(
+    {
+      id: routeEntryBehaviourId(route.id),
+      level: 'MUST',
+      namespace: route.namespace,
+      route: route.path,
+      title: `the routes entry of ${route.path} has namespace, methods, endpoints and _links.self[].href`,
+      spec: { doc: 'core', section: '1. What the service does' },
+      sentence: ENTRY_SENTENCE,
+      covers: ['index.field.routes'],
+    },
+    (t) => {
+      if (route.namespace) t.requireNamespace(route.namespace);
+      const hit = findAdvertisedRoute(t.index, route.path);
+      if (!hit) return t.skip(`depends on disc.route.${route.id}: ${route.path} is not in the index`);
+      const problems = entryProblems(hit.entry);
+      if (problems.length) t.fail(`${hit.key}: ${problems.join('; ')}`);
+    },
+  );
+}
+
 behaviour(
   {
-    id: 'disc.index.routes.entries',
+    id: OTHER_ROUTE_ENTRIES_ID,
     level: 'MUST',
     namespace: '',
     route: '/',
-    title: 'every routes entry has namespace, methods, endpoints and _links.self[].href',
+    title: 'every routes entry of a route the documents do not list has namespace, methods, endpoints and _links.self[].href',
     spec: { doc: 'core', section: '1. What the service does' },
+    sentence: ENTRY_SENTENCE,
     covers: ['index.field.routes'],
   },
   (t) => {
     const routes = t.index?.routes;
     if (!routes || typeof routes !== 'object') t.fail('the index has no routes object');
+    const documented = new Set(catalog.routes.map((r) => findAdvertisedRoute(t.index, r.path)?.key).filter((k): k is string => k !== undefined));
     const problems: string[] = [];
-    for (const [key, e] of Object.entries<any>(routes)) {
-      if (typeof e?.namespace !== 'string') problems.push(`${key}: namespace is not a string`);
-      if (!Array.isArray(e?.methods) || !e.methods.every((m: unknown) => typeof m === 'string')) problems.push(`${key}: methods is not an array of methods`);
-      if (!Array.isArray(e?.endpoints) || !e.endpoints.every((x: any) => Array.isArray(x?.methods) && x?.args && typeof x.args === 'object'))
-        problems.push(`${key}: endpoints is not an array of {methods, args}`);
-      const self = e?._links?.self;
-      if (!Array.isArray(self) || !self.every((l: any) => typeof l?.href === 'string')) problems.push(`${key}: no _links.self[].href`);
-    }
-    if (problems.length) t.fail(`${problems.length} of ${Object.keys(routes).length} route entries deviate; first: ${problems.slice(0, 5).join('; ')}`);
+    const others = Object.entries<any>(routes).filter(([key]) => !documented.has(key));
+    for (const [key, e] of others) for (const p of entryProblems(e)) problems.push(`${key}: ${p}`);
+    if (problems.length) t.fail(`${problems.length} deviation(s) in ${others.length} entries of undocumented routes; first: ${problems.slice(0, 5).join('; ')}`, { deviations: problems });
   },
 );
 

@@ -91,6 +91,8 @@ export const REFERENCE_GROUPS: string[][] = [
     // WordPress itself refuses a post without title, content and excerpt.
     'cms.empty-post-refused',
   ],
+  // One post field of the wrong type: alone, since it changes every post read.
+  ['cms.post-field-wrong-type'],
 ];
 
 /**
