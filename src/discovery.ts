@@ -237,10 +237,16 @@ const idSegment = (name: string) => name.toLowerCase().replace(/[^a-z0-9_-]+/g, 
 export const argBehaviourId = (endpointId: string, arg: string) => `disc.args.${endpointId}.${idSegment(arg)}`;
 export const ARGS_BEHAVIOUR_PREFIX = 'disc.args.';
 
-/** `disc.index.routes.entries` was one behaviour for every routes entry; now one per documented route, plus the rest. */
+/**
+ * `disc.index.routes.entries` was one behaviour for every routes entry; now one per documented
+ * route, one for the rest, and `_links.self` apart for plain and templated routes.
+ */
 export const ROUTE_ENTRIES_ID = 'disc.index.routes.entries';
 export const routeEntryBehaviourId = (routeId: string) => `${ROUTE_ENTRIES_ID}.${routeId}`;
 export const OTHER_ROUTE_ENTRIES_ID = `${ROUTE_ENTRIES_ID}.undocumented`;
+/** `_links.self[].href` of the entries of routes without and with path parameters. */
+export const SELF_LINK_PLAIN_ID = `${ROUTE_ENTRIES_ID}.self-link.plain`;
+export const SELF_LINK_TEMPLATED_ID = `${ROUTE_ENTRIES_ID}.self-link.templated`;
 
 /**
  * Behaviour IDs that were split, old ID → its parts. An existing baseline entry that names an
@@ -253,7 +259,7 @@ export function splitBehaviourIds(): Map<string, string[]> {
     for (const endpoint of route.endpoints)
       if (endpoint.args !== 'not-shown' && Object.keys(endpoint.args).length)
         out.set(`disc.args.${endpoint.id}`, Object.keys(endpoint.args).map((a) => argBehaviourId(endpoint.id, a)));
-  out.set(ROUTE_ENTRIES_ID, [...catalog.routes.map((r) => routeEntryBehaviourId(r.id)), OTHER_ROUTE_ENTRIES_ID]);
+  out.set(ROUTE_ENTRIES_ID, [...catalog.routes.map((r) => routeEntryBehaviourId(r.id)), OTHER_ROUTE_ENTRIES_ID, SELF_LINK_PLAIN_ID, SELF_LINK_TEMPLATED_ID]);
   return out;
 }
 

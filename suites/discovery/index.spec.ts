@@ -4,7 +4,15 @@
  */
 import { catalog, extensionOnlyNamespaces } from '../../schemas/catalog/index.ts';
 import { behaviour } from '../../src/behaviour.ts';
-import { checkIndexField, findAdvertisedRoute, OTHER_ROUTE_ENTRIES_ID, routeEntryBehaviourId } from '../../src/discovery.ts';
+import {
+  checkIndexField,
+  findAdvertisedRoute,
+  OTHER_ROUTE_ENTRIES_ID,
+  routeEntryBehaviourId,
+  routeParams,
+  SELF_LINK_PLAIN_ID,
+  SELF_LINK_TEMPLATED_ID,
+} from '../../src/discovery.ts';
 
 /** The extension document describes a second instance: the one with all its plugin namespaces. */
 function requireExtensionInstance(t: { index: any; skip(r: string): never }) {
@@ -71,22 +79,24 @@ behaviour(
   },
 );
 
-/** What is wrong with one routes entry (part 1: namespace, methods, endpoints and `_links.self[].href`). */
+/** What is wrong with one routes entry (part 1: namespace, methods and endpoints; `_links.self` is checked apart). */
 function entryProblems(e: any): string[] {
   const problems: string[] = [];
   if (typeof e?.namespace !== 'string') problems.push('namespace is not a string');
   if (!Array.isArray(e?.methods) || !e.methods.every((m: unknown) => typeof m === 'string')) problems.push('methods is not an array of methods');
   if (!Array.isArray(e?.endpoints) || !e.endpoints.every((x: any) => Array.isArray(x?.methods) && x?.args && typeof x.args === 'object'))
     problems.push('endpoints is not an array of {methods, args}');
-  const self = e?._links?.self;
-  if (!Array.isArray(self) || !self.every((l: any) => typeof l?.href === 'string')) problems.push('no _links.self[].href');
   return problems;
 }
 
+const hasSelfLink = (e: any) => Array.isArray(e?._links?.self) && e._links.self.length > 0 && e._links.self.every((l: any) => typeof l?.href === 'string');
+
 const ENTRY_SENTENCE = 'Each entry under `routes` has: `namespace` (string, empty for `/` and `/batch/v1`), `methods` (array of HTTP methods), `endpoints` (array of `{methods, args, allow_batch?}`) and `_links.self[].href`.';
 
-// One behaviour per documented route (its entry), and one for the entries of every other route:
-// a deviation of one entry never hides another's.
+// One behaviour per documented route (namespace, methods, endpoints of its entry), one for the
+// entries of every other route, and `_links.self` apart for routes without and with path
+// parameters (a server may leave the link out of templated routes as a rule: one deviation, one
+// failure): a deviation of one entry never hides another's.
 for (const route of catalog.routes) {
   behaviour(
     {
@@ -94,7 +104,7 @@ for (const route of catalog.routes) {
       level: 'MUST',
       namespace: route.namespace,
       route: route.path,
-      title: `the routes entry of ${route.path} has namespace, methods, endpoints and _links.self[].href`,
+      title: `the routes entry of ${route.path} has namespace, methods and endpoints`,
       spec: { doc: 'core', section: '1. What the service does' },
       sentence: ENTRY_SENTENCE,
       covers: ['index.field.routes'],
@@ -115,7 +125,7 @@ behaviour(
     level: 'MUST',
     namespace: '',
     route: '/',
-    title: 'every routes entry of a route the documents do not list has namespace, methods, endpoints and _links.self[].href',
+    title: 'every routes entry of a route the documents do not list has namespace, methods and endpoints',
     spec: { doc: 'core', section: '1. What the service does' },
     sentence: ENTRY_SENTENCE,
     covers: ['index.field.routes'],
@@ -130,6 +140,28 @@ behaviour(
     if (problems.length) t.fail(`${problems.length} deviation(s) in ${others.length} entries of undocumented routes; first: ${problems.slice(0, 5).join('; ')}`, { deviations: problems });
   },
 );
+
+for (const templated of [false, true]) {
+  behaviour(
+    {
+      id: templated ? SELF_LINK_TEMPLATED_ID : SELF_LINK_PLAIN_ID,
+      level: 'MUST',
+      namespace: '',
+      route: '/',
+      title: `every routes entry of a route ${templated ? 'with' : 'without'} path parameters has _links.self[].href`,
+      spec: { doc: 'core', section: '1. What the service does' },
+      sentence: ENTRY_SENTENCE,
+      covers: ['index.field.routes'],
+    },
+    (t) => {
+      const routes = t.index?.routes;
+      if (!routes || typeof routes !== 'object') t.fail('the index has no routes object');
+      const entries = Object.entries<any>(routes).filter(([key]) => routeParams(key).length > 0 === templated);
+      const missing = entries.filter(([, e]) => !hasSelfLink(e)).map(([key]) => key);
+      if (missing.length) t.fail(`${missing.length} of ${entries.length} entries have no _links.self[].href; first: ${missing.slice(0, 5).join(', ')}`, { missing });
+    },
+  );
+}
 
 behaviour(
   {
