@@ -3,7 +3,7 @@
  * index the CLI fetched once.
  */
 import { catalog, extensionOnlyNamespaces } from '../../schemas/catalog/index.ts';
-import { behaviour } from '../../src/behaviour.ts';
+import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import {
   checkIndexField,
   findAdvertisedRoute,
@@ -119,43 +119,31 @@ for (const route of catalog.routes) {
   );
 }
 
-behaviour(
-  {
-    id: OTHER_ROUTE_ENTRIES_ID,
-    level: 'MUST',
-    namespace: '',
-    route: '/',
-    title: 'every routes entry of a route the documents do not list has namespace, methods and endpoints',
-    spec: { doc: 'core', section: '1. What the service does' },
-    sentence: ENTRY_SENTENCE,
-    covers: ['index.field.routes'],
-  },
-  (t) => {
-    const routes = t.index?.routes;
-    if (!routes || typeof routes !== 'object') t.fail('the index has no routes object');
-    const documented = new Set(catalog.routes.map((r) => findAdvertisedRoute(t.index, r.path)?.key).filter((k): k is string => k !== undefined));
-    const problems: string[] = [];
-    const others = Object.entries<any>(routes).filter(([key]) => !documented.has(key));
-    for (const [key, e] of others) for (const p of entryProblems(e)) problems.push(`${key}: ${p}`);
-    if (problems.length) t.fail(`${problems.length} deviation(s) in ${others.length} entries of undocumented routes; first: ${problems.slice(0, 5).join('; ')}`, { deviations: problems });
-  },
-);
-
-for (const templated of [false, true]) {
+/** A behaviour over the whole routes object of the index (part 1's sentence on routes entries). */
+function routesBehaviour(id: string, title: string, check: (t: BehaviourContext, routes: Record<string, any>) => void): void {
   behaviour(
-    {
-      id: templated ? SELF_LINK_TEMPLATED_ID : SELF_LINK_PLAIN_ID,
-      level: 'MUST',
-      namespace: '',
-      route: '/',
-      title: `every routes entry of a route ${templated ? 'with' : 'without'} path parameters has _links.self[].href`,
-      spec: { doc: 'core', section: '1. What the service does' },
-      sentence: ENTRY_SENTENCE,
-      covers: ['index.field.routes'],
-    },
+    { id, level: 'MUST', namespace: '', route: '/', title, spec: { doc: 'core', section: '1. What the service does' }, sentence: ENTRY_SENTENCE, covers: ['index.field.routes'] },
     (t) => {
       const routes = t.index?.routes;
       if (!routes || typeof routes !== 'object') t.fail('the index has no routes object');
+      check(t, routes);
+    },
+  );
+}
+
+routesBehaviour(OTHER_ROUTE_ENTRIES_ID, 'every routes entry of a route the documents do not list has namespace, methods and endpoints', (t, routes) => {
+  const documented = new Set(catalog.routes.map((r) => findAdvertisedRoute(t.index, r.path)?.key).filter((k): k is string => k !== undefined));
+  const problems: string[] = [];
+  const others = Object.entries<any>(routes).filter(([key]) => !documented.has(key));
+  for (const [key, e] of others) for (const p of entryProblems(e)) problems.push(`${key}: ${p}`);
+  if (problems.length) t.fail(`${problems.length} deviation(s) in ${others.length} entries of undocumented routes; first: ${problems.slice(0, 5).join('; ')}`, { deviations: problems });
+});
+
+for (const templated of [false, true]) {
+  routesBehaviour(
+    templated ? SELF_LINK_TEMPLATED_ID : SELF_LINK_PLAIN_ID,
+    `every routes entry of a route ${templated ? 'with' : 'without'} path parameters has _links.self[].href`,
+    (t, routes) => {
       const entries = Object.entries<any>(routes).filter(([key]) => routeParams(key).length > 0 === templated);
       const missing = entries.filter(([, e]) => !hasSelfLink(e)).map(([key]) => key);
       if (missing.length) t.fail(`${missing.length} of ${entries.length} entries have no _links.self[].href; first: ${missing.slice(0, 5).join(', ')}`, { missing });
