@@ -5,6 +5,10 @@
  * Which top-level fields each context carries is not declared: those checks are SHOULD, from
  * WordPress (view: every field but password; embed: date, slug, title, excerpt, author,
  * featured_media; edit: every field).
+ *
+ * These behaviours own the types of the post and page fields: every other behaviour (filters,
+ * queries, lifecycle, revisions, batch) checks only its own item, so one field of a wrong type
+ * fails these few behaviours, not a hundred (named fault cms.post-field-wrong-type).
  */
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import { whyNotAccepted } from '../../src/controls.ts';
