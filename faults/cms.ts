@@ -250,6 +250,11 @@ const contextFaults: Fault[] = [
   itemRewrite('cms.author-field-dropped', 'leaves the author field out of every item', [...perType('context.view.fields'), ...perType('context.embed.fields'), ...perType('context.edit.fields')], () => true, (item) => {
     delete item.author;
   }),
+  // One field of the wrong type in every post (the integer author as a string): only the context
+  // behaviours of posts own the field types, so only they may fail (not every filter and query).
+  itemRewrite('cms.post-field-wrong-type', 'serves the author of every post as a string ("1"), not an integer', ['cms.posts.context.view', 'cms.posts.context.embed', 'cms.posts.context.default', 'cms.posts.context.edit'], (req) => /^\/cms\/v2\/posts(\/\d+)?$/.test(req.route), (item) => {
+    if (typeof item.author === 'number') item.author = String(item.author);
+  }),
   {
     id: 'cms.default-context-edit',
     title: 'answers authenticated reads without context in the edit context',

@@ -2,6 +2,7 @@
  * Pure comparisons between what a target advertises in its index and what the catalog
  * documents. No I/O: the discovery suite feeds them the (spec-named) index.
  */
+import { catalog } from '../schemas/catalog/index.ts';
 import type { ArgSpec, DeclaredType, IndexFieldSpec } from '../schemas/types.ts';
 
 export interface Deviation {
@@ -222,4 +223,52 @@ export function segmentSamples(pattern: string, documentedValues: readonly strin
 export function segmentMatches(phpSource: string, sample: string): boolean {
   const js = phpSource.replace(/\(\?P</g, '(?<');
   return new RegExp(`^(?:${js})$`, 'i').test(sample);
+}
+
+// ---------------------------------------------------------------- behaviour IDs of the split discovery checks
+
+/** A name as an ID segment: lowercase, characters other than a-z, 0-9, `_` and `-` made `-`. */
+const idSegment = (name: string) => name.toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
+
+/**
+ * `disc.args.<endpoint>.<arg>`: one behaviour per documented arg, so that a second deviation on
+ * the same endpoint changes the verdict. It replaces `disc.args.<endpoint>` (one per endpoint).
+ */
+export const argBehaviourId = (endpointId: string, arg: string) => `disc.args.${endpointId}.${idSegment(arg)}`;
+export const ARGS_BEHAVIOUR_PREFIX = 'disc.args.';
+
+/**
+ * `disc.index.routes.entries` was one behaviour for every routes entry; now one per documented
+ * route, one for the rest, and `_links.self` apart for plain and templated routes.
+ */
+export const ROUTE_ENTRIES_ID = 'disc.index.routes.entries';
+export const routeEntryBehaviourId = (routeId: string) => `${ROUTE_ENTRIES_ID}.${routeId}`;
+export const OTHER_ROUTE_ENTRIES_ID = `${ROUTE_ENTRIES_ID}.undocumented`;
+/** `_links.self[].href` of the entries of routes without and with path parameters. */
+export const SELF_LINK_PLAIN_ID = `${ROUTE_ENTRIES_ID}.self-link.plain`;
+export const SELF_LINK_TEMPLATED_ID = `${ROUTE_ENTRIES_ID}.self-link.templated`;
+
+/**
+ * Behaviour IDs that were split, old ID → its parts. An existing baseline entry that names an
+ * old ID covers each of its parts (src/baseline.ts), so baselines keep working while users move
+ * to the new IDs.
+ */
+export function splitBehaviourIds(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const route of catalog.routes)
+    for (const endpoint of route.endpoints)
+      if (endpoint.args !== 'not-shown' && Object.keys(endpoint.args).length)
+        out.set(`disc.args.${endpoint.id}`, Object.keys(endpoint.args).map((a) => argBehaviourId(endpoint.id, a)));
+  out.set(ROUTE_ENTRIES_ID, [...catalog.routes.map((r) => routeEntryBehaviourId(r.id)), OTHER_ROUTE_ENTRIES_ID, SELF_LINK_PLAIN_ID, SELF_LINK_TEMPLATED_ID]);
+  return out;
+}
+
+let formerIds: Map<string, string> | undefined;
+/** The old ID a split behaviour replaces (`disc.args.<endpoint>.<arg>` → `disc.args.<endpoint>`), if any. */
+export function formerBehaviourId(id: string): string | undefined {
+  if (!formerIds) {
+    formerIds = new Map();
+    for (const [old, parts] of splitBehaviourIds()) for (const p of parts) formerIds.set(p, old);
+  }
+  return formerIds.get(id);
 }

@@ -64,8 +64,9 @@ export class Fixtures {
       const item = this.tracked.pop()!;
       try {
         await item.remove(this.client);
-      } catch {
-        failed.push(item.route);
+      } catch (err) {
+        // The reason says whether the target was the trouble (timed out, reset ...): reports tell target from harness by it.
+        failed.push(`${item.route} (${(err as Error)?.message ?? String(err)})`);
       }
     }
     return failed;

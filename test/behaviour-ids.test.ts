@@ -15,7 +15,7 @@ describe('behaviour IDs', () => {
     const ids = behaviours.map((b) => b.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[a-z0-9][a-z0-9._<>-]*$/);
-    for (const b of behaviours) expect(['MUST', 'SHOULD']).toContain(b.level);
+    for (const b of behaviours) expect(['SECURITY', 'MUST', 'SHOULD']).toContain(b.level);
     await expect(behaviours.map((b) => `${b.id} ${b.level} ${b.spec}`).join('\n') + '\n').toMatchFileSnapshot('./__snapshots__/behaviour-ids.txt');
   });
 });

@@ -1,11 +1,17 @@
 /**
  * Each kind of discovery check fails when the advertised index deviates: the recorded 7.1
- * index, served as is and then with one named deviation at a time.
+ * index, served as is and then with one named deviation at a time. A baseline that lists the
+ * IDs from before the split (one behaviour per endpoint's args, one for all routes entries)
+ * still covers the genuine 7.1 deviations, and a new deviation on an endpoint that already
+ * deviates fails the run.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoveryFaults } from '../faults/discovery.ts';
 import type { Results } from '../schemas/results.ts';
+import { formerBehaviourId } from '../src/discovery.ts';
 import { expectCaught, onlyFor, runSuite } from './helpers/harness.ts';
 import { serveIndex } from './helpers/index-server.ts';
 
@@ -29,8 +35,15 @@ describe('discovery catches deviations of the recorded 7.1 index', () => {
     // Genuine deviations of real WordPress 7.1 from the spec; everything else passes.
     const failed = baseline.behaviours.filter((b) => b.status === 'failed').map((b) => b.id);
     expect(failed).toEqual(
-      expect.arrayContaining(['disc.index.routes.entries', 'disc.param.spamfilter.stats.interval.interval']),
+      expect.arrayContaining([
+        'disc.index.routes.entries.self-link.templated',
+        'disc.param.spamfilter.stats.interval.interval',
+        'disc.args.suite.settings.update.subscription_options',
+      ]),
     );
+    // WordPress leaves _links.self out of every templated route: one failure, not one per route.
+    expect(failed.filter((id) => id.startsWith('disc.index.routes.entries'))).toEqual(['disc.index.routes.entries.undocumented', 'disc.index.routes.entries.self-link.templated'].filter((id) => failed.includes(id)));
+    expect(failed).not.toContain('disc.index.routes.entries.cms.posts.item');
   });
 
   for (const fault of discoveryFaults) {
@@ -40,4 +53,35 @@ describe('discovery catches deviations of the recorded 7.1 index', () => {
       expectCaught(fault, run.results(), baseline);
     });
   }
+
+  it('a baseline naming the IDs from before the split covers their parts; re-recorded, it names the parts, and a new deviation on the same endpoint fails the run', async () => {
+    // The baseline a user recorded before the split: old IDs where the failing behaviour was split.
+    const failures = [...new Set(baseline.behaviours.filter((b) => b.status === 'failed').map((b) => formerBehaviourId(b.id) ?? b.id))];
+    expect(failures).toContain('disc.args.suite.settings.update');
+    expect(failures).toContain('disc.index.routes.entries');
+    const dir = mkdtempSync(join(tmpdir(), 'cmsc-baseline-'));
+    const old = join(dir, 'old.json');
+    writeFileSync(old, JSON.stringify({ failures: failures.map((id) => ({ id, reason: `recorded before the split: ${id}` })) }));
+    const sibling = discoveryFaults.find((f) => f.id === 'disc.sibling-arg-wrong')!;
+
+    // Deprecation path: the old entries cover every part (as they did: the old ID failed for any of them).
+    const known = await runSuite({ url: server.url, profile: 'wordpress' }, { only: '^disc\\.', args: ['--baseline', old] });
+    expect(known.code, known.stderr.slice(-1000)).toBe(0);
+    expect(known.results().baseline?.newFailures).toEqual([]);
+    expect(known.results().baseline?.known.map((k) => k.id)).toContain('disc.args.suite.settings.update.subscription_options');
+    const covered = await runSuite({ url: server.url, profile: 'wordpress' }, { only: '^disc\\.', faults: [sibling], args: ['--baseline', old] });
+    expect(covered.code).toBe(0);
+
+    // Re-recorded, the baseline names the parts (keeping the old reasons): a new deviation on the same endpoint fails the run.
+    const renewed = join(dir, 'new.json');
+    writeFileSync(renewed, readFileSync(old));
+    const rec = await runSuite({ url: server.url, profile: 'wordpress' }, { only: '^disc\\.', args: ['--write-baseline', renewed] });
+    expect(rec.code).toBe(1);
+    const entries: { id: string; reason: string }[] = JSON.parse(readFileSync(renewed, 'utf8')).failures;
+    expect(entries.find((e) => e.id === 'disc.args.suite.settings.update.subscription_options')?.reason).toBe('recorded before the split: disc.args.suite.settings.update');
+    expect(entries.map((e) => e.id)).not.toContain('disc.args.suite.settings.update');
+    const run = await runSuite({ url: server.url, profile: 'wordpress' }, { only: '^disc\\.', faults: [sibling], args: ['--baseline', renewed] });
+    expect(run.code).toBe(1);
+    expect(run.results().baseline?.newFailures).toEqual(['disc.args.suite.settings.update.carousel_background_color']);
+  });
 });

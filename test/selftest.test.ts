@@ -13,13 +13,13 @@ describe('selftest', () => {
   afterAll(() => host?.stop());
 
   it('scores caught and missed faults', async () => {
-    const harmless: Fault = { id: 'disc.harmless', title: 'changes nothing', caughtBy: ['disc.args.oembed.embed.read'] };
+    const harmless: Fault = { id: 'disc.harmless', title: 'changes nothing', caughtBy: ['disc.args.oembed.embed.read.maxwidth'] };
     const report = await runSelftest({ host, faults: [faultById('disc.default-wrong'), harmless] });
     expect(report.baseline.total).toBeGreaterThan(100);
     const [caught, missed] = report.faults;
     expect(caught).toMatchObject({ id: 'disc.default-wrong', caught: true });
-    expect(caught!.caughtBy).toContain('disc.args.oembed.embed.read');
-    expect(missed).toMatchObject({ id: 'disc.harmless', caught: false, expectedButPassed: ['disc.args.oembed.embed.read'] });
+    expect(caught!.caughtBy).toContain('disc.args.oembed.embed.read.maxwidth');
+    expect(missed).toMatchObject({ id: 'disc.harmless', caught: false, expectedButPassed: ['disc.args.oembed.embed.read.maxwidth'] });
     expect(report.score).toBe(0.5);
     const md = selftestMarkdown(report);
     expect(md).toMatch(/mutation score 50\.0%/);

@@ -1,15 +1,21 @@
 /**
  * Without credentials nothing is written, no edit context is served and no non-public status
- * is listed. Part 5 says which routes need authentication is not shown, so these are SHOULD
- * (WordPress refuses all of them). Every refused write is verified by reading the state back.
+ * is listed. Part 5 says which routes need authentication is not shown, so these are their own
+ * class, SECURITY (WordPress refuses all of them). Every refused write is verified by reading
+ * the state back, and every refusal has its positive control: the same request with the
+ * configured credentials is accepted (a route that refuses everything proves nothing).
  */
 import { behaviour, fixtures, type BehaviourContext } from '../../src/behaviour.ts';
 import { postTypes, SPEC_AUTH, type PostType } from './lib/collections.ts';
+import type { Response } from '../../src/client.ts';
+import { answerOf, expectControlAccepted, noRoute } from '../../src/controls.ts';
 import { idsOf, textOf } from './lib/items.ts';
 import { fileSetup } from './lib/setup.ts';
 
 interface Data {
   item: number;
+  /** Deleted by the positive control of the anonymous delete. */
+  deletable: number;
   title: string;
   draft: number;
   private: number;
@@ -22,14 +28,15 @@ const setup = fileSetup('auth', async (s) => {
   const out: Record<string, Data> = {};
   await Promise.all(
     postTypes.map(async (type) => {
-      const [item, draft, priv] = await Promise.all(
-        [['public', 'publish'], ['draft', 'draft'], ['private', 'private']].map(([hint, status]) => s.create(type.collection, { title: `${hint} ${s.text().title}`, status })),
+      const [item, draft, priv, deletable] = await Promise.all(
+        [['public', 'publish'], ['draft', 'draft'], ['private', 'private'], ['deletable', 'draft']].map(([hint, status]) => s.create(type.collection, { title: `${hint} ${s.text().title}`, status })),
       );
       // One update, so that the item has a revision to try deleting.
       await s.client.post(type.item(item.id), { title: `${s.tag} public updated`, content: s.text().content });
       const revs = await s.client.get(type.revisions(item.id));
       out[type.name] = {
         item: item.id,
+        deletable: deletable.id,
         title: `${s.tag} public updated`,
         draft: draft.id,
         private: priv.id,
@@ -47,6 +54,13 @@ function refused(t: BehaviourContext, res: { status: number; text: string }, wha
   if (res.status >= 500) t.fail(`${what} without credentials answered a server error ${res.status}`);
 }
 
+/** The positive control: the same request with the configured credentials is accepted. */
+async function control(t: BehaviourContext, res: Promise<Response> | Response, what: string, refusal: string): Promise<Response> {
+  const r = await res;
+  expectControlAccepted(t, r, `${what} with the configured credentials`, refusal);
+  return r;
+}
+
 async function titleOf(t: BehaviourContext, type: PostType, id: number): Promise<{ status: number; title: string; itemStatus?: string }> {
   const res = await t.client.get(type.item(id), { query: { context: 'edit' } });
   return { status: res.status, title: textOf(res.body?.title?.raw ?? res.body?.title), itemStatus: res.body?.status };
@@ -55,7 +69,7 @@ async function titleOf(t: BehaviourContext, type: PostType, id: number): Promise
 for (const type of postTypes) {
   const decl = (id: string, title: string, path = type.paths.item) => ({
     id: `cms.${type.name}.auth.${id}`,
-    level: 'SHOULD' as const,
+    level: 'SECURITY' as const,
     namespace: 'cms/v2',
     route: path,
     title,
@@ -73,6 +87,11 @@ for (const type of postTypes) {
       refused(t, res, `POST ${type.collection}`);
       const found = await t.client.get(type.collection, { query: { search: token, status: ['any', 'trash'] } });
       if (idsOf(found.body).length) t.fail(`the refused anonymous create (${res.status}) created item ${idsOf(found.body).join(', ')}`);
+      const own = f.token();
+      const made = await control(t, t.client.post(type.collection, { title: `${f.tag} ${own}`, content: '<p>control</p>', status: 'draft' }), `POST ${type.collection}`, 'the anonymous create');
+      if (typeof made.body?.id === 'number') fixtures().track(type.item(made.body.id));
+      const stored = await t.client.get(type.collection, { query: { search: own, status: ['any'] } });
+      if (!idsOf(stored.body).length) t.fail(`positive control: the authenticated create answered ${made.status} but nothing was stored (GET ${type.collection}?search=${own} answered ${stored.status})`);
     },
     { concurrent: true },
   );
@@ -88,6 +107,8 @@ for (const type of postTypes) {
       }
       const after = await titleOf(t, type, f.item);
       if (after.title !== f.title) t.fail(`after refused anonymous updates the title is ${JSON.stringify(after.title)}, was ${JSON.stringify(f.title)}`);
+      // The control writes the title the item already has: accepted, and nothing changes.
+      await control(t, t.client.request('PATCH', type.item(f.item), { body: { title: f.title } }), `PATCH ${type.item(f.item)}`, 'the anonymous updates');
     },
     { concurrent: true },
   );
@@ -100,6 +121,9 @@ for (const type of postTypes) {
       refused(t, await t.client.delete(type.item(f.draft), { query: { force: true }, auth: 'none' }), `DELETE ${type.item(f.draft)}?force=true`);
       const after = await titleOf(t, type, f.draft);
       if (after.status !== 200 || after.itemStatus !== 'draft') t.fail(`after the refused anonymous DELETE, GET ${type.item(f.draft)} answers ${after.status} with status ${JSON.stringify(after.itemStatus)}`);
+      await control(t, t.client.delete(type.item(f.deletable), { query: { force: true } }), `DELETE ${type.item(f.deletable)}?force=true`, 'the anonymous DELETE');
+      const gone = await t.client.get(type.item(f.deletable), { query: { context: 'edit' } });
+      if (gone.status >= 200 && gone.status < 300) t.fail(`positive control: the authenticated DELETE ?force=true was accepted but ${type.item(f.deletable)} still answers ${gone.status}`);
     },
     { concurrent: true },
   );
@@ -112,6 +136,7 @@ for (const type of postTypes) {
       refused(t, await t.client.post(type.autosaves(f.item), { title: `${f.tag} anonymous autosave` }, { auth: 'none' }), `POST ${type.autosaves(f.item)}`);
       const list = await t.client.get(type.autosaves(f.item));
       if (Array.isArray(list.body) && list.body.some((a: any) => textOf(a?.title).includes('anonymous autosave'))) t.fail('the refused anonymous autosave was stored');
+      await control(t, t.client.post(type.autosaves(f.item), { title: f.title, content: '<p>control autosave</p>' }), `POST ${type.autosaves(f.item)}`, 'the anonymous autosave');
     },
     { concurrent: true },
   );
@@ -122,7 +147,12 @@ for (const type of postTypes) {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
       if (f.revision === undefined) t.skip(`the target made no revision of ${type.item(f.item)}: nothing to try deleting`);
-      refused(t, await t.client.delete(type.revision(f.item, f.revision), { query: { force: true }, auth: 'none' }), `DELETE ${type.revision(f.item, f.revision)}?force=true`);
+      // The control reads the revision with the configured credentials (which capability deleting
+      // a revision needs is not shown: WordPress refuses it to every user).
+      await control(t, t.client.get(type.revision(f.item, f.revision)), `GET ${type.revision(f.item, f.revision)}`, 'the anonymous revision DELETE');
+      const res = await t.client.delete(type.revision(f.item, f.revision), { query: { force: true }, auth: 'none' });
+      if (noRoute(res)) t.fail(`the anonymous DELETE ${type.revision(f.item, f.revision)}?force=true answered ${answerOf(res)}: the documented route does not take DELETE`);
+      refused(t, res, `DELETE ${type.revision(f.item, f.revision)}?force=true`);
       const after = await t.client.get(type.revision(f.item, f.revision));
       if (after.status !== 200) t.fail(`after the refused anonymous DELETE, GET ${type.revision(f.item, f.revision)} answers ${after.status}`);
     },
@@ -132,7 +162,10 @@ for (const type of postTypes) {
   behaviour(
     decl('edit-context', `context=edit is refused without credentials (list and single), and no raw field is served`),
     async (t: BehaviourContext) => {
+      t.requireCredentials();
       const f = setup.get(t)[type.name]!;
+      await control(t, t.client.get(type.collection, { query: { context: 'edit', include: [f.item] } }), `GET ${type.collection}?context=edit`, 'the anonymous context=edit');
+      await control(t, t.client.get(type.item(f.item), { query: { context: 'edit' } }), `GET ${type.item(f.item)}?context=edit`, 'the anonymous context=edit');
       const reads = await Promise.all([
         t.client.get(type.collection, { query: { context: 'edit', include: [f.item] }, auth: 'none' }),
         t.client.get(type.item(f.item), { query: { context: 'edit' }, auth: 'none' }),
@@ -149,8 +182,14 @@ for (const type of postTypes) {
   behaviour(
     decl('status', `without credentials no non-public status is listed (draft, pending, private, trash, any)`, type.paths.collection),
     async (t: BehaviourContext) => {
+      t.requireCredentials();
       const f = setup.get(t)[type.name]!;
       const hidden = [f.draft, f.private];
+      const shown = await control(t, t.client.get(type.collection, { query: { status: ['draft', 'private'], include: hidden } }), `GET ${type.collection}?status=draft,private`, 'the anonymous status filters');
+      const listed = idsOf(shown.body);
+      if (!hidden.every((id) => listed.includes(id))) t.fail(`positive control: with the configured credentials status=draft,private lists [${listed.join(', ')}], not the draft and the private item ${hidden.join(', ')}`);
+      // The anonymous list of the published item is accepted: the route serves anonymous readers at all.
+      expectControlAccepted(t, await t.client.get(type.collection, { query: { include: [f.item] }, auth: 'none' }), `GET ${type.collection}?include=${f.item} without credentials (a published item)`, 'the non-public statuses');
       for (const status of ['draft', 'pending', 'private', 'trash', 'any']) {
         const res = await t.client.get(type.collection, { query: { status: [status], include: [f.item, ...hidden] }, auth: 'none' });
         if (res.status >= 500) t.fail(`status=${status} without credentials answered a server error ${res.status}`);

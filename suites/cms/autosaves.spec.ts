@@ -7,6 +7,7 @@ import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import { postTypes, SPEC_REVISIONS } from './lib/collections.ts';
 import { revisionProblems, textOf } from './lib/items.ts';
 import { fileSetup } from './lib/setup.ts';
+import { FixtureError } from '../../src/fixtures.ts';
 
 const setup = fileSetup('autosaves', async (s) => {
   const out: Record<string, { listed: number; autosave: number | string; created: number; title: string; tag: string }> = {};
@@ -50,7 +51,7 @@ for (const type of postTypes) {
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
-      if (typeof f.autosave === 'string') t.fail(`the autosave to list could not be created: ${f.autosave}`);
+      if (typeof f.autosave === 'string') throw new FixtureError(`the autosave to list could not be created: ${f.autosave}`, `cms.${type.name}.autosaves.create`);
       const res = await t.client.get(type.autosaves(f.listed));
       if (res.status !== 200 || !Array.isArray(res.body)) t.fail(`GET ${type.autosaves(f.listed)} answered ${res.status} ${res.text.slice(0, 160)}`);
       const problems = res.body.flatMap((a: unknown) => revisionProblems(a, f.listed));
@@ -65,7 +66,7 @@ for (const type of postTypes) {
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
-      if (typeof f.autosave === 'string') t.fail(`the autosave to read could not be created: ${f.autosave}`);
+      if (typeof f.autosave === 'string') throw new FixtureError(`the autosave to read could not be created: ${f.autosave}`, `cms.${type.name}.autosaves.create`);
       const res = await t.client.get(type.autosave(f.listed, f.autosave));
       if (res.status !== 200) t.fail(`GET ${type.autosave(f.listed, f.autosave)} answered ${res.status} ${res.text.slice(0, 160)}`);
       const problems = revisionProblems(res.body, f.listed);
@@ -80,7 +81,7 @@ for (const type of postTypes) {
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
-      if (typeof f.autosave === 'string') t.fail(`the autosave could not be created: ${f.autosave}`);
+      if (typeof f.autosave === 'string') throw new FixtureError(`the autosave could not be created: ${f.autosave}`, `cms.${type.name}.autosaves.create`);
       const res = await t.client.get(type.item(f.listed), { query: { context: 'edit' } });
       if (res.status !== 200) t.fail(`GET ${type.item(f.listed)} answered ${res.status}`);
       if (textOf(res.body?.title).includes('autosaved draft')) t.fail(`the autosave's title replaced the published ${type.noun}'s title: ${JSON.stringify(res.body?.title)}`);

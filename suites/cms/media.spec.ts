@@ -3,32 +3,31 @@
  * and the per_page default where the target holds enough media. Uploading is not documented
  * (left to discovery), so the checks run against the media the target already has.
  */
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import { behaviour, prerequisite, type BehaviourContext } from '../../src/behaviour.ts';
+import { whyNotAccepted } from '../../src/controls.ts';
+import { ConformanceFailure } from '../../src/errors.ts';
 import { media } from './lib/collections.ts';
 import { defineQueryBehaviours, expectListOk, type QueryData, type QueryTarget } from './lib/query.ts';
 
-let existing: Promise<{ ids: number[] } | { error: string }> | undefined;
-
 /**
- * The media items the target lists (up to 100; one listing per file, shared by the behaviours).
- * Paged with the default page size: no argument the query checks are about is sent.
+ * The media items the target lists (up to 100), read once per worker with the default page
+ * size (no argument the query checks are about is sent). Owned by cms.media.query.per_page.default
+ * (the read without arguments): when the listing is refused, that behaviour fails with the reason
+ * and every other media behaviour skips, naming it.
  */
-function mediaOnTarget(t: BehaviourContext): Promise<{ ids: number[] } | { error: string }> {
-  existing ??= (async () => {
-    const client = t.client.fork('fixtures');
-    const ids: number[] = [];
-    for (let page = 1; ids.length < 100; page++) {
-      const res = await client.get(media.route.path, page === 1 ? {} : { query: { page } });
-      if (page > 1 && res.status >= 400 && res.status < 500) break; // past the last page
-      if (res.status !== 200 || !Array.isArray(res.body)) return { error: `GET ${media.route.path}${page > 1 ? `?page=${page}` : ''} answered ${res.status} ${res.text.slice(0, 120)}` };
-      const found = res.body.map((m: any) => m?.id).filter((id: unknown): id is number => typeof id === 'number' && !ids.includes(id));
-      if (found.length === 0) break;
-      ids.push(...found);
-    }
-    return { ids: ids.slice(0, 100) };
-  })();
-  return existing;
-}
+const mediaOnTarget = prerequisite('cms.media.query.per_page.default', async (client) => {
+  const ids: number[] = [];
+  for (let page = 1; ids.length < 100; page++) {
+    const res = await client.get(media.route.path, page === 1 ? {} : { query: { page } });
+    // Past the last page: what a server answers there is not stated (WordPress: 400), so only page 1 must be served.
+    if (page > 1 && res.status !== 200) break;
+    if (res.status !== 200 || !Array.isArray(res.body)) throw new ConformanceFailure(whyNotAccepted(res, `GET ${media.route.path}${page > 1 ? `?page=${page}` : ''}`));
+    const found = res.body.map((m: any) => m?.id).filter((id: unknown): id is number => typeof id === 'number' && !ids.includes(id));
+    if (found.length === 0) break;
+    ids.push(...found);
+  }
+  return { ids: ids.slice(0, 100) };
+});
 
 const target: QueryTarget = {
   id: 'cms.media',
@@ -38,8 +37,7 @@ const target: QueryTarget = {
   args: media.query,
   items: { kind: 'none' },
   data: async (t): Promise<QueryData> => {
-    const m = await mediaOnTarget(t);
-    if ('error' in m) return t.fail(m.error);
+    const m = await t.need(mediaOnTarget);
     return { route: media.route.path, scope: {}, count: m.ids.length };
   },
 };
@@ -58,11 +56,10 @@ if (perPageDefault !== undefined) {
       covers: ['arg:cms.media.collection.list.per_page', 'limit.per_page.default'],
     },
     async (t: BehaviourContext) => {
-      const m = await mediaOnTarget(t);
-      if ('error' in m) return t.fail(m.error);
+      const m = await t.need(mediaOnTarget);
       if (m.ids.length <= perPageDefault)
         t.skip(`not observable: the target lists ${m.ids.length} media items (more than ${perPageDefault} needed) and uploading is not documented`);
-      const items = expectListOk(t, target.items, await t.client.get(media.route.path), 'no per_page', 'view');
+      const items = expectListOk(t, target.items, await t.client.get(media.route.path), 'no per_page');
       if (items.length !== perPageDefault) t.fail(`${m.ids.length} media items exist and no per_page was given: ${items.length} returned, the default per_page is ${perPageDefault}`);
     },
     { concurrent: true },

@@ -3,17 +3,20 @@
  *
  * The spec states one scheme, application passwords, advertised in the site index with "an
  * `endpoints.authorization` address ... where a user grants an application access", and says
- * "Which routes and methods require authentication or a given capability: not shown". So a
- * behaviour is MUST here only where a sentence implies it (named in a comment on each), and
- * SHOULD where only WordPress's behaviour decides (wordpress-behaviour.md §3).
+ * "Which routes and methods require authentication or a given capability: not shown". So what
+ * may be done without (valid) credentials is its own class, SECURITY, never MUST; the header
+ * format that presents the credential is not shown either, so that valid credentials
+ * authenticate is SHOULD (WordPress: HTTP Basic with the application password).
  *
  * Every security behaviour verifies by state with the configured credentials: a refused write
- * must also have changed nothing.
+ * must also have changed nothing; and every refusal has its positive control (the same request
+ * with the configured credentials is accepted), so that a route refusing everything passes none.
  */
 import { request as undiciRequest } from 'undici';
 import { beforeAll } from 'vitest';
 import { catalog } from '../../schemas/catalog/index.ts';
 import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/behaviour.ts';
+import { expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
 
 const SPEC = catalog.authentication.spec;
 const ok = (status: number) => status >= 200 && status <= 299;
@@ -31,7 +34,8 @@ interface AuthFixtures {
 }
 
 let fx: AuthFixtures | undefined;
-let noFixtures = 'the fixtures were not set up';
+/** Why there are no fixtures: a skip reason, or the error that stopped their creation (a FixtureError names its owner). */
+let noFixtures: string | Error = 'the fixtures were not set up';
 
 beforeAll(async () => {
   const run = runContext();
@@ -50,15 +54,17 @@ beforeAll(async () => {
     ]);
     fx = { target, protectedPost, password, secret, draft, privatePost };
   } catch (err) {
-    noFixtures = `could not create the fixtures: ${(err as Error).message}`;
+    noFixtures = err as Error;
   }
 });
 
 function fixturesFor(t: BehaviourContext): AuthFixtures {
   t.requireWrites();
   t.requireCredentials();
-  if (!fx) throw new Error(noFixtures);
-  return fx;
+  if (fx) return fx;
+  // A FixtureError makes the behaviour skip, naming the behaviour that owns creating posts.
+  if (noFixtures instanceof Error) throw noFixtures;
+  t.skip(noFixtures);
 }
 
 /** Re-read a post with the configured credentials. */
@@ -69,7 +75,7 @@ async function readBack(t: BehaviourContext, id: number) {
 /** Posts (any status, trash included) whose raw title starts with `label`; tracked for deletion. */
 async function findLabelled(t: BehaviourContext, label: string): Promise<any[]> {
   const res = await t.client.get('/cms/v2/posts', { query: { search: label, status: ['publish', 'future', 'draft', 'pending', 'private', 'trash'], context: 'edit', per_page: 100 } });
-  if (res.status !== 200 || !Array.isArray(res.body)) throw new Error(`cannot read back posts labelled ${label}: ${res.status}`);
+  if (res.status !== 200 || !Array.isArray(res.body)) t.fail(`cannot verify by reading back: ${whyNotAccepted(res, `GET /cms/v2/posts?search=${label}&context=edit (authenticated)`)}`);
   const mine = res.body.filter((p: any) => typeof p?.title?.raw === 'string' && p.title.raw.startsWith(label));
   for (const p of mine) t.track(`/cms/v2/posts/${p.id}`);
   return mine;
@@ -129,7 +135,7 @@ behaviour(
 behaviour(
   {
     id: 'auth.credentials.write-accepted',
-    level: 'MUST',
+    level: 'SHOULD',
     namespace: 'cms/v2',
     route: '/cms/v2/posts',
     title: 'valid application-password credentials authenticate: a create and an update with them are applied',
@@ -137,7 +143,8 @@ behaviour(
     covers: ['authentication.application-passwords', 'endpoint:cms.posts.collection.create', 'endpoint:cms.posts.item.update'],
   },
   // Part 5: the application password is what "a user grants an application" for access; the
-  // interface exists to create and update posts (part 1), so granted credentials can do so.
+  // interface exists to create and update posts (part 1), so granted credentials can do so. SHOULD:
+  // the "header format used to present the resulting credential: not shown" (HTTP Basic in WordPress).
   async (t) => {
     t.requireWrites();
     t.requireCredentials();
@@ -157,7 +164,7 @@ behaviour(
 behaviour(
   {
     id: 'auth.wrong-password.refused',
-    level: 'MUST',
+    level: 'SECURITY',
     namespace: 'cms/v2',
     route: '/cms/v2/posts',
     title: 'security: a wrong application password is refused: a create with it is not applied',
@@ -176,6 +183,11 @@ behaviour(
     const found = await findLabelled(t, label);
     if (found.length) t.fail(`a create with a wrong password was applied (post ${found[0].id}, answer ${res.status})`);
     if (!refused(res.status)) t.fail(`a create with a wrong password answered ${res.status}, not refused (4xx)`);
+    // Positive control: the same create with the right password is accepted and stored.
+    const right = fixtures().label('auth-right');
+    const control = await t.client.post('/cms/v2/posts', { title: right, content: right, status: 'draft' });
+    expectControlAccepted(t, control, 'the same create with the configured credentials', 'the wrong password');
+    if ((await findLabelled(t, right)).length !== 1) t.fail(`positive control: the create with the configured credentials answered ${control.status} but was not stored`);
   },
   { concurrent: true },
 );
@@ -187,7 +199,7 @@ behaviour(
 behaviour(
   {
     id: 'auth.anonymous.write-refused',
-    level: 'MUST',
+    level: 'SECURITY',
     namespace: 'cms/v2',
     route: '/cms/v2/posts',
     title: 'security: without credentials a create, an update and a delete of a post are refused and change nothing',
@@ -213,6 +225,8 @@ behaviour(
     if (after.status === 200 && after.body?.title?.raw !== f.target.title.raw) problems.push(`the anonymous update was applied: title ${JSON.stringify(after.body?.title?.raw)} (answer ${update.status})`);
     for (const [what, res] of [['create', create], ['update', update], ['delete', del]] as const) if (!refused(res.status)) problems.push(`anonymous ${what} answered ${res.status}, not refused (4xx)`);
     if (problems.length) t.fail(problems.join('; '));
+    // Positive control: the same update with the configured credentials (the title it has) is accepted.
+    expectControlAccepted(t, await t.client.post(target, { title: f.target.title.raw }), `POST ${target} with the configured credentials`, 'the anonymous writes');
   },
   { concurrent: true },
 );
@@ -220,7 +234,7 @@ behaviour(
 behaviour(
   {
     id: 'auth.anonymous.batch-write-refused',
-    level: 'MUST',
+    level: 'SECURITY',
     namespace: '',
     route: '/batch/v1',
     title: 'security: without credentials a batch of write items changes nothing',
@@ -245,6 +259,11 @@ behaviour(
     const [found, after] = await Promise.all([findLabelled(t, label), readBack(t, f.target.id)]);
     if (found.length) t.fail(`an anonymous batch created post ${found[0].id} (answer ${res.status})`);
     if (after.body?.title?.raw !== f.target.title.raw) t.fail(`an anonymous batch changed post ${f.target.id}'s title to ${JSON.stringify(after.body?.title?.raw)}`);
+    // Positive control: the same kind of batch with the configured credentials is applied.
+    const own = fixtures().label('auth-batch-control');
+    const control = await t.client.post('/batch/v1', { requests: [{ method: 'POST', path: t.run.profile.toTargetRoute('/cms/v2/posts'), body: { title: own, content: own, status: 'draft' } }] });
+    expectControlAccepted(t, control, 'the same batch with the configured credentials', 'the anonymous batch');
+    if ((await findLabelled(t, own)).length !== 1) t.fail(`positive control: the batch with the configured credentials answered ${control.status} but its create was not applied`);
   },
   { concurrent: true },
 );
@@ -252,7 +271,7 @@ behaviour(
 behaviour(
   {
     id: 'auth.anonymous.protected-content',
-    level: 'MUST',
+    level: 'SECURITY',
     namespace: 'cms/v2',
     route: '/cms/v2/posts/<id>',
     title: "security: without credentials, context=edit never reveals a password-protected post's password or content",
@@ -272,6 +291,10 @@ behaviour(
       if (res.text.includes(f.secret)) t.fail(`an anonymous ${res.exchange.url.includes('include') ? 'list' : 'GET'} with context=edit revealed the protected content (answer ${res.status})`);
       if (res.text.includes(`"${f.password}"`)) t.fail(`an anonymous request with context=edit revealed the post password (answer ${res.status})`);
     }
+    // Positive control: the author (configured credentials) reads the content in context=edit.
+    const own = await t.client.get(`/cms/v2/posts/${id}`, { query: { context: 'edit' } });
+    expectControlAccepted(t, own, `GET /cms/v2/posts/${id}?context=edit with the configured credentials`, 'the anonymous reads');
+    if (!own.text.includes(f.secret)) t.fail(`positive control: the author's context=edit read does not carry the content either (answer ${own.status}): nothing to protect was observed`);
   },
   { concurrent: true },
 );
@@ -279,7 +302,7 @@ behaviour(
 behaviour(
   {
     id: 'auth.anonymous.edit-context-refused',
-    level: 'SHOULD',
+    level: 'SECURITY',
     namespace: 'cms/v2',
     route: '/cms/v2/posts/<id>',
     title: 'security: without credentials, context=edit on a post and on the post list is refused (401 in the reference)',
@@ -296,9 +319,21 @@ behaviour(
     ]);
     const wrong = answers.filter((r) => !refused(r.status)).map((r) => `${r.exchange.url.replace(/^.*rest_route=/, '')}: ${r.status}`);
     if (wrong.length) t.fail(`anonymous context=edit not refused: ${wrong.join('; ')}`);
+    expectControlAccepted(t, await t.client.get(`/cms/v2/posts/${f.target.id}`, { query: { context: 'edit' } }), `GET /cms/v2/posts/${f.target.id}?context=edit with the configured credentials`, 'the anonymous context=edit');
   },
   { concurrent: true },
 );
+
+/** Positive control of the hidden-post checks: the author (configured credentials) reads the post and lists it by status. */
+async function expectVisibleToAuthor(t: BehaviourContext, post: any): Promise<void> {
+  const [item, list] = await Promise.all([
+    t.client.get(`/cms/v2/posts/${post.id}`),
+    t.client.get('/cms/v2/posts', { query: { status: post.status, include: [post.id] } }),
+  ]);
+  expectControlAccepted(t, item, `GET /cms/v2/posts/${post.id} with the configured credentials`, 'the anonymous reads');
+  expectControlAccepted(t, list, `GET /cms/v2/posts?status=${post.status}&include=${post.id} with the configured credentials`, 'the anonymous lists');
+  if (!Array.isArray(list.body) || !list.body.some((p: any) => p?.id === post.id)) t.fail(`positive control: with the configured credentials status=${post.status} does not list post ${post.id} either`);
+}
 
 /** Anonymous ways to reach a post of some status: the item, and the list filtered by status/any/include. */
 async function anonymousSightings(t: BehaviourContext, post: any, status: string): Promise<string[]> {
@@ -319,7 +354,7 @@ async function anonymousSightings(t: BehaviourContext, post: any, status: string
 behaviour(
   {
     id: 'auth.anonymous.private-hidden',
-    level: 'MUST',
+    level: 'SECURITY',
     namespace: 'cms/v2',
     route: '/cms/v2/posts',
     title: 'security: without credentials a private post is neither listed (status=private, any, include) nor readable',
@@ -332,6 +367,7 @@ behaviour(
     const f = fixturesFor(t);
     const seen = await anonymousSightings(t, f.privatePost, 'private');
     if (seen.length) t.fail(`private post ${f.privatePost.id} is visible without credentials: ${seen.join('; ')}`);
+    await expectVisibleToAuthor(t, f.privatePost);
   },
   { concurrent: true },
 );
@@ -339,7 +375,7 @@ behaviour(
 behaviour(
   {
     id: 'auth.anonymous.drafts-hidden',
-    level: 'SHOULD',
+    level: 'SECURITY',
     namespace: 'cms/v2',
     route: '/cms/v2/posts',
     title: 'security: without credentials a draft is neither listed (status=draft, any, include) nor readable',
@@ -352,6 +388,7 @@ behaviour(
     const f = fixturesFor(t);
     const seen = await anonymousSightings(t, f.draft, 'draft');
     if (seen.length) t.fail(`draft ${f.draft.id} is visible without credentials: ${seen.join('; ')}`);
+    await expectVisibleToAuthor(t, f.draft);
   },
   { concurrent: true },
 );

@@ -19,6 +19,8 @@ import { endpointById } from '../../schemas/catalog/index.ts';
 import { behaviour, fixtures, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Method, Response } from '../../src/client.ts';
 import { checkProperty } from '../../generators/property.ts';
+import { answerOf, expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
+import { FixtureError } from '../../src/fixtures.ts';
 
 const BATCH = endpointById('batch.v1.create');
 const BATCH_ARGS = BATCH.endpoint.args as Record<string, any>;
@@ -70,8 +72,7 @@ async function findLabelled(t: BehaviourContext, collection: Collection, label: 
   const res = await t.client.get(COLLECTION_ROUTE(collection), {
     query: { search: label, status: ALL_STATUSES, context: 'edit', per_page: 100 },
   });
-  if (res.status !== 200 || !Array.isArray(res.body))
-    throw new Error(`cannot read back ${collection} labelled ${label}: ${res.status} ${res.text.slice(0, 200)}`);
+  if (res.status !== 200 || !Array.isArray(res.body)) t.fail(`cannot verify by reading back: ${whyNotAccepted(res, `GET ${COLLECTION_ROUTE(collection)}?search=${label}&context=edit (authenticated)`)}`);
   const mine = res.body.filter((p: any) => {
     const title = p?.title?.raw ?? p?.title?.rendered;
     return typeof title === 'string' && (title === label || title.startsWith(`${label} `));
@@ -89,6 +90,21 @@ function trackFromAnswer(t: BehaviourContext, res: Response, items: Item[]) {
     const path = items[i]?.path;
     if (typeof id === 'number' && path && /^\/cms\/v2\/(posts|pages)$/.test(path) && ok(r.status)) t.track(`${path}/${id}`);
   });
+}
+
+/**
+ * The positive control of a refusal check: the nearest valid batch (one create item) is
+ * accepted and its item applied. A batch route that refuses everything, or does not exist,
+ * would "refuse" every invalid batch too.
+ */
+async function expectValidBatchApplied(t: BehaviourContext, refusal: string, extra: Record<string, unknown> = {}): Promise<void> {
+  const label = fixtures().label('batch-control');
+  const items = [createItem('posts', label)];
+  const res = await sendBatch(t, items, extra);
+  trackFromAnswer(t, res, items);
+  expectControlAccepted(t, res, `a valid batch (one create item${Object.keys(extra).length ? `, ${JSON.stringify(extra)}` : ''})`, refusal);
+  const found = await findLabelled(t, 'posts', label);
+  if (found.length !== 1) t.fail(`positive control: a valid batch answered ${res.status} but its create item was not applied (${found.length} found), so the refusal of ${refusal} shows nothing`);
 }
 
 async function expectNothingApplied(t: BehaviourContext, label: string, what: string) {
@@ -150,6 +166,7 @@ behaviour(
   },
   async (t) => {
     prepare(t);
+    await expectValidBatchApplied(t, `${MAX_ITEMS + 1} items`);
     const label = fixtures().label('batch-over');
     const items = Array.from({ length: MAX_ITEMS + 1 }, (_, i) => createItem('posts', `${label} ${i}`));
     const res = await sendBatch(t, items);
@@ -176,6 +193,7 @@ behaviour(
   },
   async (t) => {
     prepare(t);
+    await expectValidBatchApplied(t, 'a body without requests');
     for (const body of [{}, { validation: 'normal' }]) {
       const res = await t.client.post(ROUTE, body);
       if (!refused(res.status)) t.fail(`POST ${ROUTE} with ${JSON.stringify(body)} answered ${res.status}, not refused (4xx)`);
@@ -196,6 +214,7 @@ behaviour(
   },
   async (t) => {
     prepare(t);
+    await expectValidBatchApplied(t, 'validation "all-or-nothing"', { validation: VALIDATION_MODES[0] });
     const label = fixtures().label('batch-mode');
     const items = [createItem('posts', label)];
     const res = await sendBatch(t, items, { validation: 'all-or-nothing' });
@@ -222,6 +241,7 @@ behaviour(
   },
   async (t) => {
     prepare(t);
+    await expectValidBatchApplied(t, 'a GET item');
     const label = fixtures().label('batch-get');
     const items: Item[] = [{ method: 'GET', path: '/cms/v2/posts' }, createItem('posts', label)];
     const res = await sendBatch(t, items);
@@ -265,6 +285,7 @@ behaviour(
   },
   async (t) => {
     prepare(t);
+    await expectValidBatchApplied(t, 'an item without path');
     const label = fixtures().label('batch-nopath');
     const items: Item[] = [{ method: 'POST', body: { title: `${label} x`, status: 'draft' } }, createItem('posts', label)];
     const res = await sendBatch(t, items);
@@ -327,6 +348,7 @@ behaviour(
   // mode's documented name states its one guarantee: all items must validate (or none runs).
   async (t) => {
     prepare(t);
+    await expectValidBatchApplied(t, 'a require-all-validate batch with an invalid item', { validation: 'require-all-validate' });
     const label = fixtures().label('batch-rav');
     const items = mixedItems(label);
     const res = await sendBatch(t, items, { validation: 'require-all-validate' });
@@ -494,9 +516,11 @@ behaviour(
 async function postWithRevision(t: BehaviourContext): Promise<{ post: any; revision: any }> {
   const post = await t.create('/cms/v2/posts', { title: 'revisioned' });
   const upd = await t.client.post(`/cms/v2/posts/${post.id}`, { content: `${post.content?.raw ?? ''} updated` });
-  if (!ok(upd.status)) throw new Error(`could not update fixture post ${post.id}: ${upd.status}`);
+  if (!ok(upd.status)) throw new FixtureError(`could not update fixture post ${post.id}: ${answerOf(upd)}`, 'cms.posts.update.post');
   const revs = await t.client.get(`/cms/v2/posts/${post.id}/revisions`, { query: { context: 'edit' } });
-  if (revs.status !== 200 || !Array.isArray(revs.body) || revs.body.length === 0) t.skip(`the target made no revision of post ${post.id} on update (answer ${revs.status}): nothing to aim a batch item at`);
+  // Skip only on evidence: an empty list of revisions; a refused read of the documented route is a failure.
+  if (revs.status !== 200 || !Array.isArray(revs.body)) t.fail(whyNotAccepted(revs, `GET /cms/v2/posts/${post.id}/revisions`));
+  if (revs.body.length === 0) t.skip(`the target made no revision of post ${post.id} on update (its revision list is empty): nothing to aim a batch item at`);
   return { post, revision: revs.body[0] };
 }
 
@@ -515,6 +539,7 @@ behaviour(
   // the autosave item is what can show a batch running a non-batchable item.
   async (t) => {
     prepare(t);
+    await expectValidBatchApplied(t, 'the items aimed at revisions and autosaves');
     const [{ post, revision }, autosaved] = await Promise.all([postWithRevision(t), t.create('/cms/v2/posts', { title: 'autosaved' })]);
     const route = `/cms/v2/posts/${post.id}/revisions/${revision.id}`;
     const changed = `${autosaved.title.raw} autosaved`;
@@ -657,7 +682,7 @@ async function stateOf(t: BehaviourContext, side: Side): Promise<Record<string, 
       t.client.get(COLLECTION_ROUTE(c), { query: { include: ids, status: ALL_STATUSES, context: 'edit', per_page: 100 } }),
       findLabelled(t, c, side.label),
     ]);
-    if (pool.status !== 200 || !Array.isArray(pool.body)) throw new Error(`cannot read back the ${c} pool: ${pool.status}`);
+    if (pool.status !== 200 || !Array.isArray(pool.body)) t.fail(`cannot verify by reading back: ${whyNotAccepted(pool, `GET ${COLLECTION_ROUTE(c)}?include=<the ${c} pool>&context=edit`)}`);
     side.pool[c].forEach((p, i) => (state[`pool ${c} ${i}`] = normalise(pool.body.find((x: any) => x.id === p.id), replacements)));
     for (const item of created) {
       const k = /^\S+ (c\d+) /.exec(item.title.raw)?.[1] ?? `id${item.id}`;

@@ -9,6 +9,7 @@
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
+import { whyNotAccepted } from '../../src/controls.ts';
 import { findAdvertisedRoute } from '../../src/discovery.ts';
 import { normalizeIndex } from '../../schemas/profiles.ts';
 
@@ -88,7 +89,7 @@ for (const { ns, endpointId, other } of NAMESPACE_INDEXES) {
 
   /** Problems with a namespace index answer for `expectedNs`. */
   const deviations = (t: BehaviourContext, res: Response, expectedNs: string, expectedRoutes: string[]): string[] => {
-    if (!ok(res.status)) return [`answered ${res.status}: ${res.text.slice(0, 160)}`];
+    if (!ok(res.status)) return [whyNotAccepted(res, 'a valid request')];
     const v = specView(t, res);
     if (!v?.routes || typeof v.routes !== 'object') return ['the answer has no routes object'];
     const problems: string[] = [];

@@ -16,6 +16,7 @@ import { beforeAll } from 'vitest';
 import { endpointById } from '../../schemas/catalog/index.ts';
 import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
+import { expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
 
 const EMBED = endpointById('oembed.embed.read');
 const PROXY = endpointById('oembed.proxy.read');
@@ -29,6 +30,8 @@ const isJson = (res: Response) => /json/i.test(res.headers['content-type'] ?? ''
 
 let post: { link: string; title: string } | undefined;
 let noPost = 'no published post: the fixture was not set up';
+/** The error that stopped the fixture's creation (a FixtureError names the behaviour that owns creating posts). */
+let postError: Error | undefined;
 
 beforeAll(async () => {
   const run = runContext();
@@ -47,11 +50,13 @@ beforeAll(async () => {
       post = undefined;
     }
   } catch (err) {
+    postError = err as Error;
     noPost = `could not set up a published post: ${(err as Error).message}`;
   }
 });
 
 function publishedPost(t: BehaviourContext) {
+  if (!post && postError?.name === 'FixtureError') throw postError;
   if (!post) t.skip(noPost);
   return post;
 }
@@ -61,7 +66,8 @@ function comparable(body: unknown): string {
   return JSON.stringify(body).replace(/secret=(\\?"?)[A-Za-z0-9]+/g, 'secret=$1S');
 }
 
-const embed = (t: BehaviourContext, query: Record<string, string | number>, auth: 'none' | 'default' = 'none') =>
+/** Reads use the configured credentials: these behaviours are about embedding, not about anonymous access. */
+const embed = (t: BehaviourContext, query: Record<string, string | number>, auth: 'none' | 'default' = 'default') =>
   t.client.get(EMBED.route.path, { query, auth });
 const proxy = (t: BehaviourContext, query: Record<string, string | number>, auth: 'none' | 'default' = 'default') =>
   t.client.get(PROXY.route.path, { query, auth });
@@ -82,6 +88,8 @@ behaviour(
   },
   async (t) => {
     t.requireNamespace('oembed/1.0');
+    const p = publishedPost(t)!;
+    expectControlAccepted(t, await embed(t, { url: p.link }), `GET ${EMBED.route.path}?url=<a published post>`, 'a request without url');
     const res = await embed(t, {});
     if (!refused(res.status)) t.fail(`GET ${EMBED.route.path} without url answered ${res.status}, not refused (4xx)`);
   },
@@ -220,6 +228,8 @@ behaviour(
     t.requireNamespace('oembed/1.0');
     const home = String((t.run.info.index as any)?.home ?? t.run.info.targetUrl).replace(/\/+$/, '');
     const url = `${home}/?p=2147480000`;
+    const p = publishedPost(t)!;
+    expectControlAccepted(t, await embed(t, { url: p.link }), `GET ${EMBED.route.path}?url=<a published post>`, `the unknown URL ${url}`);
     const res = await embed(t, { url });
     if (!refused(res.status)) t.fail(`embed of ${url} (no such post) answered ${res.status}: ${res.text.slice(0, 200)}`);
   },
@@ -247,8 +257,8 @@ behaviour(
     covers: ['arg:oembed.proxy.read.url'],
   },
   async (t) => {
-    t.requireNamespace('oembed/1.0');
-    t.requireCredentials();
+    const p = proxyPrepare(t);
+    expectControlAccepted(t, await proxy(t, { url: p.link }), `GET ${PROXY.route.path}?url=<a published post>`, 'a request without url');
     const res = await proxy(t, {});
     if (!refused(res.status)) t.fail(`GET ${PROXY.route.path} without url answered ${res.status}, not refused (4xx)`);
   },
@@ -276,7 +286,7 @@ function proxyArg(arg: string, good: (string | number)[], bad: string, what: str
       await Promise.all(
         good.map(async (value) => {
           const res = await proxy(t, { url: p.link, [arg]: value });
-          if (!ok(res.status)) wrong.push(`${arg}=${value} answered ${res.status}: ${res.text.slice(0, 120)}`);
+          if (!ok(res.status)) wrong.push(whyNotAccepted(res, `${arg}=${value}`));
         }),
       );
       const res = await proxy(t, { url: p.link, [arg]: bad });
@@ -299,7 +309,7 @@ proxyArg('discover', ['false', 'true'], 'perhaps', 'a boolean');
 behaviour(
   {
     id: 'oembed.proxy.anonymous-refused',
-    level: 'SHOULD',
+    level: 'SECURITY',
     namespace: 'oembed/1.0',
     route: PROXY.route.path,
     title: 'security: the proxy refuses a request without credentials (401 in the reference)',
@@ -308,10 +318,10 @@ behaviour(
   // Part 5: "Which routes and methods require authentication or a given capability: not
   // shown". WordPress requires edit_posts for the proxy (it fetches third-party URLs).
   async (t) => {
-    t.requireNamespace('oembed/1.0');
-    const p = publishedPost(t)!;
+    const p = proxyPrepare(t);
     const res = await proxy(t, { url: p.link }, 'none');
     if (!refused(res.status)) t.fail(`an anonymous proxy request answered ${res.status}: ${res.text.slice(0, 120)}`);
+    expectControlAccepted(t, await proxy(t, { url: p.link }), 'the same proxy request with the configured credentials', 'the anonymous request');
   },
   { concurrent: true },
 );

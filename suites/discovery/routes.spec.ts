@@ -1,20 +1,45 @@
 /**
- * Discovery: every documented route, its methods, each endpoint's args attribute by
- * attribute, allow_batch, and what its path segments accept (both documents, part 4).
+ * Discovery: every documented route, its methods, each documented arg of each endpoint (one
+ * behaviour per arg, attribute by attribute), allow_batch, and what its path segments accept
+ * (both documents, part 4).
  * A namespace the target does not advertise makes its routes skip with that reason.
  */
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { RouteSpec } from '../../schemas/types.ts';
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import { behaviour, prerequisite, type BehaviourContext, type Prerequisite } from '../../src/behaviour.ts';
+import { ConformanceFailure } from '../../src/errors.ts';
 import {
   advertisedEndpoint,
-  compareArgs,
+  argBehaviourId,
+  compareArg,
   describeDeviation,
   findAdvertisedRoute,
   routeParams,
   segmentMatches,
   segmentSamples,
 } from '../../src/discovery.ts';
+
+/**
+ * The advertised endpoints of a route for some methods, owned by `disc.route.<id>` (which
+ * fails when the route or a method is missing): the arg behaviours skip, naming it.
+ */
+const endpointPrereqs = new Map<string, Prerequisite<any[]>>();
+function endpointsOf(route: RouteSpec, methods: readonly string[]): Prerequisite<any[]> {
+  const key = `${route.id} ${methods.join(',')}`;
+  let p = endpointPrereqs.get(key);
+  if (!p)
+    endpointPrereqs.set(
+      key,
+      (p = prerequisite(`disc.route.${route.id}`, async (_client, run) => {
+        const hit = findAdvertisedRoute(run.index, route.path);
+        if (!hit) throw new ConformanceFailure(`route ${route.path} is not in the index${route.namespace ? ` although ${route.namespace} is advertised` : ''}`);
+        const missing = methods.filter((m) => !advertisedEndpoint(hit.entry, m));
+        if (missing.length) throw new ConformanceFailure(`${route.path} does not advertise ${missing.join(', ')} (advertises ${JSON.stringify(hit.entry?.methods)})`);
+        return methods.map((m) => advertisedEndpoint(hit.entry, m));
+      })),
+    );
+  return p;
+}
 
 function advertisedRoute(t: BehaviourContext, route: RouteSpec) {
   if (route.namespace) t.requireNamespace(route.namespace);
@@ -44,32 +69,28 @@ for (const route of catalog.routes) {
 
   for (const endpoint of route.endpoints) {
     const args = endpoint.args;
-    if (args !== 'not-shown' && Object.keys(args).length > 0) {
-      behaviour(
-        {
-          id: `disc.args.${endpoint.id}`,
-          level: 'MUST',
-          namespace: route.namespace,
-          route: route.path,
-          title: `${endpoint.methods.join(',')} ${route.path} advertises its documented args (${Object.keys(args).length}) with documented attributes`,
-          spec: endpoint.spec,
-          covers: Object.keys(args).map((a) => `arg:${endpoint.id}.${a}`),
-        },
-        (t) => {
-          const { entry } = advertisedRoute(t, route);
-          const problems: string[] = [];
-          const seen = new Set<unknown>();
-          for (const m of endpoint.methods) {
-            const adv = advertisedEndpoint(entry, m);
-            if (!adv) problems.push(`no ${m} endpoint`);
-            else if (!seen.has(adv)) {
-              seen.add(adv);
-              problems.push(...compareArgs(args, adv.args).map(describeDeviation));
-            }
-          }
-          if (problems.length) t.fail(`${problems.length} deviation(s): ${problems.join('; ')}`, { deviations: problems });
-        },
-      );
+    if (args !== 'not-shown') {
+      // One behaviour per documented arg: a deviation of one arg never hides another's.
+      for (const [name, doc] of Object.entries(args)) {
+        behaviour(
+          {
+            id: argBehaviourId(endpoint.id, name),
+            level: 'MUST',
+            namespace: route.namespace,
+            route: route.path,
+            title: `${endpoint.methods.join(',')} ${route.path} advertises arg ${name} with its documented attributes`,
+            spec: endpoint.spec,
+            covers: [`arg:${endpoint.id}.${name}`],
+          },
+          async (t) => {
+            if (route.namespace) t.requireNamespace(route.namespace);
+            // The route and its methods are disc.route.<id>'s: when they are missing, this skips naming it.
+            const advertised = await t.need(endpointsOf(route, endpoint.methods));
+            const problems = [...new Set(advertised)].flatMap((adv) => compareArg(name, doc, adv.args && typeof adv.args === 'object' ? adv.args[name] : undefined).map(describeDeviation));
+            if (problems.length) t.fail(`${problems.length} deviation(s): ${problems.join('; ')}`, { deviations: problems });
+          },
+        );
+      }
     }
 
     if (endpoint.allowBatch !== undefined) {

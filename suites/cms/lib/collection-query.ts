@@ -87,7 +87,7 @@ export function defineCollectionQuery(type: PostType): void {
       async (t: BehaviourContext) => {
         const f = await known(t);
         atLeast(t, f, perPageDefault + 1);
-        const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: f.published } }), `include of ${f.published.length} items, no per_page`, 'view');
+        const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: f.published } }), `include of ${f.published.length} items, no per_page`);
         if (items.length !== perPageDefault) t.fail(`${f.published.length} items match and no per_page was given: ${items.length} returned, the default per_page is ${perPageDefault}`);
       },
       { concurrent: true },
@@ -110,7 +110,7 @@ export function defineCollectionQuery(type: PostType): void {
       async (t: BehaviourContext) => {
         const f = await known(t);
         atLeast(t, f, 2);
-        const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: f.published, per_page: 100 } }), 'no order', 'view') as any[];
+        const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: f.published, per_page: 100 } }), 'no order') as any[];
         const dates = items.map((i) => Date.parse(i.date));
         if (dates.some((d) => Number.isNaN(d))) t.fail(`items without a readable date: ${items.map((i) => i.date).join(', ')}`);
         const sign = order.default === 'asc' ? 1 : -1;
@@ -138,7 +138,7 @@ export function defineCollectionQuery(type: PostType): void {
         const f = await known(t);
         atLeast(t, f, 1);
         const all = [...f.published, ...f.hidden];
-        const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: all, per_page: 100 } }), 'no status', 'view') as any[];
+        const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: all, per_page: 100 } }), 'no status') as any[];
         const leaked = items.filter((i) => f.hidden.includes(i.id) || i.status !== status.default);
         if (leaked.length) t.fail(`items that are not ${String(status.default)} are listed without a status filter: ${leaked.map((i) => `${i.id} (${i.status})`).join(', ')}`);
         const missing = f.published.filter((id) => !idsOf(items).includes(id));
@@ -167,7 +167,7 @@ export function defineCollectionQuery(type: PostType): void {
         const [none, first, second] = await Promise.all(
           [{}, { page: Number(page.default) }, { page: Number(page.default) + 1 }].map((extra) => t.client.get(type.collection, { query: { ...scope, ...extra } })),
         );
-        const ids = [none, first, second].map((r, i) => idsOf(expectListOk(t, target.items, r!, ['no page', `page=${page.default}`, `page=${Number(page.default) + 1}`][i]!, 'view')));
+        const ids = [none, first, second].map((r, i) => idsOf(expectListOk(t, target.items, r!, ['no page', `page=${page.default}`, `page=${Number(page.default) + 1}`][i]!)));
         if (JSON.stringify(ids[0]) !== JSON.stringify(ids[1])) t.fail(`without page: ${ids[0]!.join(',')}; page=${page.default}: ${ids[1]!.join(',')}`);
         if (JSON.stringify(ids[0]) === JSON.stringify(ids[2])) t.fail(`page=${Number(page.default) + 1} returns the same items as page ${page.default}: pages are not applied`);
       },

@@ -82,15 +82,19 @@ export function itemProblems(fields: Record<string, FieldSpec>, item: unknown, c
   return problems;
 }
 
-/** Problems of the items of a list response (first few reported, with the item id). */
-export function listProblems(fields: Record<string, FieldSpec>, items: unknown[], context: Context): string[] {
+/**
+ * The shape every list behaviour may rely on, and no more: each item is an object with an
+ * integer `id`. The types of the other fields are owned by the context behaviours
+ * (`cms.<type>.context.*`); a filter, query, lifecycle, revision or batch behaviour checks its
+ * own item only, so that one field of a wrong type fails a handful of behaviours, not a hundred.
+ */
+export function idShapeProblems(items: unknown[], what = 'item'): string[] {
   const out: string[] = [];
-  for (const item of items) {
-    const p = itemProblems(fields, item, context);
-    if (p.length) out.push(`item ${(item as { id?: unknown })?.id ?? '?'}: ${p.join('; ')}`);
-    if (out.length >= 3) break;
-  }
-  return out;
+  items.forEach((item, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) out.push(`${what} ${i} is not an object: ${JSON.stringify(item)?.slice(0, 80)}`);
+    else if (!Number.isInteger((item as { id?: unknown }).id)) out.push(`${what} ${i} has id ${JSON.stringify((item as { id?: unknown }).id)}, not an integer`);
+  });
+  return out.slice(0, 3);
 }
 
 /** Revisions and autosaves: only `parent` and `id` (integers) are stated. */

@@ -11,6 +11,7 @@ import { behaviour, fixtures, type BehaviourContext } from '../../../src/behavio
 import type { Method } from '../../../src/client.ts';
 import { FILTER_ONLY_STATUSES, SPEC_STATES, WRITE_STATUSES, type PostType } from './collections.ts';
 import { idsOf, textOf } from './items.ts';
+import { expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { fileSetup } from './setup.ts';
 
 const DAY = 86_400_000;
@@ -61,7 +62,7 @@ export function defineLifecycle(type: PostType): void {
   /** Items whose title, content or excerpt carry `token`, in any status (authenticated). */
   async function findByToken(t: BehaviourContext, token: string): Promise<number[]> {
     const res = await t.client.get(type.collection, { query: { search: token, status: ['any', 'trash'], per_page: 100 } });
-    if (res.status !== 200) t.fail(`could not verify by listing: GET ${type.collection}?search=${token}&status=any,trash answered ${res.status}`);
+    if (res.status !== 200) t.fail(`could not verify by listing: ${whyNotAccepted(res, `GET ${type.collection}?search=${token}&status=any,trash`)}`);
     return idsOf(res.body);
   }
 
@@ -129,6 +130,15 @@ export function defineLifecycle(type: PostType): void {
    * shared token checks them all) and on update (the item keeps its status).
    */
   async function expectRefusedWrites(t: BehaviourContext, statuses: string[], f: ReturnType<typeof setup.get>): Promise<void> {
+    // Positive controls: the nearest valid writes (a create with status draft; an update to the
+    // status the item has) are accepted, and the create is stored.
+    const refusal = `status ${statuses.map((x) => JSON.stringify(x)).join(', ')}`;
+    const controlToken = f.token();
+    const made = await tryCreate(t, { title: `${f.tag} ${controlToken} draft`, content: '<p>valid status</p>', status: 'draft' });
+    expectControlAccepted(t, made, `create with status=draft`, refusal);
+    if (!(await findByToken(t, controlToken)).length) t.fail(`positive control: the create with status=draft answered ${made.status} but nothing was stored`);
+    const current = (await readEdit(t, f.statusTarget)).status;
+    expectControlAccepted(t, await t.client.post(type.item(f.statusTarget), { status: current }), `update to status=${current} (the item's own)`, refusal);
     const token = f.token();
     const creates = await Promise.all(statuses.map((status) => tryCreate(t, { title: `${f.tag} ${token} ${status}`, content: '<p>refused status</p>', status })));
     creates.forEach((res, i) => {

@@ -1,0 +1,50 @@
+/**
+ * Positive controls for refusal checks. A check that a server refuses an invalid request
+ * means something only when the same route accepts the nearest valid request: a route that
+ * refuses everything, or does not exist (404 rest_no_route), would "refuse" the invalid one
+ * too. Every refusal check sends its control and fails, saying why, when the control is not
+ * accepted.
+ */
+import type { BehaviourContext } from './behaviour.ts';
+import type { Response } from './client.ts';
+
+const ok = (status: number) => status >= 200 && status <= 299;
+
+/** Does the answer say the route does not exist (WordPress: 404 rest_no_route)? */
+export function noRoute(res: Pick<Response, 'status' | 'body'>): boolean {
+  return res.status === 404 && (res.body?.code === 'rest_no_route' || res.body?.code === undefined);
+}
+
+/** "404 rest_no_route" / "400 rest_invalid_param" / "500": the status and the error code, if any. */
+export function answerOf(res: Pick<Response, 'status' | 'body'>): string {
+  const code = res.body && typeof res.body === 'object' && !Array.isArray(res.body) && typeof res.body.code === 'string' ? ` ${res.body.code}` : '';
+  return `${res.status}${code}`;
+}
+
+/**
+ * Why a valid request was not accepted, in words a user can act on: the documented route does
+ * not exist, or it refuses a valid request (so its refusals say nothing).
+ */
+export function whyNotAccepted(res: Pick<Response, 'status' | 'body' | 'text'>, what: string): string {
+  if (noRoute(res)) return `${what} answered ${answerOf(res)}: the documented route does not exist on the target`;
+  if (res.status === 0) return `${what} got no answer`;
+  return `${what} answered ${answerOf(res)}: the route refuses a valid request ${res.text ? `(${res.text.slice(0, 160)})` : ''}`.trim();
+}
+
+/**
+ * The positive control of a refusal check: `res` answers the nearest valid request and must be
+ * accepted (2xx). `refusal` names what the behaviour checks is refused, for the message.
+ */
+export function expectControlAccepted(t: Pick<BehaviourContext, 'fail'>, res: Response, what: string, refusal?: string): void {
+  if (ok(res.status)) return;
+  const tail = refusal ? `; so the refusal of ${refusal} shows nothing` : '';
+  t.fail(`positive control: ${whyNotAccepted(res, what)}${tail}`);
+}
+
+/**
+ * A refusal that answers exactly like the control's refusal is no evidence: used where a check
+ * compares the answer to an invalid request with the answer to a valid one.
+ */
+export function sameRefusal(a: Pick<Response, 'status' | 'body'>, b: Pick<Response, 'status' | 'body'>): boolean {
+  return !ok(a.status) && answerOf(a) === answerOf(b);
+}

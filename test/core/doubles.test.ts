@@ -1,0 +1,76 @@
+/**
+ * A pass means something: against a server that refuses every request but the index
+ * (400 rest_invalid_param) or has no route but the index (404 rest_no_route), no behaviour of
+ * the core area (site index, batch, oEmbed, authentication, cms/v2) passes, except those that
+ * only read the index; failures say why, and nothing is a harness error. And a failure is
+ * reported once: one post field of the wrong type fails the context behaviours that own the
+ * field types, not the filter, query, lifecycle, revision or batch behaviours.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cmsFaults } from '../../faults/cms.ts';
+import { json, type Fault } from '../../faults/proxy.ts';
+import type { Results } from '../../schemas/results.ts';
+import { runSuite, type Target } from '../helpers/harness.ts';
+
+const AREA = '^(cms|batch|oembed|auth|index)\\.';
+/** Behaviours that only read the site index (GET /, which the doubles pass through). */
+const INDEX_ONLY = ['index.root.context'];
+
+const refuseAll: Fault = {
+  id: 'double.refuse-all',
+  title: 'refuses every request but the index',
+  caughtBy: [],
+  request: (req) => (req.route === '/' ? undefined : json(400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): x', data: { status: 400, params: { x: 'Invalid parameter.' } } })),
+};
+const noRoutes: Fault = {
+  id: 'double.no-routes',
+  title: 'answers 404 to every route but the index',
+  caughtBy: [],
+  request: (req) => (req.route === '/' ? undefined : json(404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } })),
+};
+
+describe('core area against doubles and one wrong field type (reference server)', () => {
+  let stop: () => Promise<void>;
+  let target: Target;
+  const runs: Record<string, Results> = {};
+  beforeAll(async () => {
+    const { startReferenceServer } = await import('../../targets/reference/index.ts');
+    const ref = await startReferenceServer({ port: 0 });
+    stop = () => ref.stop();
+    target = { url: ref.url, user: ref.user, appPassword: ref.appPassword, profile: 'spec' };
+    for (const [name, faults] of [
+      ['refuse', [refuseAll]],
+      ['noroute', [noRoutes]],
+      ['field', [cmsFaults.find((f) => f.id === 'cms.post-field-wrong-type')!]],
+      ['healthy', []],
+    ] as const) {
+      const run = await runSuite(target, { only: AREA, faults: faults.length ? [...faults] : undefined, args: ['--runs', '2'] });
+      expect(run.stderr).not.toMatch(/internal error/);
+      runs[name] = run.results();
+    }
+  }, 600_000);
+  afterAll(async () => stop?.());
+
+  for (const name of ['refuse', 'noroute'] as const) {
+    it(`${name}: no behavioural check passes, none is a harness error, and the failures say why`, () => {
+      const r = runs[name]!;
+      expect(r.errors).toEqual([]);
+      const passed = r.behaviours.filter((b) => b.status === 'passed' && b.requests > 0).map((b) => b.id);
+      expect(passed).toEqual(INDEX_ONLY);
+      expect(r.behaviours.filter((b) => b.status === 'error').map((b) => `${b.id}: ${b.reason}`)).toEqual([]);
+      const failed = r.behaviours.filter((b) => b.status === 'failed');
+      expect(failed.length).toBeGreaterThan(20);
+      if (name === 'noroute') for (const b of failed.filter((x) => x.id.startsWith('batch.'))) expect(b.reason, b.id).toMatch(/404 rest_no_route: the documented route does not exist/);
+      // Skips name what they depend on (the owner that failed) or why there is nothing to check.
+      for (const b of r.behaviours.filter((x) => x.status === 'skipped')) expect(b.reason, b.id).toMatch(/depends on|not observable|writes not allowed|no credentials|made no revision/);
+    });
+  }
+
+  it('one post field of the wrong type fails only the context behaviours of posts', () => {
+    const fault = cmsFaults.find((f) => f.id === 'cms.post-field-wrong-type')!;
+    const healthy = runs.healthy!;
+    expect(healthy.behaviours.filter((b) => b.status !== 'passed').map((b) => `${b.id}: ${b.reason}`)).toEqual([]);
+    const failed = runs.field!.behaviours.filter((b) => b.status === 'failed').map((b) => b.id);
+    expect(failed.sort()).toEqual([...fault.caughtBy].sort());
+  });
+});
