@@ -124,6 +124,12 @@ export class ProgressReporter implements Reporter {
     if (this.live && this.now() - this.lastDraw >= (this.opts.redrawMs ?? 200)) this.draw();
   }
 
+  /** A suite file that could not be loaded: said as it happens, too. */
+  onTestModuleEnd(m: TestModule): void {
+    if (this.quiet) return;
+    for (const e of m.errors()) this.print(`ERROR ${m.relativeModuleId}: ${String(e.message ?? e).split('\n')[0]}`);
+  }
+
   onTestRunEnd(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
