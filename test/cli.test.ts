@@ -179,6 +179,11 @@ describe('a run against the recorded 7.1 index', () => {
     const sent = 'GET /akismet/v1/stats/60-days (spec /spamfilter/v1/stats/60-days) answered 404';
     expect(b!.reason).toContain(sent);
     expect(r.stderr).toContain(`FAIL  MUST     spamfilter.stats.path: ${sent}`); // as it happens
+    // JUnit is rendered from results.json: a failure body is the message and the requests, without vitest's serialized error
+    const junit = readFileSync(join(r.reportDir, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<failure message="GET \/akismet\/v1\/stats\/60-days \(spec /);
+    expect(junit).not.toMatch(/Serialized Error|details: undefined/);
+    expect(r.stdout + r.stderr).not.toMatch(/JUNIT report written/i);
     const files = { md: 'report.md', junit: 'junit.xml', html: 'report.html', json: 'results.json' };
     for (const f of Object.values(files)) {
       const text = readFileSync(join(r.reportDir, f), 'utf8');

@@ -4,31 +4,17 @@
  * benchmark or CI files), its tarball is not committed by accident, and the installed command
  * runs the whole suite.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT, exec } from './helpers/cli.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; files: string[] };
 const tgzName = `${pkg.name}-${pkg.version}.tgz`;
 
-function sh(cmd: string, args: string[], cwd: string, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((res, rej) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, CI: '1', npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', rej);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      res({ code, stdout, stderr });
-    });
-  });
-}
+const sh = (cmd: string, args: string[], cwd: string, timeoutMs: number) => exec(cmd, args, { cwd, timeoutMs, env: { npm_config_update_notifier: 'false' } });
 
 describe('installed as a dev dependency', () => {
   const work = mkdtempSync(join(tmpdir(), 'cmsc-pack-'));
