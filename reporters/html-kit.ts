@@ -49,6 +49,7 @@ export function copyBlock(text: string, cls = 'cmd'): string {
 export const STYLE = `
 :root{--pass:#1b7f3b;--fail:#c62828;--skip:#8a8f98;--err:#b26a00;--cov:#1f5fbf;--bg:#fff;--fg:#1d2128;--muted:#5b6370;--line:#e3e6ea;--soft:#f5f7f9;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 *{box-sizing:border-box}
+html{scroll-padding-top:var(--sticky-offset,0px)}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}
 main{max-width:1200px;margin:0 auto;padding:16px 24px 64px}
 h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:28px 0 10px;padding-bottom:4px;border-bottom:1px solid var(--line)}
@@ -80,6 +81,7 @@ th{font-weight:600;color:var(--muted);font-size:12px;text-transform:uppercase;le
 .ns>summary{cursor:pointer;padding:8px 0;font-weight:600}
 .ns>summary .bar{width:160px;margin:0 10px}
 .beh.failed td{background:#fff8f8}
+.beh:target td{background:#fff3c4}
 .detail td{background:#fffdfd;padding:4px 10px 16px 28px;border-left:4px solid var(--fail);border-bottom:2px solid #f0c9c9}
 .beh td:last-child{white-space:nowrap;text-align:right}
 .detail h5{margin:10px 0 2px;font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}

@@ -5,7 +5,7 @@
  */
 import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
 import { anchor, badge, copyBlock, counts, esc, page, percentBar, statusBar, type StatusCounts } from './html-kit.ts';
-import { indexCurl, isEmbedded, onlyOne, rerunCommand, usesCredentials } from './reproduce.ts';
+import { embeddedName, embeddedNote, indexCurl, isEmbedded, onlyOne, rerunCommand, usesCredentials } from './reproduce.ts';
 import { LEVELS, exitCodeFor, gatingFailures, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../schemas/results.ts';
 
 const KIND_HELP: Record<string, string> = {
@@ -72,7 +72,7 @@ function header(r: Results): string {
 <details><summary>Configuration of this run (secrets redacted)</summary><pre id="config">${esc(json(r.config))}</pre></details>
 <details><summary>Reproduce this run</summary>
 ${copyBlock(rerunCommand(r))}
-<p class="note">${usesCredentials(r) ? 'Set <code>TARGET_USER</code> and <code>TARGET_APP_PASSWORD</code> in the environment first (the run used credentials; they are never written to a report). ' : ''}${isEmbedded(r) ? 'Without <code>--target</code> the command boots the embedded WordPress again. ' : ''}From a checkout, <code>node bin/cms-conformance.js</code> is the same as <code>cms-conformance</code>.</p>
+<p class="note">${usesCredentials(r) ? 'Set <code>TARGET_USER</code> and <code>TARGET_APP_PASSWORD</code> in the environment first (the run used credentials; they are never written to a report). ' : ''}${embeddedNote(r)}Run it where cms-conformance is installed (<code>npm i -D cms-conformance</code>) or in its checkout.</p>
 </details>
 </header>`;
 }
@@ -194,7 +194,7 @@ function failureDetail(r: Results, b: BehaviourResult): string {
     parts.push(`<h5>Reproduce</h5><p class="note">This check sent no request of its own: it reads the site index the run fetched once at the start. This shows the part it checked:</p>${copyBlock(indexCurl(r, b))}`);
   else parts.push(`<p class="note">No request was recorded for this failure.</p>`);
   parts.push(
-    `<h5>Rerun only this behaviour</h5>${copyBlock(rerunCommand(r, onlyOne(b.id)))}${usesCredentials(r) ? '<p class="note">With <code>TARGET_USER</code> and <code>TARGET_APP_PASSWORD</code> set (curl uses them too).</p>' : ''}${isEmbedded(r) ? '<p class="note">The embedded target was stopped after the run: curl commands need a target running at that URL; the rerun command boots a fresh one.</p>' : ''}`,
+    `<h5>Rerun only this behaviour</h5>${copyBlock(rerunCommand(r, onlyOne(b.id)))}${usesCredentials(r) ? '<p class="note">With <code>TARGET_USER</code> and <code>TARGET_APP_PASSWORD</code> set (curl uses them too).</p>' : ''}${isEmbedded(r) ? `<p class="note">The ${embeddedName(r)} was stopped after the run: curl commands need a target running at that URL; the rerun command starts a fresh one.</p>` : ''}`,
   );
   parts.push(`<div class="note">Declared at <code>${esc(b.location ?? b.file)}</code> · ${b.requests} request${b.requests === 1 ? '' : 's'} · ${b.durationMs} ms</div>`);
   return parts.join('\n');
@@ -266,6 +266,7 @@ const FILTER_SCRIPT = `
     document.querySelectorAll('#matrix .route').forEach(function (g) { g.classList.toggle('hidden', !g.querySelector('tr.beh:not(.hidden)')); });
     document.querySelectorAll('#matrix details.ns').forEach(function (d) { d.classList.toggle('hidden', !d.querySelector('tr.beh:not(.hidden)')); });
     document.getElementById('shown').textContent = 'showing ' + shown + ' of ' + behaviours.length;
+    offset();
   }
   boxes.forEach(function (b) { b.addEventListener('change', apply); });
   search.addEventListener('input', apply);
@@ -275,6 +276,10 @@ const FILTER_SCRIPT = `
   document.getElementById('show-all').addEventListener('click', function () {
     boxes.forEach(function (b) { b.checked = true; }); search.value = ''; apply();
   });
+  // A link to a behaviour scrolls its row below the sticky filter bar (however many lines it wraps to), not under it.
+  var bar = document.getElementById('filters');
+  function offset() { document.documentElement.style.setProperty('--sticky-offset', (bar.offsetHeight + 8) + 'px'); }
+  window.addEventListener('resize', offset);
   document.addEventListener('click', function (ev) {
     var a = ev.target.closest && ev.target.closest('a[href^="#b-"]');
     if (!a) return;

@@ -5,7 +5,7 @@
  * baseline outcome, coverage, and the command to reproduce the run.
  */
 import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
-import { isEmbedded, rerunCommand, usesCredentials } from './reproduce.ts';
+import { embeddedName, isEmbedded, rerunCommand, usesCredentials } from './reproduce.ts';
 import { LEVELS, countsOf, exitCodeFor, gatingFailures, gatingLevels, type Counts, type FailOn, type Results } from '../schemas/results.ts';
 
 const MAX_FAILURES = 200;
@@ -124,7 +124,8 @@ export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}
   L.push('### Reproduce', '', '```sh', rerunCommand(r), '```');
   const notes: string[] = [];
   if (usesCredentials(r)) notes.push('set `TARGET_USER` and `TARGET_APP_PASSWORD` first');
-  if (isEmbedded(r)) notes.push('without `--target` it boots the embedded WordPress');
+  if (isEmbedded(r)) notes.push(embeddedName(r) === 'reference server' ? 'it starts the reference server again' : 'without `--target` it boots the embedded WordPress');
+  notes.push('run it where cms-conformance is installed, or in its checkout');
   if (notes.length) L.push('', `(${notes.join('; ')}.)`);
   if (opts.reportFiles?.length) L.push('', `Reports: ${opts.reportFiles.map(code).join(', ')}`);
   L.push('');

@@ -15,10 +15,15 @@ export function usesCredentials(r: Pick<Results, 'config'>): boolean {
   return c.user !== undefined || c.authHeader !== undefined;
 }
 
-/** `cms-conformance run ...` repeating the run (same target, profile, seed, runs), optionally for some behaviours only. */
+/**
+ * `npx cms-conformance run ...` repeating the run (same target, profile, seed, runs), optionally
+ * for some behaviours only. It runs as printed where cms-conformance is installed (a dev
+ * dependency, or its own checkout), with TARGET_USER / TARGET_APP_PASSWORD set when the run used
+ * credentials.
+ */
 export function rerunCommand(r: Pick<Results, 'config' | 'seed' | 'target'>, only?: string): string {
   const c = r.config as Cfg;
-  const parts = ['cms-conformance', 'run'];
+  const parts = ['npx', 'cms-conformance', 'run'];
   if (typeof c.target === 'string') parts.push('--target', shq(c.target));
   parts.push('--profile', r.target.profile, '--seed', String(r.seed));
   if (typeof c.runs === 'number' && c.runs !== 20) parts.push('--runs', String(c.runs));
@@ -33,6 +38,17 @@ export const onlyOne = (id: string) => `^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\
 
 export function isEmbedded(r: Pick<Results, 'target'>): boolean {
   return r.target.embedded !== null && r.target.embedded !== undefined;
+}
+
+/** "embedded WordPress" or "reference server": the target the CLI started for the run. */
+export function embeddedName(r: Pick<Results, 'target'>): string {
+  return (r.target.embedded as { kind?: string } | null)?.kind === 'reference' ? 'reference server' : 'embedded WordPress';
+}
+
+/** What the rerun command starts again, for a run against a target the CLI started ('' otherwise). */
+export function embeddedNote(r: Pick<Results, 'target'>): string {
+  if (!isEmbedded(r)) return '';
+  return embeddedName(r) === 'reference server' ? 'The command starts the reference server again. ' : 'Without <code>--target</code> the command boots the embedded WordPress again. ';
 }
 
 /**

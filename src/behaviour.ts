@@ -14,6 +14,7 @@ import { eventWriter } from './events.ts';
 import { Fixtures, tagFor, type FixtureError } from './fixtures.ts';
 import type { RunInfo } from './run-info.ts';
 import { PKG_ROOT } from './paths.ts';
+import { withTargetRoutes } from './route-names.ts';
 import { workerCount } from './suite-files.ts';
 
 export type { BehaviourDecl, BehaviourMeta, Level, RecordedExchange } from '../schemas/results.ts';
@@ -254,6 +255,16 @@ function declarationSite(): string | undefined {
   return undefined;
 }
 
+/** The message of a failure names the routes the target was sent, with the spec names beside them (src/route-names.ts). */
+function quoteRoutesSent(err: unknown, profile: Profile): void {
+  const e = err as Error;
+  if (typeof e?.message !== 'string') return;
+  const message = withTargetRoutes(e.message, profile);
+  if (message === e.message) return;
+  if (typeof e.stack === 'string' && e.stack.includes(e.message)) e.stack = e.stack.replace(e.message, () => message);
+  e.message = message;
+}
+
 export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unknown, options: BehaviourOptions = {}): void {
   const file = currentFile();
   registerCleanup(file);
@@ -268,7 +279,7 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
     let inherited = { requests: 0, latencyMs: 0 };
     const skip = (reason: string): never => {
       if (!reason) throw new Error(`behaviour ${decl.id} skipped without a reason`);
-      ctx.skip(reason);
+      ctx.skip(withTargetRoutes(reason, run.profile));
       throw new Error('unreachable');
     };
     const t: BehaviourContext = {
@@ -339,6 +350,7 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
           if (trouble && !e.message.startsWith(trouble)) e.message = `${trouble}; the check could not go on (${e.message})`;
         }
         meta.exchanges = client.log.slice(-3).map(recordExchange);
+        quoteRoutesSent(err, run.profile);
       }
       throw err;
     } finally {

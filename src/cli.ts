@@ -4,9 +4,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { normalizeBaseUrl, optionsHelp, parseFlags, resolveConfig, type RunConfig } from './config.ts';
+import { HELP_WIDTH, OPTIONS, helpRows, joinNegativeValues, normalizeBaseUrl, optionRows, parseArgsMessage, parseFlags, resolveConfig, wrap, type RunConfig } from './config.ts';
 import { EXIT, UnreachableError, UsageError } from './errors.ts';
-import { TOOL, listBehaviours, runConformance, type EmbeddedVersion } from './runner.ts';
+import { TOOL, declaredFor, listBehaviours, noneSelected, runConformance, type EmbeddedVersion } from './runner.ts';
 import { LEVELS, type Results } from '../schemas/results.ts';
 import { compareExitCode, compareResults, renderCompareHtml, renderCompareMarkdown, GROUPS, GROUP_TITLE } from '../reporters/compare.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../reporters/index.ts';
@@ -14,56 +14,132 @@ import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../reporters
 /** Exit code for a bug in cms-conformance itself. */
 export const EXIT_INTERNAL = 4;
 
-const USAGE = `Usage: cms-conformance <command> [options]
+/** The exit codes as results.ts defines them (exitCodeFor), for help texts. */
+const EXIT_ROWS: [string, string][] = [
+  ['0', 'no behaviour of a gating level failed (SECURITY and MUST; with --fail-on should also SHOULD) apart from failures listed in --baseline, and every check that ran could be made (skips name their reason and do not count)'],
+  ['1', 'a behaviour of a gating level failed that the baseline does not list'],
+  ['2', 'usage or configuration error, found before anything runs (a bad flag, an --only that selects no behaviour, an unreadable --baseline)'],
+  ['3', 'nothing gating failed, but some checks could not be made because the target did not answer usably; or the target cannot be reached (the embedded target cannot boot)'],
+  ['4', 'nothing gating failed, but a check could not be made because of a bug in cms-conformance (rerun with CMSC_DEBUG=1 for details)'],
+];
 
-Commands:
-  run        Run the conformance suite against a target (default command).
-             Without --target, boots the embedded local WordPress and runs against it.
-  list       List the behaviours (ID, level, spec section) without running them.
-             Takes --only and --json.
-  compare <A> <B>
-             Compare two instances side by side. Each side is a base URL (run now),
-             wordpress@6.5.5 or wordpress@6.1.9 (boot the embedded WordPress of that
-             version and run), or an existing results.json (or the report directory
-             holding it). Both runs use the same seed, --only and --runs (taken from a
-             results file side when not given). Credentials per side:
-             --a-user/--a-app-password/--a-auth-header and --b-user/--b-app-password/
-             --b-auth-header; without them a URL side uses --user/--app-password
-             (TARGET_USER/TARGET_APP_PASSWORD). --a-profile/--b-profile set a side's
-             profile. Writes compare.html, compare.md and compare.json (and each run's
-             full reports in a/ and b/) to --report-dir, default reports/compare/<timestamp>/
-             (reports/compare/latest points to it).
-  selftest   Prove the suite: run it against a healthy host, then once per named fault
-             through a fault-injecting proxy, and report the mutation score (which faults
-             were caught by which behaviours, which were missed). Takes --host reference
-             (default, fast) or --host wordpress (the embedded WordPress), --faults PATTERN
-             (regular expression on fault IDs), --seed, --report-dir (default
-             reports/selftest). Writes selftest.json and selftest.md. Exit 0 when every
-             fault was caught, 1 when one was missed.
-  serve      Start the reference server (the documented interface, in memory).
-             Takes --port N (default 8080) and --host H (default 127.0.0.1);
-             prints the URL and an administrator application password.
+const RESULTS_NOTE = `Each behaviour has a level (SECURITY: who may do what without credentials; MUST: stated by the specification; SHOULD: what the reference implementation does where the specification is silent) and a status: passed, failed, skipped (always with its reason) or error (the check could not be made: the target did not answer usably, or cms-conformance broke; never a failure).`;
+
+const para = (text: string, indent = '') => wrap(text, HELP_WIDTH - indent.length).map((l) => `${indent}${l}`).join('\n');
+
+const GLOBAL_ROWS: [string, string][] = [
+  ['--help', 'Show this help (cms-conformance <command> --help: the help of one command).'],
+  ['--version', 'Print the version.'],
+];
+
+const COMMAND_ROWS: [string, string][] = [
+  ['run', 'Run the conformance suite against a target (the default command).'],
+  ['list', 'List the behaviours (ID, level, title, spec section) without running them.'],
+  ['compare <A> <B>', 'Run (or read) two instances with the same seed and inputs and show where they differ.'],
+  ['selftest', 'Prove the suite: run it once per named fault through a fault-injecting proxy; report the mutation score.'],
+  ['serve', 'Start the reference server (the documented interface, in memory) for trying clients.'],
+];
+
+const RUN_HELP = `Usage: cms-conformance run [options]
+
+${para('Runs every documented behaviour (or those --only selects) against the target and writes the reports. Without --target it boots the embedded local WordPress 6.5.5 (needs PHP); --target reference runs against the in-memory reference server, where every behaviour passes.')}
+
+Examples:
+  npx cms-conformance run --target reference
+  npx cms-conformance run --target https://site.example --user admin --app-password "xxxx xxxx xxxx xxxx xxxx xxxx"
+  npx cms-conformance run --target http://127.0.0.1:8080 --only '^disc\\.args\\.cms'
 
 Options:
-${optionsHelp()}
-  --help                            Show this help.
-  --version                         Print the version.
+${helpRows([...optionRows(), ['--help', 'Show this help.']])}
 
-Precedence: flags, then environment variables, then a .env file in the current folder.
+${para('Precedence: flags, then environment variables, then a .env file in the current folder.')}
 
-Reports (run): results.json, report.html, report.md, junit.xml and events.ndjson in
-reports/<timestamp>/ (reports/latest points to the newest), or exactly in --report-dir.
+${para('While it runs: one live progress line on a terminal (a line every few seconds otherwise) with behaviours done of the total per namespace, requests, elapsed time and an estimate, and each failure as it happens; --quiet leaves them out. Then a summary.')}
 
-Exit codes (run):
-  0  no gating behaviour failed (MUST, or MUST and SHOULD with --fail-on should),
-     apart from failures listed in --baseline
-  1  a gating behaviour failed that the baseline does not list, or a suite could not run
-  2  usage or configuration error (including an unreadable --baseline)
-  3  the target cannot be reached (or the embedded target cannot boot)
-  4  internal error in cms-conformance (rerun with CMSC_DEBUG=1 for details)
-Exit codes (compare): 0 nothing gating fails on B that does not fail on A;
-  1 a gating behaviour fails only on B (B regresses against A), or a side's suite
-  could not run; 2, 3, 4 as for run.`;
+${para('Reports: results.json, report.html, report.md, junit.xml and events.ndjson in reports/<timestamp>/ (reports/latest points to the newest), or exactly in --report-dir.')}
+
+${para(RESULTS_NOTE)}
+
+Exit codes:
+${helpRows(EXIT_ROWS, 4)}`;
+
+const LIST_HELP = `Usage: cms-conformance list [--only PATTERN] [--json]
+
+${para('Lists the declared behaviours without a target: ID, level, title, spec section and where each is declared.')}
+
+Options:
+${helpRows([...optionRows(['only']), ['--json', 'Print JSON (with the catalog items each behaviour covers).'], ['--help', 'Show this help.']])}
+
+${para('Exit codes: 0 listed; 1 a suite file could not be loaded; 2 usage error (an --only that selects nothing).')}`;
+
+const COMPARE_HELP = `Usage: cms-conformance compare <A> <B> [options]
+
+${para('Compares two instances side by side. Each side is a base URL (run now), wordpress@6.5.5 or wordpress@6.1.9 (boot the embedded WordPress of that version and run), or an existing results.json (or the report directory holding it). Both runs use the same seed, --only and --runs (taken from a results file side when not given). Writes compare.html, compare.md and compare.json (and each run\'s full reports in a/ and b/) to --report-dir, default reports/compare/<timestamp>/ (reports/compare/latest points to it).')}
+
+Examples:
+  npx cms-conformance compare https://staging.example https://www.example --a-user me --a-app-password "$A_PW" --b-user me --b-app-password "$B_PW"
+  npx cms-conformance compare wordpress@6.1.9 wordpress@6.5.5
+  npx cms-conformance compare reports/old/results.json reports/latest
+
+Options of each side (the same with --b-… for side B):
+${helpRows([
+  ['--a-user NAME', 'User of side A (with --a-app-password).'],
+  ['--a-app-password PASSWORD', 'Application password of --a-user.'],
+  ['--a-auth-header VALUE', 'A complete Authorization header for side A.'],
+  ['--a-profile auto|spec|wordpress', 'The names side A uses.'],
+])}
+${para('Without per-side credentials a URL side uses --user/--app-password (TARGET_USER/TARGET_APP_PASSWORD).', '  ')}
+
+Options of both runs (as for run; --baseline and --write-baseline apply to run only):
+${helpRows([...optionRows(OPTIONS.map((o) => o.flag).filter((f) => f !== 'baseline' && f !== 'write-baseline' && f !== 'target')), ['--help', 'Show this help.']])}
+
+${para('Exit codes: 0 nothing gating fails on B that does not fail on A; 1 a gating behaviour fails only on B (B regresses against A); 2, 3 and 4 as for run.')}`;
+
+const SELFTEST_HELP = `Usage: cms-conformance selftest [--host reference|wordpress] [--faults PATTERN] [--seed N]
+                                [--report-dir DIR]
+
+${para('Proves the suite: runs it against a healthy host, then once per named fault through a fault-injecting proxy, and reports the mutation score (which faults were caught by which behaviours, which were missed). Writes selftest.json and selftest.md.')}
+
+Options:
+${helpRows([
+  ['--host reference|wordpress', 'The healthy host: the reference server (default, fast) or the embedded WordPress.'],
+  ['--faults PATTERN', 'Regular expression on fault IDs (default: every fault).'],
+  ['--seed N', 'Seed of generated inputs (default 1).'],
+  ['--report-dir DIR', 'Where selftest.json and selftest.md go (default reports/selftest).'],
+  ['--help', 'Show this help.'],
+])}
+
+${para('Exit codes: 0 every fault was caught; 1 a fault was missed; 2 usage error; 3 the host cannot boot.')}`;
+
+const GLOBAL_HELP = `Usage: cms-conformance <command> [options]
+       cms-conformance <command> --help
+
+Commands:
+${helpRows(COMMAND_ROWS, 34)}
+
+Try it:
+  npx cms-conformance run --target reference     in-memory reference server: every behaviour passes
+  npx cms-conformance run                        the embedded WordPress 6.5.5 (needs PHP)
+  npx cms-conformance run --target https://site.example --user admin --app-password "xxxx xxxx xxxx xxxx xxxx xxxx"
+
+Options of run (the default command):
+${helpRows([...optionRows(), ...GLOBAL_ROWS])}
+
+${para('Precedence: flags, then environment variables, then a .env file in the current folder.')}
+
+${para(RESULTS_NOTE)}
+
+Exit codes (run; compare and selftest say theirs in their help):
+${helpRows(EXIT_ROWS, 4)}`;
+
+/** Help of each command (serve has its own, in targets/reference/serve.ts). */
+export const HELP: Record<'global' | 'run' | 'list' | 'compare' | 'selftest', string> = {
+  global: GLOBAL_HELP,
+  run: RUN_HELP,
+  list: LIST_HELP,
+  compare: COMPARE_HELP,
+  selftest: SELFTEST_HELP,
+};
 
 export async function main(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   try {
@@ -72,11 +148,12 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
       out.write(`${TOOL.version}\n`);
       return EXIT.ok;
     }
-    if (first === undefined || first.startsWith('-')) return await run(argv, out, err);
-    if (first === 'help') {
-      out.write(`${USAGE}\n`);
+    if (first === '--help' || first === '-h' || (first === 'help' && rest.length === 0)) {
+      out.write(`${HELP.global}\n`);
       return EXIT.ok;
     }
+    if (first === 'help') return await main([rest[0]!, '--help'], out, err);
+    if (first === undefined || first.startsWith('-')) return await run(argv, out, err);
     if (first === 'run') return await run(rest, out, err);
     if (first === 'list') return await list(rest, out);
     if (first === 'serve') return await serve(rest, out, err);
@@ -85,25 +162,28 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     throw new UsageError(`unknown command "${first}" (commands: run, list, compare, selftest, serve; see cms-conformance --help)`);
   } catch (e) {
     if (e instanceof UsageError || e instanceof UnreachableError) {
-      err.write(`cms-conformance: ${e.message}\n`);
+      err.write(`cms-conformance: ${oneLine(e.message)}\n`);
       return e.exitCode;
     }
-    err.write(`cms-conformance: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+    err.write(`cms-conformance: internal error: ${oneLine((e as Error)?.message ?? String(e))}\n`);
     if (process.env.CMSC_DEBUG) err.write(`${(e as Error)?.stack ?? ''}\n`);
     else err.write('(this is a bug in cms-conformance; rerun with CMSC_DEBUG=1 to see where)\n');
     return EXIT_INTERNAL;
   }
 }
 
+/** An error message on one line (the CLI's errors are one line each). */
+const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
+
 async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   const { values, positionals } = parseFlags(argv);
   if (values.help) {
-    out.write(`${USAGE}\n`);
+    out.write(`${HELP.run}\n`);
     return EXIT.ok;
   }
-  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (see cms-conformance --help)`);
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (see cms-conformance run --help)`);
   const cfg = resolveConfig(values as Record<string, string | boolean | undefined>);
-  const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`));
+  const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`), { progress: { stream: err, quiet: cfg.quiet } });
   const { results, exitCode } = outcome;
   const s = results.summary;
   const byLevel = LEVELS.filter((l) => s.byLevel[l]?.total).map((l) => `${l} ${s.byLevel[l]!.failed} failed of ${s.byLevel[l]!.total}`);
@@ -159,12 +239,12 @@ function parseSide(arg: string, name: 'A' | 'B'): Side {
 async function compare(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   const extra: Record<string, { type: 'string' }> = {};
   for (const side of ['a', 'b']) for (const f of SIDE_FLAGS) extra[`${side}-${f}`] = { type: 'string' };
-  const { values, positionals } = parseFlags(argv, extra);
+  const { values, positionals } = parseFlags(argv, extra, 'compare');
   if (values.help) {
-    out.write(`${USAGE}\n`);
+    out.write(`${HELP.compare}\n`);
     return EXIT.ok;
   }
-  if (positionals.length !== 2) throw new UsageError(`compare takes two sides, A and B (URLs, wordpress@VERSION or results files), got ${positionals.length} (see cms-conformance --help)`);
+  if (positionals.length !== 2) throw new UsageError(`compare takes two sides, A and B (URLs, wordpress@VERSION or results files), got ${positionals.length} (see cms-conformance compare --help)`);
   if (values.baseline !== undefined || values['write-baseline'] !== undefined) throw new UsageError('--baseline and --write-baseline apply to run, not to compare');
   const sides = [parseSide(positionals[0]!, 'A'), parseSide(positionals[1]!, 'B')] as const;
   const flags = values as Record<string, string | boolean | undefined>;
@@ -177,6 +257,10 @@ async function compare(argv: string[], out: NodeJS.WritableStream, err: NodeJS.W
     ...(flags.runs === undefined && typeof fromFile?.runs === 'number' ? { runs: String(fromFile.runs) } : {}),
     ...(flags.only === undefined && typeof fromFile?.only === 'string' ? { only: fromFile.only } : {}),
   });
+  if (shared.only !== undefined) {
+    const declared = await declaredFor(shared.only, true);
+    if (declared && !declared.selected.length) throw new UsageError(noneSelected(shared.only, declared.of));
+  }
   const outDir = shared.reportDir ? resolve(shared.reportDir) : timestampedDir(resolve(DEFAULT_REPORTS_ROOT, 'compare'));
   mkdirSync(outDir, { recursive: true });
 
@@ -212,7 +296,7 @@ async function compare(argv: string[], out: NodeJS.WritableStream, err: NodeJS.W
       writeBaseline: undefined,
     };
     err.write(`\n== side ${name}: ${side.kind === 'url' ? side.url : `embedded WordPress ${side.version}`} (seed ${cfg.seed}) ==\n`);
-    const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`), side.kind === 'embedded' ? { wordpressVersion: side.version } : {});
+    const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`), { ...(side.kind === 'embedded' ? { wordpressVersion: side.version } : {}), progress: { stream: err, quiet: cfg.quiet } });
     results.push(outcome.results);
     dirs.push(key);
   }
@@ -239,14 +323,15 @@ async function compare(argv: string[], out: NodeJS.WritableStream, err: NodeJS.W
 }
 
 async function list(argv: string[], out: NodeJS.WritableStream): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' } });
+  const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' } }, 'list');
   if (values.help) {
-    out.write(`${USAGE}\n`);
+    out.write(`${HELP.list}\n`);
     return EXIT.ok;
   }
-  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (see cms-conformance --help)`);
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (see cms-conformance list --help)`);
   const cfg = resolveConfig(values as Record<string, string | boolean | undefined>, {});
   const { behaviours, errors } = await listBehaviours(cfg.only);
+  if (cfg.only !== undefined && !behaviours.length && !errors.length) throw new UsageError(noneSelected(cfg.only));
   if (values.json) out.write(`${JSON.stringify({ behaviours, errors }, null, 2)}\n`);
   else {
     for (const b of behaviours) out.write(`${b.id}\t${b.level}\t${b.title}\t(${b.spec})${b.location ? `\t${b.location}` : ''}\n`);
@@ -266,15 +351,15 @@ async function selftest(argv: string[], out: NodeJS.WritableStream, err: NodeJS.
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv, new Set(['host', 'faults', 'seed', 'report-dir'])),
       options: { host: { type: 'string' }, faults: { type: 'string' }, seed: { type: 'string' }, 'report-dir': { type: 'string' }, help: { type: 'boolean' } },
       strict: true,
     }));
   } catch (e) {
-    throw new UsageError(`${(e as Error).message.split('\n')[0]} (see cms-conformance --help)`);
+    throw new UsageError(`${parseArgsMessage(e)} (see cms-conformance selftest --help)`);
   }
   if (values.help) {
-    out.write(`${USAGE}\n`);
+    out.write(`${HELP.selftest}\n`);
     return EXIT.ok;
   }
   const host = (values.host as string | undefined) ?? 'reference';
@@ -287,8 +372,8 @@ async function selftest(argv: string[], out: NodeJS.WritableStream, err: NodeJS.
       throw new UsageError(`--faults is not a valid regular expression: ${values.faults}`);
     }
   }
+  if (values.seed !== undefined && !/^\d+$/.test(String(values.seed).trim())) throw new UsageError(`--seed must be a whole number, got "${values.seed}"`);
   const seed = values.seed === undefined ? 1 : Number(values.seed);
-  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a whole number, got "${values.seed}"`);
   const { allFaults } = await import('../faults/index.ts');
   const faults = pattern ? allFaults.filter((f) => pattern!.test(f.id)) : allFaults;
   if (!faults.length) throw new UsageError(`--faults ${values.faults} names no fault`);

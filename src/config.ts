@@ -40,6 +40,8 @@ export interface RunConfig {
   /** At most this many requests started per second over the whole run (0 = no limit). */
   maxRps: number;
   failOn: FailOn;
+  /** No progress line and no failure lines while the run goes; the summary at the end stays. */
+  quiet: boolean;
 }
 
 type Kind = 'string' | 'int' | 'duration' | 'boolean' | 'enum' | 'list';
@@ -57,7 +59,7 @@ interface OptionDef {
 }
 
 export const OPTIONS: readonly OptionDef[] = [
-  { key: 'target', flag: 'target', env: 'TARGET_URL', kind: 'string', placeholder: 'URL', help: 'Base URL of the server under test (routes are addressed as {URL}/index.php?rest_route=...). Omit it to boot the embedded local WordPress.' },
+  { key: 'target', flag: 'target', env: 'TARGET_URL', kind: 'string', placeholder: 'URL', help: 'Base URL of the server under test (routes are addressed as {URL}/index.php?rest_route=...). "--target reference" runs against the in-memory reference server, where every behaviour passes. Omit it to boot the embedded local WordPress (needs PHP).' },
   { key: 'user', flag: 'user', env: 'TARGET_USER', kind: 'string', placeholder: 'NAME', help: 'User name for HTTP Basic authentication with an application password.' },
   { key: 'appPassword', flag: 'app-password', env: 'TARGET_APP_PASSWORD', kind: 'string', placeholder: 'PASSWORD', secret: true, help: 'Application password of --user (never printed or written).' },
   { key: 'authHeader', flag: 'auth-header', env: 'TARGET_AUTH_HEADER', kind: 'string', placeholder: 'VALUE', secret: true, help: 'A complete Authorization header value, instead of --user/--app-password.' },
@@ -74,6 +76,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'allowWrites', flag: 'allow-writes', env: 'ALLOW_WRITES', kind: 'boolean', help: 'Allow behaviours that create, change or delete data on a target that is not on loopback. Loopback and embedded targets allow writes by default.' },
   { key: 'readOnly', flag: 'read-only', env: 'READ_ONLY', kind: 'boolean', help: 'Never create, change or delete anything, even on loopback or embedded targets; write behaviours skip with that reason.' },
   { key: 'maxRps', flag: 'max-rps', env: 'CONFORMANCE_MAX_RPS', kind: 'int', min: 0, placeholder: 'N', help: 'At most N requests per second over the whole run (0 = no limit, the default). A 429 with Retry-After also slows the run down.' },
+  { key: 'quiet', flag: 'quiet', env: 'CONFORMANCE_QUIET', kind: 'boolean', help: 'No progress line and no failure lines while the run goes (the summary at the end is printed).' },
   { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'enum', values: FAIL_ON, help: 'The least severe level whose failures make the exit code 1: security (SECURITY only), must (SECURITY and MUST, the default) or should (all three).' },
 ];
 
@@ -88,6 +91,7 @@ export const DEFAULTS = {
   readOnly: false,
   maxRps: 0,
   failOn: 'must',
+  quiet: false,
 } satisfies Partial<RunConfig>;
 
 function parseValue(def: OptionDef, raw: string | boolean, source: string): unknown {
@@ -102,7 +106,7 @@ function parseValue(def: OptionDef, raw: string | boolean, source: string): unkn
     }
     case 'int': {
       const s = String(raw).trim();
-      if (!/^\d+$/.test(s)) throw new UsageError(`${where} must be a whole number, got "${raw}"`);
+      if (!/^-?\d+$/.test(s)) throw new UsageError(`${where} must be a whole number, got "${raw}"`);
       const n = Number(s);
       if (def.min !== undefined && n < def.min) throw new UsageError(`${where} must be at least ${def.min}, got ${n}`);
       return n;
@@ -137,16 +141,42 @@ function parseValue(def: OptionDef, raw: string | boolean, source: string): unkn
   }
 }
 
-/** Parse flags of a sub-command. Returns the flag values and remaining positionals. */
-export function parseFlags(argv: string[], extra: Record<string, { type: 'string' | 'boolean' }> = {}) {
+/**
+ * `--concurrency -3`: node's parseArgs takes "-3" for an option and calls the flag's argument
+ * ambiguous. A value that looks like a negative number is the flag's value; it is joined as
+ * `--concurrency=-3`, so validation says what is wrong with it.
+ */
+export function joinNegativeValues(argv: readonly string[], valueFlags: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = argv[i + 1];
+    if (a.startsWith('--') && !a.includes('=') && valueFlags.has(a.slice(2)) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/** Parse flags of a sub-command. Returns the flag values and remaining positionals. `command` names the help to point to. */
+export function parseFlags(argv: string[], extra: Record<string, { type: 'string' | 'boolean' }> = {}, command = 'run') {
   const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' }, ...extra };
   for (const def of OPTIONS) options[def.flag] = { type: def.kind === 'boolean' ? 'boolean' : 'string' };
+  const valueFlags = new Set(Object.entries(options).filter(([, o]) => o.type === 'string').map(([f]) => f));
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: joinNegativeValues(argv, valueFlags), options, allowPositionals: true, strict: true });
   } catch (err) {
-    const msg = (err as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/s, '');
-    throw new UsageError(`${msg} (see cms-conformance --help)`);
+    throw new UsageError(`${parseArgsMessage(err)} (see cms-conformance ${command} --help)`);
   }
+}
+
+/** The first line of a node:util parseArgs error, without its advice about positionals. */
+export function parseArgsMessage(err: unknown): string {
+  return String((err as Error)?.message ?? err)
+    .split('\n')[0]!
+    .replace(/\. To specify a positional argument.*$/s, '')
+    .replace(/^Option '(--[\w-]+)(?: <value>)?' argument missing$/, "$1 needs a value");
 }
 
 /**
@@ -210,10 +240,45 @@ export function redactConfig(cfg: RunConfig): Record<string, unknown> {
   return out;
 }
 
-export function optionsHelp(): string {
-  const rows = OPTIONS.map((d) => {
-    const left = `  --${d.flag}${d.kind === 'boolean' ? '' : ` ${d.placeholder ?? (d.values ? d.values.join('|') : 'VALUE')}`}`;
-    return `${left.padEnd(34)}${d.help}\n${''.padEnd(34)}env: ${d.env}`;
-  });
-  return rows.join('\n');
+/** Width help text is wrapped to. */
+export const HELP_WIDTH = 100;
+
+/** Words of `text` in lines of at most `width` characters (a longer word stands alone). */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.length ? lines : [''];
+}
+
+/**
+ * Two aligned columns: each left cell, then its text wrapped beside it. The left column is as
+ * wide as the widest cell (a cell wider than `maxLeft` puts its text on the next line).
+ */
+export function helpRows(rows: readonly (readonly [left: string, text: string])[], maxLeft = 34): string {
+  const col = Math.min(maxLeft, Math.max(...rows.map(([l]) => l.length)) + 2) + 2;
+  const out: string[] = [];
+  for (const [left, text] of rows) {
+    const lines = text.split('\n').flatMap((t) => wrap(t, HELP_WIDTH - col));
+    const head = `  ${left}`;
+    if (head.length + 2 > col) out.push(head, ...lines.map((l) => `${' '.repeat(col)}${l}`));
+    else out.push(`${head.padEnd(col)}${lines[0]}`, ...lines.slice(1).map((l) => `${' '.repeat(col)}${l}`));
+  }
+  return out.join('\n');
+}
+
+/** The rows of the given options (default all), for a command's help: flag, text, environment variable. */
+export function optionRows(flags?: readonly string[]): [string, string][] {
+  const defs = flags ? flags.map((f) => OPTIONS.find((d) => d.flag === f)!).filter(Boolean) : OPTIONS;
+  return defs.map((d) => [`--${d.flag}${d.kind === 'boolean' ? '' : ` ${d.placeholder ?? (d.values ? d.values.join('|') : 'VALUE')}`}`, `${d.help}\nenv: ${d.env}`]);
+}
+
+export function optionsHelp(flags?: readonly string[]): string {
+  return helpRows(optionRows(flags));
 }

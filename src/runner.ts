@@ -3,7 +3,7 @@
  * once, choose the profile, run the suites through vitest's Node API, write results.json.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Vitest } from 'vitest/node';
@@ -23,6 +23,8 @@ import { digestIndex } from '../reporters/advertised.ts';
 import { applyBaseline, loadBaseline, writeBaselineFile, type BaselineFile } from './baseline.ts';
 import { eventWriter } from './events.ts';
 import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../reporters/index.ts';
+import { cachedDeclared, expandSuiteGlobs, recordDeclared, selectDeclared, totalsByNamespace, type Declared } from './declared.ts';
+import { ProgressReporter, type ProgressOptions } from './progress.ts';
 
 export { PKG_ROOT };
 export const TOOL = {
@@ -135,15 +137,63 @@ export interface RunOutcome {
 export interface RunOptions {
   /** Version of the embedded WordPress to boot when cfg.target is null. */
   wordpressVersion?: EmbeddedVersion;
+  /** Where progress goes while the suites run (default: nothing is shown). */
+  progress?: Omit<ProgressOptions, 'totals'>;
+}
+
+/** A folder that is (or can be made) writable: else a usage error naming the flag. Creates nothing. */
+export function assertWritable(dir: string, what: string): void {
+  let p = dir;
+  while (!existsSync(p) && dirname(p) !== p) p = dirname(p);
+  const why = !statSync(p).isDirectory() ? `${p} is not a folder` : !canWrite(p) ? `${p} is not writable` : undefined;
+  if (why) throw new UsageError(`${what}: cannot write to ${dir}: ${why}`);
+}
+
+function canWrite(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The usage error of an --only pattern that selects no behaviour. */
+export function noneSelected(only: string, of?: number): string {
+  return `--only ${JSON.stringify(only)} selects none of the ${of ?? 'declared'} behaviours (it is matched against "<id> <title>"; see them with: cms-conformance list)`;
+}
+
+/**
+ * The behaviours a run will select, known before it starts: from the cache of declarations
+ * (src/declared.ts), else, when `collect` is set, by collecting the suite files (seconds).
+ * undefined when not known (not cached and not collected, or a suite file does not load).
+ */
+export async function declaredFor(only: string | undefined, collect: boolean): Promise<{ selected: Declared[]; of: number } | undefined> {
+  const files = expandSuiteGlobs(suiteFiles(only));
+  let all = files && cachedDeclared(files);
+  if (!all && collect) {
+    const { errors } = await listBehaviours(only);
+    if (errors.length) return undefined;
+    all = files && cachedDeclared(files);
+  }
+  return all ? { selected: selectDeclared(all, only), of: all.length } : undefined;
 }
 
 export async function runConformance(cfg: RunConfig, log: Log = (l) => process.stderr.write(`${l}\n`), opts: RunOptions = {}): Promise<RunOutcome> {
   const startedAt = new Date();
   const baseline: BaselineFile | undefined = cfg.baseline ? loadBaseline(cfg.baseline) : undefined;
   const formats = cfg.report;
+  // Where reports and a baseline go must be writable before anything runs, not found out after it.
+  assertWritable(cfg.reportDir ? resolve(cfg.reportDir) : resolve(DEFAULT_REPORTS_ROOT), cfg.reportDir ? '--report-dir' : 'the reports folder (reports/ here; or give --report-dir)');
+  if (cfg.writeBaseline) assertWritable(dirname(resolve(cfg.writeBaseline)), '--write-baseline');
+  // A typo in --only is a usage error before any target boots (and before any report is written).
+  const declared = await declaredFor(cfg.only, cfg.only !== undefined);
+  if (cfg.only !== undefined && declared && !declared.selected.length) throw new UsageError(noneSelected(cfg.only, declared.of));
+  const progress = new ProgressReporter({ stream: { write: () => true }, quiet: true, ...opts.progress, ...(declared ? { totals: totalsByNamespace(declared.selected) } : {}) });
   const prepared = await prepareTarget(cfg, log, opts.wordpressVersion);
   const stopTarget = once(async () => prepared.stop?.());
   const onSignal = (sig: NodeJS.Signals) => {
+    progress.clear();
     log(`\n${sig}: stopping (cleanup runs first) ...`);
     void vitestRef?.cancelCurrentRun('keyboard-input');
   };
@@ -212,7 +262,8 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
         config: false,
         include: suiteFiles(cfg.only),
         watch: false,
-        reporters: [process.stdout.isTTY ? 'default' : 'dot', reporter],
+        // Our own progress (src/progress.ts) instead of vitest's output; the summary is the CLI's.
+        reporters: [reporter, progress, { onTestRunEnd: (modules) => recordDeclared(modules) }],
         testNamePattern: cfg.only,
         passWithNoTests: true,
         pool: 'threads',
@@ -317,6 +368,7 @@ export async function listBehaviours(only?: string): Promise<{ behaviours: Liste
   );
   try {
     const { testModules, unhandledErrors } = await vitest.collect();
+    recordDeclared(testModules);
     const errors = unhandledErrors.map((e) => String((e as Error).message ?? e));
     const behaviours: ListedBehaviour[] = [];
     for (const m of testModules) {

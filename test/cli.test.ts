@@ -1,7 +1,8 @@
 /** The CLI as users script against it: exit codes, one-line errors, results.json, no secrets in files. */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -32,6 +33,22 @@ describe('usage errors exit 2 with one line', () => {
     [['run', '--profile', 'drupal'], /--profile must be one of/],
     [['run', '--user', 'admin'], /go together/],
     [['run', 'extra'], /unexpected argument "extra"/],
+    [['run', '--concurrency', '-3'], /--concurrency must be at least 1, got -3/],
+    [['--concurrency', '-3'], /--concurrency must be at least 1, got -3/],
+    [['run', '--seed', '-1'], /--seed must be at least 0, got -1/],
+    [['run', '--max-rps', '-5'], /--max-rps must be at least 0, got -5/],
+    [['run', '--timeout', '-2s'], /--timeout must be a duration/],
+    [['run', '--runs', '1.5'], /--runs must be a whole number/],
+    [['list', '--only'], /--only needs a value/],
+    [['run', '--report-dir', 'package.json'], /--report-dir: cannot write to .*package\.json is not a folder/],
+    [['run', '--write-baseline', 'package.json/known.json'], /--write-baseline: cannot write to .*is not a folder/],
+    [['run', '--fail-on', 'may'], /--fail-on must be one of security, must, should/],
+    [['run', '--quiet=maybe'], /Option '--quiet' does not take an argument/],
+    [['list', '--bogus'], /Unknown option '--bogus' \(see cms-conformance list --help\)/],
+    [['selftest', '--seed', '-1'], /--seed must be a whole number, got "-1"/],
+    [['selftest', '--faults', '^no-such-fault'], /names no fault/],
+    [['compare', 'a'], /compare takes two sides/],
+    [['help', 'frobnicate'], /unknown command "frobnicate"/],
   ];
   for (const [args, msg] of cases) {
     it(args.join(' '), async () => {
@@ -41,10 +58,71 @@ describe('usage errors exit 2 with one line', () => {
       expect(r.stderr).toMatch(msg);
     });
   }
-  it('--help documents every command, flag and exit code', async () => {
+  it('serve says what is wrong with a bad port in one line', async () => {
+    const r = await runCli(['serve', '--port', '-1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('cms-conformance serve: --port must be a port number (0-65535), got "-1"');
+  });
+  it('--help documents every command, flag and exit code, and how to try the reference server', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    for (const s of ['run', 'list', '--target', '--app-password', '--auth-header', '--profile', '--only', '--seed', '--report-dir', 'TARGET_URL', 'Exit codes']) expect(r.stdout).toContain(s);
+    for (const s of ['run', 'list', 'compare', 'selftest', 'serve', '--target', '--app-password', '--auth-header', '--profile', '--only', '--seed', '--report-dir', '--quiet', 'TARGET_URL', 'Exit codes', '--target reference', 'SECURITY', 'error'])
+      expect(r.stdout).toContain(s);
+    for (const code of ['0', '1', '2', '3', '4']) expect(r.stdout).toMatch(new RegExp(`^  ${code}  `, 'm'));
+  });
+  it('each command has its own help', async () => {
+    const global = (await runCli(['--help'])).stdout;
+    for (const [cmd, first] of [
+      ['run', 'Usage: cms-conformance run [options]'],
+      ['list', 'Usage: cms-conformance list'],
+      ['compare', 'Usage: cms-conformance compare <A> <B>'],
+      ['selftest', 'Usage: cms-conformance selftest'],
+      ['serve', 'Usage: cms-conformance serve'],
+    ] as const) {
+      const r = await runCli([cmd, '--help']);
+      expect(r.code, cmd).toBe(0);
+      expect(r.stdout.split('\n')[0], cmd).toMatch(new RegExp(`^${first.replace(/[[\]]/g, '\\$&')}`));
+      expect(r.stdout).not.toBe(global);
+      expect((await runCli(['help', cmd])).stdout, `help ${cmd}`).toBe(r.stdout);
+    }
+  });
+  it('help rows are aligned: each block of options starts its text in one column', async () => {
+    for (const cmd of ['--help', 'run --help', 'list --help', 'compare --help', 'selftest --help']) {
+      const text = (await runCli(cmd.split(' '))).stdout;
+      const blocks = text.split(/\n(?=\S)/); // a block starts with a heading
+      for (const block of blocks) {
+        const rows = block.split('\n').filter((l) => /^  --?\w/.test(l));
+        const columns = new Set(rows.map((l) => /^  \S.*?\S {2,}(?=\S)/.exec(l)?.[0].length).filter((c) => c !== undefined));
+        expect(columns.size, `${cmd}: ${[...columns].join(', ')} in\n${block}`).toBeLessThanOrEqual(1);
+        for (const l of block.split('\n')) if (!/^\s+npx /.test(l)) expect(l.length, l).toBeLessThanOrEqual(100);
+      }
+    }
+  });
+});
+
+describe('an --only that selects nothing is a usage error before anything runs', () => {
+  it('exits 2 without contacting the target or writing a report', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'cmsc-only-'));
+    // The target cannot be reached: had the run started, the exit code would be 3.
+    const r = await runCli(['run', '--target', 'http://127.0.0.1:9', '--only', '^nothing-matches'], { cwd });
+    expect(r.code).toBe(2);
+    oneLineError(r.stderr);
+    expect(r.stderr).toMatch(/--only "\^nothing-matches" selects none of the \d+ behaviours/);
+    expect(readdirSync(r.reportDir)).toEqual([]);
+    expect(existsSync(join(cwd, 'reports'))).toBe(false);
+  });
+  it('without --target the embedded WordPress is not booted', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'cmsc-only-'));
+    const r = await runCli(['run', '--only', 'nothing-matches-this'], { cwd });
+    expect(r.code).toBe(2);
+    oneLineError(r.stderr);
+    expect(r.stderr).not.toMatch(/booting/);
+    expect(existsSync(join(cwd, 'reports'))).toBe(false);
+  });
+  it('list says so too', async () => {
+    const r = await runCli(['list', '--only', '^nothing-matches']);
+    expect(r.code).toBe(2);
+    oneLineError(r.stderr);
   });
 });
 
@@ -92,6 +170,39 @@ describe('a run against the recorded 7.1 index', () => {
     for (const f of filesUnder(r.reportDir)) expect(readFileSync(f, 'utf8')).not.toContain(secret);
     expect(r.stdout + r.stderr).not.toContain(secret);
     expect(JSON.stringify(results.config)).toContain('[redacted]');
+  });
+
+  it('quotes the route the target was sent, with the spec name beside it, in the output and every report', async () => {
+    const r = await runCli(['run', '--target', server.url, '--only', '^spamfilter\\.stats\\.path ', '--user', 'admin', '--app-password', secret, '--seed', '1']);
+    expect(r.code).toBe(1);
+    const [b] = r.results().behaviours;
+    const sent = 'GET /akismet/v1/stats/60-days (spec /spamfilter/v1/stats/60-days) answered 404';
+    expect(b!.reason).toContain(sent);
+    expect(r.stderr).toContain(`FAIL  MUST     spamfilter.stats.path: ${sent}`); // as it happens
+    // JUnit is rendered from results.json: a failure body is the message and the requests, without vitest's serialized error
+    const junit = readFileSync(join(r.reportDir, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<failure message="GET \/akismet\/v1\/stats\/60-days \(spec /);
+    expect(junit).not.toMatch(/Serialized Error|details: undefined/);
+    expect(r.stdout + r.stderr).not.toMatch(/JUNIT report written/i);
+    const files = { md: 'report.md', junit: 'junit.xml', html: 'report.html', json: 'results.json' };
+    for (const f of Object.values(files)) {
+      const text = readFileSync(join(r.reportDir, f), 'utf8');
+      expect(text, f).toContain('/akismet/v1/stats/60-days (spec /spamfilter/v1/stats/60-days)');
+      expect(text, f).not.toMatch(/GET \/spamfilter\/v1\/stats\/60-days answered/);
+    }
+  });
+
+  it('shows its own progress and summary, none of vitest\'s output, and nothing while running with --quiet', async () => {
+    const r = await runCli(['run', '--target', server.url, '--only', '^disc\\.index\\.', '--seed', '1']);
+    const all = r.stdout + r.stderr;
+    for (const noise of ['Test Files', 'Duration', 'RUN ', 'JUNIT report written', 'Serialized Error', '⎯', ' FAIL ', '·\u001b', '✓']) expect(all, noise).not.toContain(noise);
+    const total = r.results().summary.total;
+    expect(r.stderr).toMatch(new RegExp(`^${total}/${total} behaviours \\(100 %\\) · \\d+ failed · \\d+ skipped · \\d+ requests · \\d+:\\d\\d elapsed \\| \\(site\\) ${total}/${total}$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^${total} behaviours: `, 'm'));
+    expect(readFileSync(join(r.reportDir, 'junit.xml'), 'utf8')).not.toMatch(/Serialized Error|details: undefined/);
+    const q = await runCli(['run', '--target', server.url, '--only', '^disc\\.index\\.', '--seed', '1', '--quiet']);
+    expect(q.stderr).not.toMatch(/behaviours \(|^FAIL/m);
+    expect(q.stdout).toMatch(new RegExp(`^${total} behaviours: `, 'm'));
   });
 
   it('exits 0 when every selected behaviour passes', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isLoopback, optionsHelp, parseFlags, redactConfig, resolveConfig } from '../src/config.ts';
+import { helpRows, isLoopback, joinNegativeValues, optionsHelp, parseFlags, redactConfig, resolveConfig } from '../src/config.ts';
 import { UsageError } from '../src/errors.ts';
 
 const emptyDir = () => mkdtempSync(join(tmpdir(), 'cmsc-cfg-'));
@@ -42,13 +42,35 @@ describe('configuration', () => {
     for (const [flags, msg] of bad) expect(() => resolveConfig(flags, {}, emptyDir())).toThrow(msg);
     expect(() => resolveConfig({}, { CONFORMANCE_CONCURRENCY: '-1' }, emptyDir())).toThrow(/CONFORMANCE_CONCURRENCY/);
   });
+  it('takes a negative number as the value of a flag, so validation can say what is wrong with it', () => {
+    expect(joinNegativeValues(['--concurrency', '-3', '--seed', '7', '--only', '^x'], new Set(['concurrency', 'seed', 'only']))).toEqual(['--concurrency=-3', '--seed', '7', '--only', '^x']);
+    expect(parseFlags(['--concurrency', '-3']).values.concurrency).toBe('-3');
+    expect(() => resolveConfig({ concurrency: '-3' }, {}, emptyDir())).toThrow('--concurrency must be at least 1, got -3');
+    expect(() => parseFlags(['--timeout'])).toThrow('--timeout needs a value (see cms-conformance run --help)');
+  });
+  it('--quiet: from the flag or CONFORMANCE_QUIET, off by default', () => {
+    expect(resolveConfig({}, {}, emptyDir()).quiet).toBe(false);
+    expect(resolveConfig({ quiet: true }, {}, emptyDir()).quiet).toBe(true);
+    expect(resolveConfig({}, { CONFORMANCE_QUIET: '1' }, emptyDir()).quiet).toBe(true);
+  });
+  it('lays help out in two aligned columns wrapped at 100 characters', () => {
+    const text = helpRows([
+      ['--a', 'short'],
+      ['--longer-flag VALUE', `${'word '.repeat(40)}\nenv: X`],
+    ]);
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('  --a                  short');
+    expect(lines.every((l) => l.length <= 100)).toBe(true);
+    expect(lines.slice(2).every((l) => l.startsWith(' '.repeat(23)) && l[23] !== ' ')).toBe(true);
+    expect(lines.at(-1)).toBe(`${' '.repeat(23)}env: X`);
+  });
   it('rejects unknown flags as a usage error', () => {
     expect(() => parseFlags(['--bogus'])).toThrow(UsageError);
   });
   it('redacts secrets and documents every option', () => {
     const c = resolveConfig({ user: 'admin', 'app-password': 'abcd efgh' }, {}, emptyDir());
     expect(JSON.stringify(redactConfig(c))).not.toContain('abcd');
-    for (const flag of ['--target', '--user', '--app-password', '--auth-header', '--profile', '--only', '--concurrency', '--timeout', '--seed', '--report-dir', '--runs', '--allow-writes', '--fail-on'])
+    for (const flag of ['--target', '--user', '--app-password', '--auth-header', '--profile', '--only', '--concurrency', '--timeout', '--seed', '--report-dir', '--runs', '--allow-writes', '--fail-on', '--quiet'])
       expect(optionsHelp()).toContain(flag);
   });
   it('knows loopback addresses', () => {

@@ -10,11 +10,25 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { chunkPassword } from './state.ts';
 import { startReferenceServer } from './index.ts';
+import { shq } from '../../reporters/html-kit.ts';
+import { helpRows, joinNegativeValues, parseArgsMessage } from '../../src/config.ts';
 
 export const SERVE_USAGE = `Usage: cms-conformance serve [--port N] [--host HOST] [--user NAME] [--app-password PASSWORD]
 
 Runs the reference server (an in-memory implementation of the documented interface) until
-Ctrl+C. Defaults: port 8080, host 127.0.0.1, user admin, a random application password.`;
+Ctrl+C, and prints its URL, an administrator's application password and the command that
+runs the suite against it. State is in memory only.
+
+Options:
+${helpRows([
+  ['--port N', 'Port to listen on (default 8080; 0 picks a free one).'],
+  ['--host HOST', 'Address to listen on (default 127.0.0.1).'],
+  ['--user NAME', 'The administrator (default admin).'],
+  ['--app-password PASSWORD', 'Their application password (default: a random one).'],
+  ['--help', 'Show this help.'],
+])}
+
+Exit codes: 0 stopped with Ctrl+C; 2 usage error; 3 cannot listen on the address.`;
 
 /** Returns the exit code once the server has stopped (or on a usage error). */
 export async function serveMain(
@@ -26,7 +40,7 @@ export async function serveMain(
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv, new Set(['port', 'host', 'user', 'app-password'])),
       options: {
         port: { type: 'string' },
         host: { type: 'string' },
@@ -38,7 +52,7 @@ export async function serveMain(
       allowPositionals: false,
     }));
   } catch (e) {
-    err.write(`cms-conformance serve: ${(e as Error).message}\n`);
+    err.write(`cms-conformance serve: ${parseArgsMessage(e)} (see cms-conformance serve --help)\n`);
     return 2;
   }
   if (values.help) {
@@ -74,7 +88,7 @@ export async function serveMain(
       `  REST root:            ${server.url}/index.php?rest_route=/`,
       `  user:                 ${server.user}`,
       `  application password: ${chunkPassword(server.appPassword)}`,
-      `  run the suite:        cms-conformance run --target ${server.url} --user ${server.user} --app-password ${server.appPassword}`,
+      `  run the suite:        npx cms-conformance run --target ${server.url} --user ${shq(server.user)} --app-password ${shq(server.appPassword)}`,
       'State is in memory only. Press Ctrl+C to stop.',
       '',
     ].join('\n'),

@@ -16,15 +16,16 @@ export interface CliRun {
   results(): Results;
 }
 
-export function runCli(args: string[], opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
-  const reportDir = mkdtempSync(join(tmpdir(), 'cmsc-report-'));
-  const withReport = args.includes('--report-dir') || !['run', undefined].includes(args[0]) ? args : [...args, '--report-dir', reportDir];
+export interface Exec {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run a command to its end (killed after `timeoutMs`) and collect its output; CI=1 as in CI. */
+export function exec(command: string, args: string[], opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<Exec> {
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [BIN, ...withReport], {
-      cwd: opts.cwd ?? ROOT,
-      env: { ...process.env, CI: '1', ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { cwd: opts.cwd ?? ROOT, env: { ...process.env, CI: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -33,7 +34,14 @@ export function runCli(args: string[], opts: { env?: Record<string, string>; cwd
     child.on('error', rej);
     child.on('close', (code) => {
       clearTimeout(timer);
-      res({ code, stdout, stderr, reportDir, results: () => JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as Results });
+      res({ code, stdout, stderr });
     });
   });
+}
+
+export async function runCli(args: string[], opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'cmsc-report-'));
+  const withReport = args.includes('--report-dir') || !['run', undefined].includes(args[0]) ? args : [...args, '--report-dir', reportDir];
+  const r = await exec(process.execPath, [BIN, ...withReport], opts);
+  return { ...r, reportDir, results: () => JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as Results };
 }

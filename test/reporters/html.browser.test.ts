@@ -101,6 +101,44 @@ describe.skipIf(!available)('HTML report in headless Chromium', () => {
     expect(await shown()).toBe('showing 12 of 12');
   });
 
+  it('a failure link leaves the row\'s ID, title and status visible below the sticky filter bar', async () => {
+    // A report long enough that the row can be scrolled to the top of the window.
+    const padding = Array.from({ length: 160 }, (_, i) => ({ ...cannedBehaviours().find((b) => b.id === 'cms.posts.list.default')!, id: `cms.posts.pad.${String(i).padStart(3, '0')}`, route: '/cms/v2/pages' }));
+    writeFileSync(join(ARTIFACTS, 'report-long.html'), renderHtml(cannedResults({ behaviours: [...cannedBehaviours(), ...padding] })));
+    const check = async (id: string, shot: string) => {
+      await page.locator(`#failure-index a[href="#b-${id}"]`).click();
+      const row = page.locator(`tr.beh[id="b-${id}"]`);
+      await expect.poll(async () => (await row.boundingBox())?.y ?? -1).toBeLessThan(400); // scrolled to the top region
+      await page.waitForTimeout(100);
+      const bar = (await page.locator('#filters').boundingBox())!;
+      const viewport = page.viewportSize()!;
+      expect(bar.y).toBeLessThanOrEqual(1); // the bar is stuck at the top
+      for (const part of [row.locator('.id'), row.locator('.id + div, .id + .tag + div').first(), row.locator('.badge')]) {
+        const box = (await part.boundingBox())!;
+        expect(box.y, await part.innerText()).toBeGreaterThanOrEqual(bar.y + bar.height);
+        expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+      }
+      // and nothing covers them: the element at each part's centre is the part itself (or inside it)
+      for (const sel of ['.id', '.badge']) {
+        const hit = await row.locator(sel).evaluate((el) => {
+          const r = el.getClientRects()[0]!; // the first line of the element
+          const top = document.elementFromPoint(r.left + Math.min(r.width / 2, 20), r.top + r.height / 2);
+          return !!top && (top === el || el.contains(top)) ? 'itself' : `${top?.tagName}#${top?.id}.${top?.className}`;
+        });
+        expect(hit, `${id} ${sel}`).toBe('itself');
+      }
+      await page.screenshot({ path: join(ARTIFACTS, shot) });
+    };
+    await page.goto(pathToFileURL(join(ARTIFACTS, 'report-long.html')).href);
+    await check('cms.posts.per-page.bounds', 'report-failure-link.png');
+    // a narrow window: the filter bar wraps onto several lines, and the row still clears it
+    await page.setViewportSize({ width: 640, height: 900 });
+    await page.goto(pathToFileURL(join(ARTIFACTS, 'report-long.html')).href);
+    expect((await page.locator('#filters').boundingBox())!.height).toBeGreaterThan(60);
+    await check('spamfilter.key.verify', 'report-failure-link-narrow.png');
+    await page.setViewportSize({ width: 1280, height: 1300 });
+  });
+
   it('renders the comparison with its groups and the advertised diff', async () => {
     const bBeh = cannedBehaviours().map((x) => (x.id === 'cms.posts.list.default' ? { ...x, status: 'failed' as const, reason: 'broken on B' } : x));
     const B = cannedResults({ behaviours: bBeh, advertised: { namespaces: ['cms/v2', 'cms-abilities/v1'], routes: {} } });

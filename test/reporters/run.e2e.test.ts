@@ -3,7 +3,6 @@
  * default report directory (reports/<timestamp>/ and reports/latest), every format, JUnit with one
  * testcase per behaviour, the event log, no secret in any file, and the baseline gate.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,25 +13,11 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
 import type { Results } from '../../schemas/results.ts';
 import { sharedWordPress } from '../helpers/harness.ts';
-import { BIN, ROOT } from '../helpers/cli.ts';
+import { BIN, ROOT, exec } from '../helpers/cli.ts';
 
 const schema = JSON.parse(readFileSync(join(ROOT, 'schemas/results.schema.json'), 'utf8'));
 
-function cli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
-    child.on('error', rej);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      res({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], cwd: string) => exec(process.execPath, [BIN, ...args], { cwd, timeoutMs: 100_000 });
 
 const ONLY = '^disc\\.';
 

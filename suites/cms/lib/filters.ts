@@ -112,14 +112,16 @@ export function defineFilters(type: PostType): void {
     return i >= 0 ? `o${i + 1}(${id})` : String(id);
   };
   const show = (f: Data, list: number[]) => `[${list.map((id) => name(f, id)).join(', ')}]`;
+  /** Explains the oN(id) labels where a message uses them. */
+  const legend = `(oN(id): the N-th of the three ${type.name} created for these checks, with its id: o1 "mike …" dated 2001-03-01, o2 "kilo" 2001-02-01, o3 "lima" 2001-04-01; a bare number is the id of another item)`;
 
   function expectSet(t: BehaviourContext, f: Data, got: number[], expected: number[], what: string): void {
     const g = [...new Set(got)].sort((a, b) => a - b);
     const e = [...new Set(expected)].sort((a, b) => a - b);
-    if (JSON.stringify(g) !== JSON.stringify(e)) t.fail(`${what}: got ${show(f, got)}, expected ${show(f, expected)}`);
+    if (JSON.stringify(g) !== JSON.stringify(e)) t.fail(`${what}: got ${show(f, got)}, expected ${show(f, expected)} ${legend}`);
   }
   function expectSeq(t: BehaviourContext, f: Data, got: number[], expected: number[], what: string): void {
-    if (JSON.stringify(got) !== JSON.stringify(expected)) t.fail(`${what}: got ${show(f, got)}, expected ${show(f, expected)} in that order`);
+    if (JSON.stringify(got) !== JSON.stringify(expected)) t.fail(`${what}: got ${show(f, got)}, expected ${show(f, expected)} in that order ${legend}`);
   }
 
   const filter = (

@@ -1,0 +1,61 @@
+/**
+ * The way a user installs it: `npm pack`, `npm i -D ./cms-conformance-x.tgz` in a project of
+ * their own, `npx cms-conformance run --target reference`. The package holds what runs (no tests,
+ * benchmark or CI files), its tarball is not committed by accident, and the installed command
+ * runs the whole suite.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, exec } from './helpers/cli.ts';
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; files: string[] };
+const tgzName = `${pkg.name}-${pkg.version}.tgz`;
+
+const sh = (cmd: string, args: string[], cwd: string, timeoutMs: number) => exec(cmd, args, { cwd, timeoutMs, env: { npm_config_update_notifier: 'false' } });
+
+describe('installed as a dev dependency', () => {
+  const work = mkdtempSync(join(tmpdir(), 'cmsc-pack-'));
+  const project = join(work, 'project');
+  let tgz: string;
+
+  beforeAll(async () => {
+    const packed = await sh('npm', ['pack', '--pack-destination', work, '--json'], ROOT, 120_000);
+    expect(packed.code, packed.stderr).toBe(0);
+    tgz = join(work, tgzName);
+    expect(existsSync(tgz)).toBe(true);
+  }, 180_000);
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('ships what runs, and no tests, benchmark or CI files', () => {
+    const files = execFileSync('tar', ['tzf', tgz], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((f) => f.replace(/^package\//, ''));
+    for (const needed of ['bin/cms-conformance.js', 'src/cli.ts', 'src/progress.ts', 'schemas/results.schema.json', 'reporters/html.ts', 'targets/reference/serve.ts', 'targets/wordpress/router.php', 'faults/index.ts', 'README.md'])
+      expect(files, needed).toContain(needed);
+    expect(files.some((f) => f.startsWith('suites/') && f.endsWith('.spec.ts'))).toBe(true);
+    for (const f of files) expect(f, f).not.toMatch(/^(test|bench|\.ci|reports|node_modules)\/|^vitest\.config\.ts$|\.tgz$/);
+  });
+
+  it('its tarball is ignored by git', () => {
+    expect(execFileSync('git', ['check-ignore', tgzName], { cwd: ROOT, encoding: 'utf8' }).trim()).toBe(tgzName);
+  });
+
+  it('npx cms-conformance run --target reference passes every behaviour', async () => {
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-user-project', version: '1.0.0', private: true }));
+    // The registry's packages come from npm's cache when they are there (as on a developer's machine).
+    const install = await sh('npm', ['i', '-D', tgz, '--prefer-offline', '--no-audit', '--no-fund'], project, 300_000);
+    expect(install.code, install.stderr).toBe(0);
+    const run = await sh('npx', ['cms-conformance', 'run', '--target', 'reference', '--seed', '1'], project, 400_000);
+    expect(run.code, run.stderr.slice(-2000)).toBe(0);
+    expect(run.stdout).toMatch(/^(\d+) behaviours: \1 passed, 0 failed, 0 could not be checked, 0 skipped/m);
+    const dir = readdirSync(join(project, 'reports')).find((d) => /^\d{4}-/.test(d))!;
+    expect(readdirSync(join(project, 'reports', dir)).sort()).toEqual(['events.ndjson', 'junit.xml', 'report.html', 'report.md', 'results.json']);
+    // the rerun command in the report runs where the package is installed
+    expect(readFileSync(join(project, 'reports', dir, 'report.md'), 'utf8')).toContain('npx cms-conformance run --target reference --profile spec --seed 1');
+  }, 720_000);
+});
