@@ -165,25 +165,32 @@ function writable(s: SettingSpec, v: unknown): unknown {
   return v;
 }
 
+/** What a setting was last read (or written and verified) to hold; undefined once a write may have changed it. */
+interface Known {
+  value?: { v: unknown };
+}
+
 /**
- * Write `original` back. `known` is what the setting was last read to hold (undefined: not known,
- * read it first); nothing is sent when that is the original. Returns a problem, or undefined.
+ * Write `original` back, unless `known` says the setting holds it (else it is read first), and
+ * verify it, so that a run never leaves a setting changed without saying so. Returns a problem,
+ * or undefined.
  */
-async function restoreSetting(t: BehaviourContext, s: SettingSpec, original: unknown, known?: { value: unknown }): Promise<string | undefined> {
+async function restoreSetting(t: BehaviourContext, s: SettingSpec, original: unknown, known: Known): Promise<string | undefined> {
   const key = targetKey(t, s);
-  let now = known;
+  let now = known.value;
   if (!now) {
     const res = await t.client.get(SETTINGS);
-    if (answered(res) && isObject(res.body)) now = { value: res.body[key] };
+    if (answered(res) && isObject(res.body)) now = { v: res.body[key] };
   }
-  if (now && sameValue(s, now.value, original)) return undefined;
+  if (now && sameValue(s, now.v, original)) return undefined;
   const what = `POST ${SETTINGS} {${key}: ${show(writable(s, original))}}`;
+  known.value = undefined;
   const res = await writeSetting(t, s, writable(s, original));
   if (!answered(res)) return `${what} answered ${brief(res)}`;
-  // Verified, so that a run never leaves a setting changed without saying so.
   const after = await t.client.get(SETTINGS);
   if (!answered(after) || !isObject(after.body) || !sameValue(s, after.body[key], original))
     return `${what} answered ${res.status}, but GET ${SETTINGS} then reads ${answered(after) && isObject(after.body) ? show(after.body[key]) : brief(after)}`;
+  known.value = { v: original };
   return undefined;
 }
 
@@ -395,19 +402,18 @@ async function roundtrip(t: BehaviourContext, s: SettingSpec): Promise<void> {
         'another value written into an empty list could not be undone on a target that takes an empty list as "no change", so none is written',
     );
   const what = `POST ${SETTINGS} {${key}: ${show(sample.value)}}`;
-  /** What the setting was last read to hold (undefined once a write may have changed it). */
-  let known: { value: unknown } | undefined = { value: original };
+  const known: Known = { value: { v: original } };
   const restore = () => restoreSetting(t, s, original, known);
   await withRestore(async () => {
     const out = await withOwnerActive(
       t,
       s,
       async (): Promise<Outcome> => {
-        known = undefined;
+        known.value = undefined;
         const res = await writeSetting(t, s, sample.value);
         if (!answered(res)) return { ok: false, res, problem: `${what} answered ${brief(res)}` };
         const after = await currentValue(t, s);
-        known = { value: after };
+        known.value = { v: after };
         if (!sameValue(s, after, sample.value)) return { ok: false, res, problem: `${what} answered ${res.status}, but GET ${SETTINGS} reads back ${show(after)}` };
         return { ok: true };
       },
@@ -430,11 +436,11 @@ async function roundtrip(t: BehaviourContext, s: SettingSpec): Promise<void> {
 async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: unknown[], why: string): Promise<void> {
   const key = targetKey(t, s);
   const original = await currentValue(t, s);
-  let known: { value: unknown } | undefined = { value: original };
+  const known: Known = { value: { v: original } };
   const restore = () => restoreSetting(t, s, original, known);
   await withRestore(async () => {
     const refusals: Response[] = [];
-    known = undefined;
+    known.value = undefined;
     for (const v of values) {
       const res = await writeSetting(t, s, v);
       refusals.push(res);
@@ -444,7 +450,7 @@ async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: 
       t.fail(`POST ${SETTINGS} {${key}: ${show(v)}} (${why}): answered ${brief(res)}, expected a 4xx refusal (a 5xx is a server failure, not a refusal)`);
     }
     const after = await currentValue(t, s);
-    known = { value: after };
+    known.value = { v: after };
     if (!sameValue(s, after, original)) t.fail(`the refused values changed ${key}: it was ${show(original)}, GET ${SETTINGS} now reads ${show(after)}`);
     // Positive control: the nearest valid request, accepted and stored. First the current value
     // written back (harmless: it changes nothing); where the target refuses that for another
@@ -454,11 +460,11 @@ async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: 
     let what = '';
     const attempt = (value: unknown, label: string) => async (): Promise<Outcome> => {
       what = `POST ${SETTINGS} {${key}: ${show(value)}} (${label})`;
-      known = undefined;
+      known.value = undefined;
       control = await writeSetting(t, s, value);
       if (!answered(control)) return { ok: false, res: control, problem: `${what} answered ${brief(control)}` };
       const stored = await currentValue(t, s);
-      known = { value: stored };
+      known.value = { v: stored };
       return sameValue(s, stored, value) ? { ok: true } : { ok: false, res: control, problem: `${what} was accepted, but GET ${SETTINGS} then reads ${show(stored)}` };
     };
     let out = await withOwnerActive(t, s, attempt(writable(s, original), 'the current value'), restore);
