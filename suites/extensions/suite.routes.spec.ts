@@ -4,8 +4,11 @@
  * segment patterns (`<slug>` a-z and hyphen, `<plugin>`, `<id>`, `<service>`, `<keyring_id>`
  * digits, `<options>`, `<notice>`) refuse values outside them.
  *
- * Where a route's answer comes from the suite's external service and the target is not connected
- * to it (GET /suite/v4/connection/test), the check says so and skips.
+ * A route that answers 404 rest_no_route fails: it does not exist. Where the answer shows that
+ * the suite's external service is missing (it names the service, the connection, a registration
+ * or token), or the route's answer comes from that service and the target reports it is not
+ * connected (support.ts suiteConnection), the check says so and skips. A path segment's refusals
+ * count only when the same request with a documented value reaches the route.
  */
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, RouteSpec } from '../../schemas/types.ts';
