@@ -151,6 +151,20 @@ export const spamfilterFaults: Fault[] = [
       if (req.route === STATS && req.method === 'GET' && !req.query.has('interval')) req.query.set('interval', '60-days');
     },
   },
+  {
+    id: 'ext.spamfilter.writes-refused',
+    title: 'refuses every write of the key and the settings (400 rest_invalid_param), valid or not',
+    caughtBy: ['spamfilter.key.length', 'spamfilter.key.accept', 'spamfilter.settings.*'],
+    request(req) {
+      if ((req.route === KEY || req.route === SPAM_SETTINGS) && isWrite(req)) return invalidParam(req.route === KEY ? 'key' : 'settings');
+    },
+  },
+  {
+    id: 'ext.spamfilter.stats-refuse-all',
+    title: 'refuses every statistics request (400 rest_invalid_param naming interval), whatever the interval',
+    caughtBy: ['spamfilter.stats.*'],
+    request: (req) => (req.route === STATS || req.route.startsWith(`${STATS}/`) ? invalidParam('interval') : undefined),
+  },
 ];
 
 // --- contact forms --------------------------------------------------------------------------
@@ -218,6 +232,29 @@ export const contactformFaults: Fault[] = [
     caughtBy: ['contactform.forms.missing-id.*'],
     response(req, res) {
       if (FORM_ANY.test(req.route) && res.status >= 400 && res.status < 500) Object.assign(res, json(200, {}));
+    },
+  },
+  {
+    id: 'ext.contactform.items-not-found',
+    title: 'answers every request for a form by id 404 wpcf7_not_found, whether the form exists or not',
+    caughtBy: [
+      'contactform.forms.missing-id.*',
+      'contactform.forms.read',
+      'contactform.forms.update',
+      'contactform.forms.update-readback',
+      'contactform.forms.feedback',
+      'contactform.forms.feedback-submit',
+      'contactform.forms.feedback-schema',
+      'contactform.forms.refill',
+    ],
+    request: (req) => (FORM_ANY.test(req.route) ? json(404, { code: 'wpcf7_not_found', message: 'The requested contact form was not found.', data: { status: 404 } }) : undefined),
+  },
+  {
+    id: 'ext.contactform.feedback-without-status',
+    title: 'answers a submission 200 without a status or the invalid fields',
+    caughtBy: ['contactform.forms.feedback-submit'],
+    response(req, res) {
+      if (/^\/contactform\/v1\/contact-forms\/\d+\/feedback$/.test(req.route) && res.status === 200) res.json = { contact_form_id: res.json?.contact_form_id };
     },
   },
   {
@@ -327,9 +364,43 @@ export const suiteSettingsFaults: Fault[] = [
   {
     id: 'ext.suite.settings-read-missing',
     title: 'leaves lang_id out of GET /settings',
-    caughtBy: ['suite.settings.read'],
+    caughtBy: ['suite.settings.value.lang-id'],
     response(req, res) {
       if (req.route === SUITE_SETTINGS && req.method === 'GET' && res.json && typeof res.json === 'object') delete res.json[req.profile.toTargetSetting('lang_id')];
+    },
+  },
+  {
+    id: 'ext.suite.settings-not-object',
+    title: 'answers GET /settings with a list of values instead of an object of settings',
+    caughtBy: ['suite.settings.read'],
+    response(req, res) {
+      if (req.route === SUITE_SETTINGS && req.method === 'GET' && res.json && typeof res.json === 'object') res.json = Object.values(res.json);
+    },
+  },
+  {
+    id: 'ext.suite.settings-values-wrong-type',
+    title: 'answers every documented setting on GET /settings as null',
+    caughtBy: ['suite.settings.value.*'],
+    response(req, res) {
+      if (req.route !== SUITE_SETTINGS || req.method !== 'GET' || !res.json || typeof res.json !== 'object') return;
+      for (const st of catalog.settings) res.json[req.profile.toTargetSetting(st.name)] = null;
+    },
+  },
+  {
+    id: 'ext.suite.module-toggles-missing',
+    title: 'leaves the module toggles out of GET /settings',
+    caughtBy: ['suite.modules.value.*'],
+    response(req, res) {
+      if (req.route !== SUITE_SETTINGS || req.method !== 'GET' || !res.json || typeof res.json !== 'object') return;
+      for (const m of catalog.modules) delete res.json[req.profile.toTargetModule(m.slug)];
+    },
+  },
+  {
+    id: 'ext.suite.settings-writes-refused',
+    title: 'refuses every write to POST /settings (400 rest_invalid_param naming the first key), valid or not',
+    caughtBy: ['suite.settings.type.*', 'suite.settings.enum.*'],
+    request(req) {
+      if (req.route === SUITE_SETTINGS && isWrite(req) && req.json && typeof req.json === 'object') return invalidParam(Object.keys(req.json)[0] ?? 'context');
     },
   },
   {
@@ -396,6 +467,18 @@ export const suiteModuleFaults: Fault[] = [
       if (ACTIVE.test(req.route) && isWrite(req) && req.json && 'active' in req.json && !isBooleanish(req.json.active)) req.json.active = Boolean(req.json.active);
     },
   },
+  {
+    id: 'ext.suite.all-active-refuse-all',
+    title: 'refuses every request to /module/all/active (400 rest_invalid_param naming modules), valid or not',
+    caughtBy: ['suite.modules.all-active.*'],
+    request: (req) => (req.route === ALL_ACTIVE && isWrite(req) ? invalidParam('modules') : undefined),
+  },
+  {
+    id: 'ext.suite.module-active-refuse-all',
+    title: 'refuses every request to /module/<slug>/active (400 rest_invalid_param naming active), valid or not',
+    caughtBy: ['suite.modules.active.type', 'suite.modules.active.default', 'suite.modules.toggle.*'],
+    request: (req) => (ACTIVE.test(req.route) && isWrite(req) ? invalidParam('active') : undefined),
+  },
 ];
 
 // --- suite: routes and their parameters ---------------------------------------------------------
@@ -438,6 +521,14 @@ function badArg(req: FaultRequest, which: 'type' | 'enum'): string | undefined {
     return type !== undefined && type !== 'text' && !fitsType(type, p[n]);
   })?.[0];
 }
+
+/** The parameter routes' endpoints that have documented arguments (the refusal checks of suite.params.*), by route and method. */
+const parameterEndpoints = suiteRoutes
+  .filter((r) => !['suite.index', 'suite.settings', 'suite.module.item', 'suite.module.all.active', 'suite.module.active'].includes(r.id))
+  .flatMap((route) => route.endpoints.filter((e) => e.args !== 'not-shown' && Object.keys(e.args).length).map((endpoint) => ({ route, endpoint, ...shapeRe(route) })));
+const parameterRequest = (req: FaultRequest) => parameterEndpoints.find((p) => p.re.test(req.route) && (p.endpoint.methods as string[]).includes(req.method));
+/** Routes whose every valid request changes the site for good: their refusal checks name the parameter instead of sending one (suite.params.spec.ts). */
+const NO_HARMLESS_CONTROL = ['suite.licensing.set-license.update', 'suite.licensing.user.activation-notice-dismiss.update'];
 
 /**
  * GETs the read fault leaves working: the index, /settings and /module/<slug> (checked by other
@@ -485,9 +576,15 @@ export const suiteRouteFaults: Fault[] = [
   },
   {
     id: 'ext.suite.module-unknown',
-    title: 'does not know the latex module',
-    caughtBy: ['suite.read.module.item'],
-    request: (req) => (req.route === `/suite/v4/module/${req.profile.toTargetModule('latex')}` && req.method === 'GET' ? json(404, { code: 'not_found', message: 'The requested module was not found.', data: { status: 404 } }) : undefined),
+    title: 'does not know the latex module (404 on its routes, no toggle on GET /settings)',
+    caughtBy: ['suite.read.module.item', 'suite.modules.value.latex'],
+    request(req) {
+      if (req.route.startsWith(`/suite/v4/module/${req.profile.toTargetModule('latex')}`))
+        return json(404, { code: 'not_found', message: 'The requested module was not found.', data: { status: 404 } });
+    },
+    response(req, res) {
+      if (req.route === SUITE_SETTINGS && req.method === 'GET' && res.json && typeof res.json === 'object') delete res.json[req.profile.toTargetModule('latex')];
+    },
   },
   {
     id: 'ext.suite.route-pattern-permissive',
@@ -522,6 +619,26 @@ export const suiteRouteFaults: Fault[] = [
     title: 'accepts values outside a parameter\'s enum or pattern (plugins status, slug)',
     caughtBy: ['suite.params.enum.*', 'suite.params.pattern.*'],
     request: (req) => (badArg(req, 'enum') ? success() : undefined),
+  },
+  {
+    id: 'ext.suite.param-routes-missing',
+    title: 'has none of the parameter routes (404 rest_no_route for each documented method that takes parameters)',
+    caughtBy: ['suite.params.*'],
+    request: (req) => (parameterRequest(req) ? noRoute() : undefined),
+  },
+  {
+    id: 'ext.suite.params-refuse-all',
+    title: 'refuses every request to the parameter routes the same way (400 rest_invalid_param), valid or not',
+    caughtBy: parameterEndpoints
+      .filter((p) => !NO_HARMLESS_CONTROL.includes(p.endpoint.id))
+      .flatMap((p) => ['required', 'type', 'enum', 'pattern'].map((k) => `suite.params.${k}.${p.endpoint.id.replace(/^suite\./, '')}.*`)),
+    request: (req) => (parameterRequest(req) ? invalidParam('cmsc') : undefined),
+  },
+  {
+    id: 'ext.suite.pattern-routes-refuse-all',
+    title: 'refuses every request to the routes with documented path segments the same way (400), whatever the segment',
+    caughtBy: ['suite.pattern.*'],
+    request: (req) => (patterned.some((p) => p.re.test(req.route)) ? invalidParam('cmsc') : undefined),
   },
   {
     id: 'ext.suite.param-errors-unnamed',

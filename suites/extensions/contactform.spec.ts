@@ -1,22 +1,31 @@
 /**
- * contactform/v1 (extensions part 4 › Contact forms): the documented routes and methods answer;
- * a missing form id is refused on every item route; a form the suite creates can be read,
- * updated (POST, PUT, PATCH) and deleted, and is always deleted at the end (tracked fixture).
+ * contactform/v1 (extensions part 4 › Contact forms): the documented routes and methods exist and
+ * answer; a form is identified by integer id (part 2); a form id no form has is refused on every
+ * item route; DELETE removes a form.
  *
- * Parameters, payloads and response fields of these routes are not shown, except that a form is
- * "identified by integer `id`" (part 2). The suite sends only a tagged `title`; what the
- * reference implementation (Contact Form 7) does with it is checked at SHOULD level.
+ * Parameters, payloads and response bodies of these routes are not shown. What is stated (the
+ * routes and methods, the integer id, DELETE removing) is checked at MUST level; what needs a
+ * payload or reads a body is checked at SHOULD level with what the reference implementation
+ * (Contact Form 7) takes: a form is created and updated with `title` and `context: "save"` (without
+ * it the reference implementation answers as if saved but stores nothing), a submission is
+ * multipart/form-data carrying `_wpcf7_unit_tag`. Forms the suite creates carry the run tag and are
+ * deleted after the file (tracked fixtures). Submissions leave out the form's required fields,
+ * so that no server sends mail or stores a message (harmless on a live site).
+ *
+ * Every refusal has a positive control: the same request for a form that exists is answered, so
+ * that a route refusing everything, or missing, never passes.
  */
 import { routeById } from '../../schemas/catalog/index.ts';
 import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/behaviour.ts';
-import type { Method } from '../../src/client.ts';
-import { TAG_PREFIX } from '../../src/fixtures.ts';
-import { CONTACTFORM, answered, brief, expectAnswered, expectRefused, show, skipIfForbidden } from './support.ts';
+import type { Client, Method, Response } from '../../src/client.ts';
+import { FixtureError, TAG_PREFIX } from '../../src/fixtures.ts';
+import { CONTACTFORM, answered, brief, expectAnswered, expectControl, expectRefused, isNoRoute, refused, sameRefusal, show, skipIfForbidden } from './support.ts';
 
 const FORMS = '/contactform/v1/contact-forms';
 const item = (id: number) => `${FORMS}/${id}`;
 /** An id no form has: well past any id a site hands out. */
 const MISSING_ID = 2147480000;
+const CREATE = 'contactform.forms.create';
 
 const collection = routeById('contactform.forms.collection');
 const itemRoute = routeById('contactform.forms.item');
@@ -35,42 +44,46 @@ const decl = (id: string, title: string, route: string, covers: string[], level:
   covers,
 });
 
-/** Create a tagged form; answers its id. Tracked: deleted after the file even if a behaviour fails. */
-async function createForm(t: BehaviourContext | undefined, hint: string): Promise<{ id: number; title: string }> {
+/** What the reference implementation takes to store a form: its fields and `context: "save"`. */
+const saved = (fields: Record<string, unknown>) => ({ ...fields, context: 'save' });
+
+/**
+ * Create a tagged form (title, context save); answers its id. Tracked: deleted after the file
+ * even if a behaviour fails. A form that cannot be made is a FixtureError owned by
+ * contactform.forms.create (which reports it; the others skip naming it).
+ */
+async function createForm(client: Client, hint: string): Promise<{ id: number; title: string }> {
   const f = fixtures();
   const title = f.label(`form-${hint}`);
-  const client = t?.client ?? runContext().client.fork('fixtures');
-  const res = await client.post(FORMS, { title });
-  if (t) skipIfForbidden(t, res, `create a contact form (POST ${FORMS})`);
-  if (!answered(res)) {
-    const msg = `POST ${FORMS} {title} answered ${brief(res)}, expected a 2xx answer creating a form`;
-    if (t) t.fail(msg);
-    throw new Error(msg);
-  }
+  const res = await client.post(FORMS, saved({ title }));
+  if (!answered(res)) throw new FixtureError(`POST ${FORMS} {title, context: "save"} answered ${brief(res)}, expected a 2xx answer creating a form`, CREATE);
   const id = res.body?.id;
-  if (!Number.isInteger(id) || id <= 0) {
-    const msg = `POST ${FORMS} answered ${res.status} with ${show(res.body)}: no integer id (part 2: a contact form is identified by integer id)`;
-    if (t) t.fail(msg);
-    throw new Error(msg);
-  }
+  if (!Number.isInteger(id) || id <= 0)
+    throw new FixtureError(`POST ${FORMS} {title, context: "save"} answered ${res.status} with ${show(res.body)}: no integer id of a stored form (part 2: a contact form is identified by integer id)`, CREATE);
   f.track(item(id));
   return { id, title };
 }
 
-/** The form shared by the read-only and update behaviours of this file, created on first use. */
+/** The form shared by the behaviours that read or update one, created on first use. */
 let shared: Promise<{ id: number; title: string }> | undefined;
-async function sharedForm(t: BehaviourContext): Promise<{ id: number; title: string }> {
-  shared ??= createForm(undefined, 'shared');
-  try {
-    return await shared;
-  } catch (err) {
-    t.skip(`no contact form to work on: ${(err as Error).message}`);
-  }
-}
+const sharedForm = () => (shared ??= createForm(runContext().client.fork('fixtures'), 'shared'));
 
 const requireForms = (t: BehaviourContext) => {
   t.requireNamespace(CONTACTFORM);
   t.requireCredentials();
+};
+
+/** A multipart/form-data body (the reference implementation takes submissions only so). */
+function multipart(fields: Record<string, string>): { body: string; contentType: string } {
+  const boundary = '----cmscFormBoundary7MA4YWxkTrZu0gW';
+  const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
+  return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** A submission without the form's fields: refused by the form's validation, so nothing is sent or stored. */
+const submit = (client: Client, id: number) => {
+  const { body, contentType } = multipart({ _wpcf7_unit_tag: `wpcf7-f${id}-o1`, _wpcf7: String(id) });
+  return client.request('POST', `${item(id)}/feedback`, { body, contentType });
 };
 
 behaviour(
@@ -92,15 +105,22 @@ behaviour(
 );
 
 behaviour(
-  decl('contactform.forms.create', 'POST /contact-forms creates a form with an integer id that GET /contact-forms/<id> then reads', collection.path, [
-    'endpoint:contactform.forms.collection.create',
-  ]),
+  decl(
+    CREATE,
+    'POST /contact-forms with a title and context "save" (as the reference implementation takes it) creates a form identified by an integer id',
+    collection.path,
+    ['endpoint:contactform.forms.collection.create'],
+    'SHOULD',
+  ),
   async (t) => {
     requireForms(t);
     t.requireWrites();
-    const { id } = await createForm(t, 'create');
-    const res = await t.client.get(item(id));
-    if (!answered(res)) t.fail(`POST ${FORMS} answered id ${id}, but GET ${item(id)} answered ${brief(res)}`);
+    const res = await t.client.post(FORMS, saved({ title: fixtures().label('form-create') }));
+    skipIfForbidden(t, res, `create a contact form (POST ${FORMS})`);
+    expectAnswered(t, res, `POST ${FORMS}`);
+    const id = res.body?.id;
+    if (Number.isInteger(id) && id > 0) t.track(item(id));
+    else t.fail(`POST ${FORMS} {title, context: "save"} answered ${res.status} with ${show(res.body)}: no integer id of a stored form`);
   },
   { concurrent: true },
 );
@@ -110,7 +130,7 @@ behaviour(
   async (t) => {
     requireForms(t);
     t.requireWrites();
-    const { id } = await sharedForm(t);
+    const { id } = await sharedForm();
     const res = await t.client.get(FORMS, { query: { per_page: 100 } });
     expectAnswered(t, res, `GET ${FORMS}`);
     if (!Array.isArray(res.body)) t.fail(`GET ${FORMS} answered ${show(res.body)}, not a list of forms as the reference implementation does`);
@@ -120,11 +140,11 @@ behaviour(
 );
 
 behaviour(
-  decl('contactform.forms.read', 'GET /contact-forms/<id> answers for a form that exists', itemRoute.path, ['endpoint:contactform.forms.item.read']),
+  decl('contactform.forms.read', 'GET /contact-forms/<id> answers for the integer id of a form that exists', itemRoute.path, ['endpoint:contactform.forms.item.read', `param:${itemRoute.id}.id`]),
   async (t) => {
     requireForms(t);
     t.requireWrites();
-    const { id } = await sharedForm(t);
+    const { id } = await sharedForm();
     expectAnswered(t, await t.client.get(item(id)), `GET ${item(id)}`);
   },
   { concurrent: true },
@@ -139,7 +159,7 @@ for (const [route, what, get] of [
     async (t) => {
       requireForms(t);
       t.requireWrites();
-      const { id } = await sharedForm(t);
+      const { id } = await sharedForm();
       expectAnswered(t, await t.client.get(get(id)), `GET ${get(id)}`);
     },
     { concurrent: true },
@@ -149,19 +169,44 @@ for (const [route, what, get] of [
 behaviour(
   decl(
     'contactform.forms.feedback',
-    'POST /contact-forms/<id>/feedback exists for a form that exists (not "no route", not a server failure)',
+    'POST /contact-forms/<id>/feedback exists for a form that exists: not "no route", not a server failure, and answered otherwise than for an id no form has',
     feedback.path,
     [`endpoint:${feedback.endpoints[0]!.id}`],
   ),
   async (t) => {
     requireForms(t);
     t.requireWrites();
-    const { id } = await sharedForm(t);
-    // The payload is not shown: an empty submission, which the reference refuses by its media type (415).
-    const res = await t.client.post(`${item(id)}/feedback`, {});
+    const { id } = await sharedForm();
+    // The payload is not shown: a submission as the reference implementation takes it, without the
+    // form's fields (nothing is sent or stored).
+    const res = await submit(t.client, id);
     skipIfForbidden(t, res, `POST ${item(id)}/feedback`);
-    if (res.status === 404 || res.status === 405 || res.status >= 500)
-      t.fail(`POST ${item(id)}/feedback answered ${brief(res)}: the route does not take POST for an existing form`);
+    if (isNoRoute(res) || res.status === 405 || res.status >= 500) t.fail(`POST ${item(id)}/feedback answered ${brief(res)}: the route does not take POST for an existing form`);
+    if (answered(res)) return;
+    const missing = await submit(t.client, MISSING_ID);
+    if (sameRefusal(res, missing))
+      t.fail(`POST ${item(id)}/feedback was refused (${brief(res)}) the same way as for an id no form has: the route refuses every submission`);
+  },
+  { concurrent: true },
+);
+
+behaviour(
+  decl(
+    'contactform.forms.feedback-submit',
+    'a submission without the required fields (multipart/form-data with _wpcf7_unit_tag, as the reference implementation takes it) is answered 200 with status validation_failed and the invalid fields',
+    feedback.path,
+    [`endpoint:${feedback.endpoints[0]!.id}`],
+    'SHOULD',
+  ),
+  async (t) => {
+    requireForms(t);
+    t.requireWrites();
+    const { id } = await sharedForm();
+    const res = await submit(t.client, id);
+    expectAnswered(t, res, `POST ${item(id)}/feedback`);
+    const body = res.body;
+    if (body?.status !== 'validation_failed' || !Array.isArray(body?.invalid_fields) || body.invalid_fields.length === 0)
+      t.fail(`POST ${item(id)}/feedback without the form's required fields answered ${res.status} ${show(body)}, expected status validation_failed with the invalid fields`);
   },
   { concurrent: true },
 );
@@ -171,26 +216,32 @@ behaviour(
   async (t) => {
     requireForms(t);
     t.requireWrites();
-    const { id, title } = await sharedForm(t);
+    const { id, title } = await sharedForm();
     for (const method of ['POST', 'PUT', 'PATCH'] as Method[]) {
-      const res = await t.client.request(method, item(id), { body: { title: `${title} ${method.toLowerCase()}` } });
+      const res = await t.client.request(method, item(id), { body: saved({ title: `${title} ${method.toLowerCase()}` }) });
       expectAnswered(t, res, `${method} ${item(id)}`);
     }
   },
 );
 
 behaviour(
-  decl('contactform.forms.update-readback', 'a title written with POST /contact-forms/<id> reads back on GET', itemRoute.path, ['endpoint:contactform.forms.item.update'], 'SHOULD'),
+  decl(
+    'contactform.forms.update-readback',
+    'a title written with POST /contact-forms/<id> (context "save") reads back on GET',
+    itemRoute.path,
+    ['endpoint:contactform.forms.item.update'],
+    'SHOULD',
+  ),
   async (t) => {
     requireForms(t);
     t.requireWrites();
-    const { id, title } = await sharedForm(t);
+    const { id, title } = await sharedForm();
     const next = `${title} renamed`;
-    const res = await t.client.post(item(id), { title: next });
+    const res = await t.client.post(item(id), saved({ title: next }));
     expectAnswered(t, res, `POST ${item(id)}`);
     const after = await t.client.get(item(id));
     expectAnswered(t, after, `GET ${item(id)}`);
-    if (after.body?.title !== next) t.fail(`POST ${item(id)} {title: ${show(next)}} answered ${res.status}; GET reads title ${show(after.body?.title)}`);
+    if (after.body?.title !== next) t.fail(`POST ${item(id)} {title: ${show(next)}, context: "save"} answered ${res.status}; GET reads title ${show(after.body?.title)}`);
   },
 );
 
@@ -199,26 +250,41 @@ behaviour(
   async (t) => {
     requireForms(t);
     t.requireWrites();
-    const { id } = await createForm(t, 'delete');
+    const { id } = await createForm(t.client, 'delete');
+    // Positive control of the refusal below: the form is read before it is deleted.
+    const before = await t.client.get(item(id));
+    if (!answered(before)) t.skip(`GET ${item(id)} answered ${brief(before)} before the form was deleted (see contactform.forms.read): a refusal after DELETE would show nothing`);
     const res = await t.client.delete(item(id));
     expectAnswered(t, res, `DELETE ${item(id)}`);
     const after = await t.client.get(item(id));
-    if (!(after.status >= 400 && after.status < 500)) t.fail(`DELETE ${item(id)} answered ${res.status}, but GET ${item(id)} then answered ${brief(after)}`);
+    if (!refused(after)) t.fail(`DELETE ${item(id)} answered ${res.status}, but GET ${item(id)} then answered ${brief(after)}`);
   },
   { concurrent: true },
 );
 
 // --- a missing form id is refused on every item route ------------------------------------------
 
-const missing: { key: string; route: typeof itemRoute; method: Method; path: (id: number) => string; write: boolean }[] = [
-  { key: 'read', route: itemRoute, method: 'GET', path: item, write: false },
-  { key: 'update', route: itemRoute, method: 'POST', path: item, write: true },
-  { key: 'put', route: itemRoute, method: 'PUT', path: item, write: true },
-  { key: 'patch', route: itemRoute, method: 'PATCH', path: item, write: true },
-  { key: 'delete', route: itemRoute, method: 'DELETE', path: item, write: true },
-  { key: 'feedback', route: feedback, method: 'POST', path: (id) => `${item(id)}/feedback`, write: true },
-  { key: 'feedback-schema', route: feedbackSchema, method: 'GET', path: (id) => `${item(id)}/feedback/schema`, write: false },
-  { key: 'refill', route: refill, method: 'GET', path: (id) => `${item(id)}/refill`, write: false },
+interface MissingCase {
+  key: string;
+  route: typeof itemRoute;
+  method: Method;
+  path: (id: number) => string;
+  write: boolean;
+  send: (client: Client, id: number, title: string) => Promise<Response>;
+}
+
+const json = (method: Method) => (client: Client, id: number, title: string) => client.request(method, item(id), { body: saved({ title }) });
+const bare = (method: Method, path: (id: number) => string) => (client: Client, id: number) => client.request(method, path(id));
+
+const missing: MissingCase[] = [
+  { key: 'read', route: itemRoute, method: 'GET', path: item, write: false, send: bare('GET', item) },
+  { key: 'update', route: itemRoute, method: 'POST', path: item, write: true, send: json('POST') },
+  { key: 'put', route: itemRoute, method: 'PUT', path: item, write: true, send: json('PUT') },
+  { key: 'patch', route: itemRoute, method: 'PATCH', path: item, write: true, send: json('PATCH') },
+  { key: 'delete', route: itemRoute, method: 'DELETE', path: item, write: true, send: bare('DELETE', item) },
+  { key: 'feedback', route: feedback, method: 'POST', path: (id) => `${item(id)}/feedback`, write: true, send: (client, id) => submit(client, id) },
+  { key: 'feedback-schema', route: feedbackSchema, method: 'GET', path: (id) => `${item(id)}/feedback/schema`, write: false, send: bare('GET', (id) => `${item(id)}/feedback/schema`) },
+  { key: 'refill', route: refill, method: 'GET', path: (id) => `${item(id)}/refill`, write: false, send: bare('GET', (id) => `${item(id)}/refill`) },
 ];
 
 for (const m of missing) {
@@ -226,14 +292,16 @@ for (const m of missing) {
     decl(`contactform.forms.missing-id.${m.key}`, `${m.method} ${m.route.path} with an id no form has is refused`, m.route.path, [`param:${m.route.id}.id`]),
     async (t) => {
       requireForms(t);
-      if (m.write) {
-        t.requireWrites();
-        // Should a server create something under this id instead of refusing, it is deleted after the file.
-        t.track(item(MISSING_ID));
-      }
-      const route = m.path(MISSING_ID);
-      const res = await t.client.request(m.method, route, m.method === 'GET' || m.method === 'DELETE' ? {} : { body: { title: `${TAG_PREFIX}missing` } });
-      expectRefused(t, res, `${m.method} ${route}`);
+      // The positive control needs a form of our own, so writes are needed even to read.
+      t.requireWrites();
+      const res = await m.send(t.client, MISSING_ID, `${TAG_PREFIX}missing`);
+      // Should a server create something under this id instead of refusing, it is deleted after the file.
+      if (m.write && answered(res)) t.track(item(MISSING_ID));
+      expectRefused(t, res, `${m.method} ${m.path(MISSING_ID)}`);
+      // Positive control: the same request for a form that exists (its own, for DELETE) is answered.
+      const form = m.key === 'delete' ? await createForm(t.client, 'missing-id-control') : await sharedForm();
+      const control = await m.send(t.client, form.id, form.title);
+      expectControl(t, { what: `${m.method} ${m.path(form.id)} (a form that exists)`, res: control, refusals: [res] });
     },
     { concurrent: true },
   );

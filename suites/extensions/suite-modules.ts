@@ -1,9 +1,18 @@
 /**
- * Behaviours of the suite/v4 module toggles (extensions part 2 › Suite module settings: "Module toggles (boolean,
- * default false, one per module slug)"; part 4 › Suite: `/module/all/active` requires `modules`
- * (array) and defaults `active` to true; `/module/<slug>/active` takes `active` (boolean,
- * required, default true)). Module state is read on GET /settings, where each toggle is a
- * setting; every module changed is set back afterwards, also when a check fails.
+ * Behaviours of the suite/v4 module toggles (extensions part 2 › Suite module settings: "Module
+ * toggles (boolean, default false, one per module slug)"; part 4 › Suite: `/module/all/active`
+ * requires `modules` (array) and defaults `active` to true; `/module/<slug>/active` takes `active`
+ * (boolean, required, default true)).
+ *
+ * Each module is checked on its own: `suite.modules.value.<slug>` owns "GET /settings carries the
+ * toggle of <slug> as a boolean" (on the shared read of GET /settings), and the toggle behaviour
+ * of that module, and the behaviours that work on it, need only that. A module the target does not
+ * have is one failure (plus its toggle skipping), never a failure of every other module's checks.
+ *
+ * A module is activated only where the target says it can be: GET /module/all (the reference
+ * implementation's) reports `requires_connection`; a module that needs the suite's external
+ * service is not activated on a target that reports it is not connected (the check skips with that
+ * evidence). Every module changed is set back afterwards, also when a check fails.
  *
  * Declared from suite.settings.spec.ts: toggles are settings too (GET/POST /settings), and one
  * behaviour needs a module and a setting at once, so they share that file and its locks. The
@@ -11,24 +20,38 @@
  * per-module toggles run concurrently, each holding its module's lock.
  */
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import { behaviour, type BehaviourContext, type Prerequisite } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
-import { SETTINGS, currentValue, readSettings, settingLock, writeSetting } from './suite-settings.ts';
+import {
+  SETTINGS,
+  SETTINGS_OBJECT,
+  activeRoute,
+  currentValue,
+  moduleActive,
+  MODULES_LOCK,
+  moduleLock,
+  sameValue,
+  settingLock,
+  settingValue,
+  snapshotValue,
+  start,
+  writeSetting,
+} from './suite-settings.ts';
 import {
   SUITE,
   answered,
   asBoolean,
   brief,
+  cannotActivate,
   exclusive,
   expectAnswered,
+  expectControl,
   expectRefused,
   idPart,
-  isValidationError,
-  refused,
-  sameValue,
+  moduleHints,
+  remoteEvidence,
   show,
   skipIfForbidden,
-  suiteConnection,
   withRestore,
 } from './support.ts';
 
@@ -36,86 +59,96 @@ const allActive = endpointById('suite.module.all.active.update');
 const oneActive = endpointById('suite.module.active.update');
 const SECTION = allActive.endpoint.spec;
 const ALL_ACTIVE = '/suite/v4/module/all/active';
-const activeRoute = (t: BehaviourContext, slug: string) => `/suite/v4/module/${t.run.profile.toTargetModule(slug)}/active`;
 
-/** Modules that the reference implementation activates without a connection to its external service, tried first. */
+/** Modules that the reference implementation activates without its external service, tried first. */
 const PREFERRED = ['carousel', 'markdown', 'latex', 'shortcodes', 'widget-visibility', 'copy-post', 'tiled-gallery'].filter((s) =>
   catalog.modules.some((m) => m.slug === s),
 );
 
-async function moduleStates(t: BehaviourContext): Promise<Map<string, boolean>> {
-  const all = await readSettings(t);
-  const out = new Map<string, boolean>();
-  for (const m of catalog.modules) {
-    const key = t.run.profile.toTargetModule(m.slug);
-    const v = asBoolean(all[key]);
-    if (v === undefined) t.fail(`GET ${SETTINGS} answers module toggle ${key} = ${show(all[key])}, not a boolean`);
-    out.set(m.slug, v);
-  }
-  return out;
-}
+const TOGGLES = new Map(
+  catalog.modules.map((m) => [
+    m.slug,
+    snapshotValue(`suite.modules.value.${idPart(m.slug)}`, (run) => run.profile.toTargetModule(m.slug), (v) => (asBoolean(v) === undefined ? 'not a boolean' : undefined)),
+  ]),
+);
+/** "GET /settings carries the toggle of <slug> as a boolean", owned by suite.modules.value.<slug>. */
+export const moduleToggle = (slug: string): Prerequisite<unknown> => TOGGLES.get(slug)!;
 
+/** The module's state, read fresh; a toggle that disappeared since the shared read is a failure of this check. */
 async function moduleState(t: BehaviourContext, slug: string): Promise<boolean> {
-  return (await moduleStates(t)).get(slug)!;
+  const v = await moduleActive(t, slug);
+  if (v === undefined) t.fail(`GET ${SETTINGS} no longer answers module toggle ${t.run.profile.toTargetModule(slug)} as a boolean`);
+  return v;
 }
 
 const setModule = (t: BehaviourContext, slug: string, active: boolean) => t.client.post(activeRoute(t, slug), { active });
 
-/** Set back every module whose state differs from `before`. */
-async function restoreModules(t: BehaviourContext, before: Map<string, boolean>): Promise<string | undefined> {
-  const now = await moduleStates(t);
-  const problems: string[] = [];
-  for (const [slug, was] of before) {
-    if (now.get(slug) === was) continue;
-    const res = await setModule(t, slug, was);
-    if (!answered(res)) problems.push(`setting ${slug} back to ${was} answered ${brief(res)}`);
-  }
-  return problems.length ? problems.join('; ') : undefined;
+/** Set `slug` back to `was` if it is no longer in that state. */
+async function restoreModule(t: BehaviourContext, slug: string, was: boolean): Promise<string | undefined> {
+  if ((await moduleActive(t, slug)) === was) return undefined;
+  const res = await setModule(t, slug, was);
+  return answered(res) ? undefined : `setting ${slug} back to ${was ? 'active' : 'inactive'} answered ${brief(res)}`;
 }
 
 /**
- * A refused activation that is not a parameter error, on a target not connected to the suite's
- * external service: modules may need that service to activate (reference implementation), so skip.
+ * A refused activation: skip when the target shows it cannot activate the module here (GET
+ * /module/all says it requires a connection the target reports missing, or the answer names the
+ * missing service); otherwise the caller decides.
  */
-async function skipIfActivationNeedsService(t: BehaviourContext, res: Response, what: string): Promise<void> {
+async function skipIfActivationImpossible(t: BehaviourContext, slug: string, res: Response, what: string): Promise<void> {
+  if (answered(res)) return;
   skipIfForbidden(t, res, what);
-  if (!refused(res) || isValidationError(res)) return;
-  const c = await suiteConnection();
-  if (!c.connected)
-    t.skip(`${what} answered ${brief(res)}; the target is not connected to the suite's external service (${c.detail}), which activating modules may need`);
+  const remote = remoteEvidence(res);
+  if (remote) t.skip(`${what} answered ${remote}: the answer names a service the target is missing`);
+  const why = await cannotActivate(slug);
+  if (why) t.skip(`${what} answered ${brief(res)}; ${why}`);
 }
 
-/** Run `fn` on a module that is in `state` (set up if needed), and set every module back afterwards. */
+/**
+ * A module to work on: a documented one whose toggle GET /settings carries, preferring modules
+ * that the target says can be activated here. Skips (naming the module's own check) when even the
+ * first choice has no toggle.
+ */
+async function pickModule(t: BehaviourContext, state?: boolean): Promise<string> {
+  const h = await moduleHints();
+  const snapshot = await t.need(SETTINGS_OBJECT);
+  const has = (slug: string) => asBoolean(snapshot[t.run.profile.toTargetModule(slug)]) !== undefined;
+  const candidates = [...PREFERRED, ...catalog.modules.map((m) => m.slug).filter((s) => !PREFERRED.includes(s))].filter(has);
+  const activatable = async (slug: string) => h.modules.get(slug)?.requiresConnection !== true || (await cannotActivate(slug)) === undefined;
+  const ordered: string[] = [];
+  for (const slug of candidates) if (await activatable(slug)) ordered.push(slug);
+  const inState = state === undefined ? undefined : ordered.find((s) => asBoolean(snapshot[t.run.profile.toTargetModule(s)]) === state);
+  const slug = inState ?? ordered[0] ?? PREFERRED[0]!;
+  await t.need(moduleToggle(slug));
+  return slug;
+}
+
+/** Run `fn` on a module that is in `state` (set up if needed), and set it back afterwards. */
 async function withModuleIn(t: BehaviourContext, state: boolean, fn: (slug: string) => Promise<void>): Promise<void> {
-  const before = await moduleStates(t);
-  const ready = PREFERRED.find((s) => before.get(s) === state);
-  const slug = ready ?? PREFERRED[0]!;
-  await withRestore(
-    async () => {
-      if (!ready) {
-        const res = await setModule(t, slug, state);
-        await skipIfActivationNeedsService(t, res, `setting up: POST ${activeRoute(t, slug)} {active: ${state}}`);
-        if (!answered(res) || (await moduleState(t, slug)) !== state)
-          t.skip(`setting up: could not ${state ? 'activate' : 'deactivate'} ${slug} (${brief(res)}); see suite.modules.toggle.${slug}`);
-      }
-      await fn(slug);
-    },
-    () => restoreModules(t, before),
-  );
+  const slug = await pickModule(t, state);
+  await exclusive([MODULES_LOCK], async () => {
+    const before = await moduleState(t, slug);
+    await withRestore(
+      async () => {
+        if (before !== state) {
+          const what = `setting up: POST ${activeRoute(t, slug)} {active: ${state}}`;
+          const res = await setModule(t, slug, state);
+          if (state) await skipIfActivationImpossible(t, slug, res, what);
+          if (!answered(res) || (await moduleState(t, slug)) !== state)
+            t.skip(`${what} answered ${brief(res)}: could not ${state ? 'activate' : 'deactivate'} ${slug} (see suite.modules.toggle.${slug})`);
+        }
+        await fn(slug);
+      },
+      () => restoreModule(t, slug, before),
+    );
+  });
 }
 
 const decl = (id: string, title: string, route: string, covers: string[]) => ({ id, level: 'MUST' as const, namespace: SUITE, route, title, spec: SECTION, covers });
-const start = (t: BehaviourContext) => {
-  t.requireNamespace(SUITE);
-  t.requireCredentials();
-  t.requireWrites();
-};
-
-export const moduleLock = (slug: string) => `module:${slug}`;
 
 // --- one at a time --------------------------------------------------------------------------
 
-/** The behaviours that choose a module to work on and compare every module's state: declare them first, not concurrent. */
+/** The behaviours that choose a module to work on: declare them first, not concurrent. */
 export function declareModuleSetupBehaviours(): void {
   for (const [key, body, why] of [
     ['requires-modules', { active: true }, 'without modules'],
@@ -125,16 +158,24 @@ export function declareModuleSetupBehaviours(): void {
       decl(`suite.modules.all-active.${key}`, `POST /module/all/active ${why} is refused and changes no module`, allActive.route.path, [`arg:${allActive.endpoint.id}.modules`]),
       async (t) => {
         start(t);
-        const before = await moduleStates(t);
+        await t.need(SETTINGS_OBJECT);
+        const slug = await pickModule(t);
+        const before = await moduleState(t, slug);
         await withRestore(
           async () => {
             const res = await t.client.post(ALL_ACTIVE, body);
             expectRefused(t, res, `POST ${ALL_ACTIVE} ${show(body)}`);
-            const after = await moduleStates(t);
-            const changed = [...before].filter(([s, v]) => after.get(s) !== v).map(([s]) => s);
-            if (changed.length) t.fail(`POST ${ALL_ACTIVE} ${show(body)} was refused (${res.status}) but changed ${changed.join(', ')}`);
+            if ((await moduleState(t, slug)) !== before) t.fail(`POST ${ALL_ACTIVE} ${show(body)} was refused (${res.status}) but changed module ${slug}`);
+            // Positive control: the nearest valid request, an empty list of modules (harmless: it
+            // names no module, so nothing changes; a list naming a module set to its current
+            // state is not harmless on the reference implementation, which ignores active: false
+            // and activates it), accepted.
+            const valid = { modules: [], active: true };
+            const control = await t.client.post(ALL_ACTIVE, valid);
+            expectControl(t, { what: `POST ${ALL_ACTIVE} ${show(valid)}`, res: control, refusals: [res] });
+            if ((await moduleState(t, slug)) !== before) t.fail(`POST ${ALL_ACTIVE} ${show(valid)} answered ${control.status} but changed module ${slug}`);
           },
-          () => restoreModules(t, before),
+          () => restoreModule(t, slug, before),
         );
       },
     );
@@ -146,10 +187,11 @@ export function declareModuleSetupBehaviours(): void {
     ]),
     async (t) => {
       start(t);
+      await t.need(SETTINGS_OBJECT);
       await withModuleIn(t, false, async (slug) => {
         const body = { modules: [t.run.profile.toTargetModule(slug)] };
         const res = await t.client.post(ALL_ACTIVE, body);
-        await skipIfActivationNeedsService(t, res, `POST ${ALL_ACTIVE} ${show(body)}`);
+        await skipIfActivationImpossible(t, slug, res, `POST ${ALL_ACTIVE} ${show(body)}`);
         expectAnswered(t, res, `POST ${ALL_ACTIVE} ${show(body)}`);
         if (!(await moduleState(t, slug))) t.fail(`POST ${ALL_ACTIVE} ${show(body)} answered ${res.status} but ${slug} is still inactive`);
       });
@@ -163,6 +205,7 @@ export function declareModuleSetupBehaviours(): void {
     ]),
     async (t) => {
       start(t);
+      await t.need(SETTINGS_OBJECT);
       await withModuleIn(t, true, async (slug) => {
         const body = { modules: [t.run.profile.toTargetModule(slug)], active: false };
         const res = await t.client.post(ALL_ACTIVE, body);
@@ -181,17 +224,23 @@ export function declareModuleSetupBehaviours(): void {
     ),
     async (t) => {
       start(t);
+      await t.need(SETTINGS_OBJECT);
       await withModuleIn(t, false, async (slug) => {
         const route = activeRoute(t, slug);
         const res = await t.client.post(route);
-        await skipIfActivationNeedsService(t, res, `POST ${route} (no body)`);
+        await skipIfActivationImpossible(t, slug, res, `POST ${route} (no body)`);
         const now = await moduleState(t, slug);
-        if (refused(res)) {
-          if (now) t.fail(`POST ${route} without active was refused (${brief(res)}) but activated ${slug}`);
+        if (answered(res)) {
+          if (!now) t.fail(`POST ${route} without active answered ${res.status} but ${slug} is still inactive (active defaults to true)`);
           return;
         }
-        if (!answered(res)) t.fail(`POST ${route} without active answered ${brief(res)}: neither a refusal nor an activation`);
-        if (!now) t.fail(`POST ${route} without active answered ${res.status} but ${slug} is still inactive (active defaults to true)`);
+        expectRefused(t, res, `POST ${route} without active`);
+        if (now) t.fail(`POST ${route} without active was refused (${brief(res)}) but activated ${slug}`);
+        // A refusal (active required) is one of the two documented outcomes only when the route
+        // takes the valid request: active true, accepted and activating the module.
+        const control = await setModule(t, slug, true);
+        expectControl(t, { what: `POST ${route} {active: true}`, res: control, refusals: [res] });
+        if (!(await moduleState(t, slug))) t.fail(`POST ${route} {active: true} answered ${control.status} but ${slug} is still inactive`);
       });
     },
   );
@@ -202,21 +251,54 @@ export function declareModuleSetupBehaviours(): void {
     ]),
     async (t) => {
       start(t);
+      await t.need(SETTINGS_OBJECT);
       await withModuleIn(t, false, async (slug) => {
         const route = activeRoute(t, slug);
+        const refusals: Response[] = [];
         for (const active of ['yes', 2]) {
           const res = await t.client.post(route, { active });
+          refusals.push(res);
           expectRefused(t, res, `POST ${route} {active: ${show(active)}}`);
         }
         if (await moduleState(t, slug)) t.fail(`the refused values activated ${slug}`);
+        // Positive control: the nearest valid request, active true, accepted and activating the
+        // module (set back afterwards).
+        const control = await setModule(t, slug, true);
+        expectControl(t, { what: `POST ${route} {active: true}`, res: control, refusals });
+        if (!(await moduleState(t, slug))) t.fail(`POST ${route} {active: true} answered ${control.status} but ${slug} is still inactive`);
       });
     },
   );
 }
 
-// --- each module toggle, concurrently ---------------------------------------------------------
+// --- each module, concurrently ------------------------------------------------------------------
 
-/** One behaviour per module toggle, concurrent, each holding its module's lock. */
+/** Per module: its toggle on GET /settings (on the shared read, no requests of its own), concurrent. */
+export function declareModuleValues(): void {
+  for (const m of catalog.modules) {
+    behaviour(
+      decl(`suite.modules.value.${idPart(m.slug)}`, `GET /settings carries the module toggle ${m.slug} as a boolean`, SETTINGS, [
+        m.id,
+        'endpoint:suite.settings.read',
+        `field:resource.suite.settings.${m.slug}`,
+      ]),
+      async (t) => {
+        t.requireNamespace(SUITE);
+        t.requireCredentials();
+        await t.need(SETTINGS_OBJECT);
+        await t.need(moduleToggle(m.slug));
+      },
+      { concurrent: true },
+    );
+  }
+}
+
+/**
+ * Per module: its toggling, one module at a time. The reference implementation keeps the states
+ * of all modules in one stored list, so two modules toggled at the same time may lose one of the
+ * changes: declared after the concurrent behaviours of the file (which then have finished), not
+ * concurrent, and holding the modules' lock.
+ */
 export function declareModuleToggles(): void {
   for (const m of catalog.modules) {
     behaviour(
@@ -226,31 +308,34 @@ export function declareModuleToggles(): void {
         oneActive.route.path,
         [m.id, `endpoint:${oneActive.endpoint.id}`, 'endpoint:suite.settings.update'],
       ),
-      (t) => exclusive([moduleLock(m.slug)], async () => {
+      async (t) => {
         start(t);
-        const key = t.run.profile.toTargetModule(m.slug);
-        const route = activeRoute(t, m.slug);
-        const original = await moduleState(t, m.slug);
-        await withRestore(
-          async () => {
-            const res = await setModule(t, m.slug, !original);
-            if (!original) await skipIfActivationNeedsService(t, res, `POST ${route} {active: true}`);
-            expectAnswered(t, res, `POST ${route} {active: ${!original}}`);
-            if ((await moduleState(t, m.slug)) !== !original)
-              t.fail(`POST ${route} {active: ${!original}} answered ${res.status}; GET ${SETTINGS} still has ${key} = ${original}`);
-            const back = await t.client.post(SETTINGS, { [key]: original });
-            expectAnswered(t, back, `POST ${SETTINGS} {${key}: ${original}}`);
-            if ((await moduleState(t, m.slug)) !== original)
-              t.fail(`POST ${SETTINGS} {${key}: ${original}} answered ${back.status}; GET ${SETTINGS} still has ${key} = ${!original}`);
-          },
-          async () => {
-            if ((await moduleState(t, m.slug)) === original) return undefined;
-            const res = await setModule(t, m.slug, original);
-            return answered(res) ? undefined : `setting ${m.slug} back to ${original} answered ${brief(res)}`;
-          },
-        );
-      }),
-      { concurrent: true },
+        await t.need(SETTINGS_OBJECT);
+        await t.need(moduleToggle(m.slug));
+        await exclusive([moduleLock(m.slug)], () => exclusive([MODULES_LOCK], async () => {
+          const key = t.run.profile.toTargetModule(m.slug);
+          const route = activeRoute(t, m.slug);
+          const original = await moduleState(t, m.slug);
+          /** Set once the module is read back in its original state (nothing to restore). */
+          let settled = true;
+          await withRestore(
+            async () => {
+              settled = false;
+              const res = await setModule(t, m.slug, !original);
+              if (!original) await skipIfActivationImpossible(t, m.slug, res, `POST ${route} {active: true}`);
+              expectAnswered(t, res, `POST ${route} {active: ${!original}}`);
+              if ((await moduleState(t, m.slug)) !== !original)
+                t.fail(`POST ${route} {active: ${!original}} answered ${res.status}; GET ${SETTINGS} still has ${key} = ${original}`);
+              const back = await t.client.post(SETTINGS, { [key]: original });
+              expectAnswered(t, back, `POST ${SETTINGS} {${key}: ${original}}`);
+              if ((await moduleState(t, m.slug)) !== original)
+                t.fail(`POST ${SETTINGS} {${key}: ${original}} answered ${back.status}; GET ${SETTINGS} still has ${key} = ${!original}`);
+              settled = true;
+            },
+            async () => (settled ? undefined : restoreModule(t, m.slug, original)),
+          );
+        }));
+      },
     );
   }
 }
@@ -278,9 +363,13 @@ export function declareViaModule(): void {
       spec: viaModule.spec,
       covers: [viaModule.id, `endpoint:${MODULE_WRITE.endpoint.id}`],
     },
-    (t) =>
-      exclusive([settingLock(viaModule.name), moduleLock(viaModuleSlug)], async () => {
-        start(t);
+    async (t) => {
+      start(t);
+      await t.need(SETTINGS_OBJECT);
+      await t.need(settingValue(viaModule));
+      await t.need(moduleToggle(viaModuleSlug));
+      // Locks are always taken in one order, a module's (or a setting's) before the modules' lock.
+      await exclusive([await settingLock(viaModule), moduleLock(viaModuleSlug)], () => exclusive([MODULES_LOCK], async () => {
         const key = t.run.profile.toTargetSetting(viaModule.name);
         const route = `/suite/v4/module/${t.run.profile.toTargetModule(viaModuleSlug)}`;
         const wasActive = await moduleState(t, viaModuleSlug);
@@ -289,30 +378,30 @@ export function declareViaModule(): void {
         await withRestore(
           async () => {
             if (!wasActive) {
+              const what = `setting up: POST ${activeRoute(t, viaModuleSlug)} {active: true}`;
               const res = await setModule(t, viaModuleSlug, true);
-              await skipIfActivationNeedsService(t, res, `setting up: POST ${activeRoute(t, viaModuleSlug)} {active: true}`);
+              await skipIfActivationImpossible(t, viaModuleSlug, res, what);
               if (!answered(res) || !(await moduleState(t, viaModuleSlug)))
-                t.skip(`setting up: could not activate ${viaModuleSlug} (${brief(res)}); see suite.modules.toggle.${viaModuleSlug}`);
+                t.skip(`${what} answered ${brief(res)}: could not activate ${viaModuleSlug} (see suite.modules.toggle.${viaModuleSlug})`);
             }
             const res = await t.client.post(route, { [key]: value });
             expectAnswered(t, res, `POST ${route} {${key}: ${value}}`);
             const after = await currentValue(t, viaModule);
-            if (!sameValue('boolean', after, value)) t.fail(`wrote ${key} = ${value} through ${route} (answered ${res.status}); GET ${SETTINGS} reads back ${show(after)}`);
+            if (!sameValue(viaModule, after, value)) t.fail(`wrote ${key} = ${value} through ${route} (answered ${res.status}); GET ${SETTINGS} reads back ${show(after)}`);
           },
           async () => {
             const problems: string[] = [];
-            if (!sameValue('boolean', await currentValue(t, viaModule), original)) {
+            if (!sameValue(viaModule, await currentValue(t, viaModule), original)) {
               const res = await writeSetting(t, viaModule, original);
               if (!answered(res)) problems.push(`POST ${SETTINGS} {${key}: ${show(original)}} answered ${brief(res)}`);
             }
-            if ((await moduleState(t, viaModuleSlug)) !== wasActive) {
-              const res = await setModule(t, viaModuleSlug, wasActive);
-              if (!answered(res)) problems.push(`setting ${viaModuleSlug} back to ${wasActive} answered ${brief(res)}`);
-            }
+            const p = await restoreModule(t, viaModuleSlug, wasActive);
+            if (p) problems.push(p);
             return problems.length ? problems.join('; ') : undefined;
           },
         );
-      }),
+      }));
+    },
     { concurrent: true },
   );
 }

@@ -1,28 +1,60 @@
 /**
- * Behaviours of one suite/v4 setting (extensions part 2 › Suite module settings): a valid value
- * of its type round-trips through `POST /suite/v4/settings` and reads back on `GET`; a value of
- * the wrong type, or outside the allowed values, is refused and not stored. Every value changed is
- * read first and written back afterwards, also when the check fails.
+ * Behaviours of the suite/v4 settings (extensions part 2 › Suite module settings: "The same set
+ * of settings is read and written through the module, settings and per-module routes", with a
+ * type, a default and for some the allowed values).
+ *
+ * Each documented item is checked on its own, so that one deviation is one failure:
+ * - `suite.settings.read` owns "GET /settings answers an object of settings" (a prerequisite of
+ *   everything below: when it fails, the rest skip naming it);
+ * - `suite.settings.value.<name>` owns "GET /settings carries <name> with a value of its type
+ *   (and one of the allowed values)", checked on one shared read of GET /settings;
+ * - `suite.settings.roundtrip.<name>` writes another value the target can accept and reads it back;
+ * - `suite.settings.type.<name>` / `.enum.<name>`: a value of the wrong type / outside the allowed
+ *   values is refused and not stored, and (positive control) the setting's current value written
+ *   back is accepted, so that a route refusing everything never passes.
+ * The last three need only their own setting's value check.
+ *
+ * Values written are those the target can accept: values the spec documents (booleans, allowed
+ * values, the default), the target's own (its current value, the default and allowed values its
+ * index advertises for POST /settings), or, where the spec leaves the valid set open and offers no
+ * other value, a plausible one: a refusal of that one is not a failure (it skips, saying so).
+ *
+ * Settings the target stores only while the module that owns them is active (GET /module/all
+ * names a module's settings in its `options`): when a valid write does not take and the owning
+ * module is inactive, the module is activated (where the target says it can be) and the write is
+ * tried again; otherwise the behaviour skips with the target's own evidence. Every value and
+ * module changed is read first and set back afterwards, also when the check fails. Settings of
+ * one module are stored together by the reference implementation, so they are written one at a
+ * time (the module's lock).
  *
  * Declared from two files: suite.settings.spec.ts (every setting), and spamfilter.spec.ts for the
  * settings that share their storage with `spamfilter/v1/settings` (so that the two never run at
  * the same time: suite files run in parallel).
  */
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
-import type { SettingSpec } from '../../schemas/types.ts';
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import type { ArgSpec, SettingSpec } from '../../schemas/types.ts';
+import { Unmet, behaviour, prerequisite, type BehaviourContext, type Prerequisite } from '../../src/behaviour.ts';
+import type { Client, Response } from '../../src/client.ts';
+import { advertisedEndpoint, deepEqual, findAdvertisedRoute } from '../../src/discovery.ts';
+import { ConformanceFailure } from '../../src/errors.ts';
 import {
   OUTSIDE_ENUM,
   SUITE,
+  answered,
   asBoolean,
   brief,
+  cannotActivate,
   exclusive,
-  expectAnswered,
-  expectRefused,
+  expectControl,
+  forbidden,
   hasType,
   idPart,
-  sameValue,
+  isValidationError,
+  moduleHints,
+  refused,
+  remoteEvidence,
   show,
+  skipIfForbidden,
   withRestore,
   wrongTypeValues,
 } from './support.ts';
@@ -34,144 +66,447 @@ const WRITE = endpointById('suite.settings.update');
 /** Settings stored together with a spam filter setting of the same name (spamfilter/v1/settings). */
 export const sharesSpamfilterStorage = (s: SettingSpec): boolean => s.name.startsWith('spamfilter_');
 
-/** GET /suite/v4/settings, answered 2xx, as an object. */
-export async function readSettings(t: BehaviourContext): Promise<Record<string, unknown>> {
-  const res = await t.client.get(SETTINGS);
-  expectAnswered(t, res, `GET ${SETTINGS}`);
-  if (!res.body || typeof res.body !== 'object' || Array.isArray(res.body)) t.fail(`GET ${SETTINGS} answered ${show(res.body)}, not an object of settings`);
+export const start = (t: BehaviourContext) => {
+  t.requireNamespace(SUITE);
+  t.requireCredentials();
+  t.requireWrites();
+};
+
+// ---------------------------------------------------------------- the shared read
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+let snapshot: Promise<Response> | undefined;
+/** GET /settings, read once per worker for the checks that do not depend on reading it fresh. */
+const readOnce = (client: Client) => (snapshot ??= client.get(SETTINGS));
+
+/** "GET /settings answers an object of settings", owned by suite.settings.read. */
+export const SETTINGS_OBJECT: Prerequisite<Record<string, unknown>> = prerequisite('suite.settings.read', async (client) => {
+  const res = await readOnce(client);
+  if (forbidden(res)) throw new Unmet(`the configured credentials may not GET ${SETTINGS} (${brief(res)}); which routes need which capability is not shown`, 'skipped');
+  if (!answered(res)) throw new ConformanceFailure(`GET ${SETTINGS} answered ${brief(res)}, expected a 2xx answer`);
+  if (!isObject(res.body)) throw new ConformanceFailure(`GET ${SETTINGS} answered ${show(res.body)}, not an object of settings`);
   return res.body;
+});
+
+/** One value of the shared read: present, and `check` says nothing against it. Owned by `owner`. */
+export function snapshotValue(owner: string, key: (run: BehaviourContext['run']) => string, check: (v: unknown) => string | undefined): Prerequisite<unknown> {
+  return prerequisite(owner, async (client, run) => {
+    const res = await readOnce(client);
+    if (!answered(res) || !isObject(res.body)) throw new Unmet('GET /suite/v4/settings did not answer an object of settings (see suite.settings.read)', 'skipped');
+    const k = key(run as BehaviourContext['run']);
+    if (!Object.prototype.hasOwnProperty.call(res.body, k)) throw new ConformanceFailure(`GET ${SETTINGS} has no ${k}`);
+    const problem = check(res.body[k]);
+    if (problem) throw new ConformanceFailure(`GET ${SETTINGS} answers ${k} = ${show(res.body[k])}, ${problem}`);
+    return res.body[k];
+  });
 }
 
-/** The current value of a setting (by spec name) on GET /settings; fails when it is absent. */
+const valueProblem = (s: SettingSpec) => (v: unknown) => {
+  if (!hasType(s.type, v)) return `not a ${s.type}`;
+  if (s.enum && !s.enum.includes(v as string)) return `not one of the allowed values ${s.enum.join(', ')}`;
+  return undefined;
+};
+
+const VALUES = new Map(catalog.settings.map((s) => [s.name, snapshotValue(`suite.settings.value.${idPart(s.name)}`, (run) => run.profile.toTargetSetting(s.name), valueProblem(s))]));
+/** "GET /settings carries <name> with a value of its type", owned by suite.settings.value.<name>. */
+export const settingValue = (s: SettingSpec) => VALUES.get(s.name)!;
+
+// ---------------------------------------------------------------- reading and writing one setting
+
+const targetKey = (t: BehaviourContext, s: SettingSpec) => t.run.profile.toTargetSetting(s.name);
+
+/** The setting's current value, read fresh (GET /settings, 2xx, an object carrying it). */
 export async function currentValue(t: BehaviourContext, s: SettingSpec): Promise<unknown> {
-  const all = await readSettings(t);
-  const key = t.run.profile.toTargetSetting(s.name);
-  if (!Object.prototype.hasOwnProperty.call(all, key)) t.fail(`GET ${SETTINGS} has no ${key}`);
-  return all[key];
+  const res = await t.client.get(SETTINGS);
+  if (!answered(res) || !isObject(res.body)) t.fail(`GET ${SETTINGS} answered ${brief(res)}, not an object of settings`);
+  const key = targetKey(t, s);
+  if (!Object.prototype.hasOwnProperty.call(res.body, key)) t.fail(`GET ${SETTINGS} no longer carries ${key}`);
+  return res.body[key];
 }
 
 export async function writeSetting(t: BehaviourContext, s: SettingSpec, value: unknown) {
-  return t.client.post(SETTINGS, { [t.run.profile.toTargetSetting(s.name)]: value });
+  return t.client.post(SETTINGS, { [targetKey(t, s)]: value });
 }
 
-/** Write `original` back if the setting no longer holds it. Returns a problem, or undefined. */
-async function restoreSetting(t: BehaviourContext, s: SettingSpec, original: unknown): Promise<string | undefined> {
-  const key = t.run.profile.toTargetSetting(s.name);
-  const now = await t.client.get(SETTINGS);
-  if (now.status >= 200 && now.status < 300 && sameValue(s.type, now.body?.[key], original)) return undefined;
-  const res = await writeSetting(t, s, original);
-  if (res.status < 200 || res.status > 299) return `POST ${SETTINGS} {${key}: ${show(original)}} answered ${brief(res)}`;
+/**
+ * The service identifiers of a `sharing_services` list: "visible: two service identifiers,
+ * hidden: []" — the spec calls the content service identifiers without saying whether they come
+ * as a list or as an object keyed by identifier (the reference implementation reads them back
+ * keyed), so both read as the same identifiers.
+ */
+function serviceIds(v: unknown): string[] | undefined {
+  if (Array.isArray(v)) return v.map(String).sort();
+  if (isObject(v)) return Object.keys(v).sort();
   return undefined;
 }
 
 /**
- * Sample values of a setting, in order of preference: values a site accepts in practice (role
- * names, post types, sharing service IDs), then the documented default. The first one that
- * differs from the current value is written.
+ * Two values of a setting mean the same: booleans as 0/1/true/false (part 2), arrays of scalars in
+ * any order, `sharing_services` by the identifiers in visible and hidden, an object setting with
+ * named keys by those keys (the spec names the keys of the default, not "no other keys"), else
+ * equal.
  */
-function candidates(s: SettingSpec, current: unknown): unknown[] {
-  const out: unknown[] = [];
+export function sameValue(s: Pick<SettingSpec, 'type' | 'name' | 'keys'>, a: unknown, b: unknown): boolean {
+  if (s.type === 'boolean') return asBoolean(a) !== undefined && asBoolean(a) === asBoolean(b);
+  if (s.type === 'array' && Array.isArray(a) && Array.isArray(b) && a.every(isScalar) && b.every(isScalar))
+    return a.length === b.length && [...a].map(String).sort().join('\u0000') === [...b].map(String).sort().join('\u0000');
+  if (s.name === 'sharing_services' && isObject(a) && isObject(b))
+    return ['visible', 'hidden'].every((k) => deepEqual(serviceIds(a[k]), serviceIds(b[k])) && serviceIds(a[k]) !== undefined);
+  if (s.type === 'object' && s.keys && isObject(a) && isObject(b)) return s.keys.every((k) => deepEqual(a[k], b[k]));
+  return deepEqual(a, b);
+}
+
+const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
+/** The form in which a value read from GET /settings is written back (sharing_services: lists of identifiers). */
+function writable(s: SettingSpec, v: unknown): unknown {
+  if (s.name === 'sharing_services' && isObject(v)) return { visible: serviceIds(v.visible) ?? [], hidden: serviceIds(v.hidden) ?? [] };
+  return v;
+}
+
+/** What a setting was last read (or written and verified) to hold; undefined once a write may have changed it. */
+interface Known {
+  value?: { v: unknown };
+}
+
+/**
+ * The value each setting was last read to hold by a behaviour of this file that held its lock
+ * to the end (the next behaviour of the same setting, queued on the same lock, starts from it
+ * instead of reading it again). Only where every writer of the setting holds that lock: the
+ * concurrent settings of suite.settings.spec.ts (spamfilter_* ones are also written through the
+ * spam filter's route, so they are always read).
+ */
+const verified = new Map<string, { v: unknown }>();
+
+/** The setting's value at the start of a check: the verified one if any, else read fresh. */
+async function startValue(t: BehaviourContext, s: SettingSpec, useVerified: boolean): Promise<unknown> {
+  const known = useVerified ? verified.get(s.name) : undefined;
+  verified.delete(s.name);
+  return known ? known.v : currentValue(t, s);
+}
+
+/** Run a check of one setting; afterwards, what it left verified is the next check's start. */
+async function settingCheck(t: BehaviourContext, s: SettingSpec, useVerified: boolean, check: (original: unknown, known: Known) => Promise<void>): Promise<void> {
+  const original = await startValue(t, s, useVerified);
+  const known: Known = { value: { v: original } };
+  try {
+    await check(original, known);
+  } finally {
+    if (useVerified && known.value) verified.set(s.name, known.value);
+  }
+}
+
+/**
+ * Write `original` back, unless `known` says the setting holds it (else it is read first), and
+ * verify it, so that a run never leaves a setting changed without saying so. Returns a problem,
+ * or undefined.
+ */
+async function restoreSetting(t: BehaviourContext, s: SettingSpec, original: unknown, known: Known): Promise<string | undefined> {
+  const key = targetKey(t, s);
+  let now = known.value;
+  if (!now) {
+    const res = await t.client.get(SETTINGS);
+    if (answered(res) && isObject(res.body)) now = { v: res.body[key] };
+  }
+  if (now && sameValue(s, now.v, original)) return undefined;
+  const what = `POST ${SETTINGS} {${key}: ${show(writable(s, original))}}`;
+  known.value = undefined;
+  const res = await writeSetting(t, s, writable(s, original));
+  if (!answered(res)) return `${what} answered ${brief(res)}`;
+  const after = await t.client.get(SETTINGS);
+  if (!answered(after) || !isObject(after.body) || !sameValue(s, after.body[key], original))
+    return `${what} answered ${res.status}, but GET ${SETTINGS} then reads ${answered(after) && isObject(after.body) ? show(after.body[key]) : brief(after)}`;
+  known.value = { v: original };
+  return undefined;
+}
+
+// ---------------------------------------------------------------- values the target can accept
+
+interface Sample {
+  value: unknown;
+  /** Documented by the spec or the target's own; false for a plausible value of an open set. */
+  documented: boolean;
+}
+
+/** What the target's index advertises for the setting on POST /settings (spec names). */
+function advertised(t: BehaviourContext, s: SettingSpec): { enum?: unknown[]; default?: unknown } {
+  const entry = findAdvertisedRoute(t.index, SETTINGS)?.entry;
+  const arg = advertisedEndpoint(entry, 'POST')?.args?.[s.name];
+  if (!isObject(arg)) return {};
+  return { ...(Array.isArray(arg.enum) ? { enum: arg.enum } : {}), ...('default' in arg ? { default: arg.default } : {}) };
+}
+
+/** A plausible value of an open set: one the spec does not document, changing the current value. */
+function plausible(s: SettingSpec, current: unknown): unknown[] {
   switch (s.type) {
-    case 'boolean':
-      return [!(asBoolean(current) ?? false)];
     case 'string':
-      if (s.enum) return [...s.enum];
+    case 'text':
       return ['cmscroundtrip', 'cmscroundtrip2'];
     case 'integer':
       return [typeof current === 'number' ? current + 1 : 11, 12];
     case 'array':
-      if (s.items?.type === 'string') out.push(s.name === 'show' ? ['post', 'page'] : ['administrator', 'editor'], ['administrator']);
-      else out.push([1], []);
-      break;
+      // Post types where buttons are shown; role names; category identifiers (the spec's words).
+      if (s.items?.type === 'string') return s.name === 'show' ? [['post', 'page'], ['page']] : [['administrator', 'editor'], ['editor']];
+      return [[1], []];
     case 'object': {
       const keys = s.keys ?? [];
-      if (s.name === 'sharing_services') out.push({ visible: ['print', 'email'], hidden: [] }, { visible: ['email'], hidden: ['print'] });
-      else if (s.name === 'advanced_seo_title_formats')
-        out.push(Object.fromEntries(keys.map((k, i) => [k, i === 0 ? [{ type: 'string', value: 'cmsc' }] : []])));
-      else out.push(Object.fromEntries(keys.map((k) => [k, `cmsc ${k.replace(/_/g, ' ')}`])));
-      break;
+      const base = isObject(current) ? current : {};
+      if (s.name === 'advanced_seo_title_formats')
+        return [{ ...Object.fromEntries(keys.map((k) => [k, base[k] ?? []])), [keys[0]!]: [{ type: 'string', value: 'cmsc' }] }];
+      return [Object.fromEntries(keys.map((k, i) => [k, i === 0 ? (base[k] === 'cmsc text' ? '' : 'cmsc text') : (base[k] ?? '')]))];
     }
+    default:
+      return [];
   }
-  if ('default' in s) out.push(s.default);
+}
+
+/**
+ * Values to write, most trustworthy first: a boolean's other value; the spec's allowed values and
+ * default; the target's advertised allowed values and default; for sharing_services the target's
+ * own service identifiers rearranged; then plausible values of an open set.
+ */
+export function samples(t: BehaviourContext, s: SettingSpec, current: unknown): Sample[] {
+  const out: Sample[] = [];
+  const add = (value: unknown, documented: boolean) => {
+    if (value === undefined || !hasType(s.type, value) || sameValue(s, value, current) || out.some((o) => sameValue(s, o.value, value))) return;
+    out.push({ value, documented });
+  };
+  if (s.type === 'boolean') add(!(asBoolean(current) ?? false), true);
+  if ('default' in s) add(structuredClone(s.default), true);
+  for (const v of s.enum ?? []) add(v, true);
+  const adv = advertised(t, s);
+  if (!s.enum) for (const v of adv.enum ?? []) add(v, true);
+  if ('default' in adv && (s.name !== 'sharing_services' || isObject(adv.default))) add(adv.default, true);
+  if (s.name === 'sharing_services' && isObject(current)) {
+    const visible = serviceIds(current.visible) ?? [];
+    const hidden = serviceIds(current.hidden) ?? [];
+    if (visible.length > 1) add({ visible: visible.slice(1), hidden: [...hidden, visible[0]!] }, true);
+    else if (hidden.length) add({ visible: [...visible, hidden[0]!], hidden: hidden.slice(1) }, true);
+  }
+  // A plausible value only where the current one can be written back: an empty list may be taken
+  // as "no change" (the reference implementation ignores an empty list of newsletter
+  // categories), so a list written into an empty one could not be undone.
+  if (!(Array.isArray(current) && current.length === 0)) for (const v of plausible(s, current)) add(v, false);
   return out;
 }
+
+// ---------------------------------------------------------------- the owning module
+
+/** The lock of a setting: its module's when the target names one (settings of a module are stored together), else its own. */
+export async function settingLock(s: SettingSpec): Promise<string> {
+  const owner = (await moduleHints()).owners.get(s.name);
+  return owner ? moduleLock(owner) : `setting:${s.name}`;
+}
+
+export const moduleLock = (slug: string) => `module:${slug}`;
+/** Held while any module is activated or deactivated (their states are stored together). */
+export const MODULES_LOCK = 'modules';
+export const activeRoute = (t: BehaviourContext, slug: string) => `/suite/v4/module/${t.run.profile.toTargetModule(slug)}/active`;
+
+/** A module's state on GET /settings (its toggle), read fresh; undefined when the toggle is not there as a boolean. */
+export async function moduleActive(t: BehaviourContext, slug: string): Promise<boolean | undefined> {
+  const res = await t.client.get(SETTINGS);
+  if (!answered(res) || !isObject(res.body)) return undefined;
+  return asBoolean(res.body[t.run.profile.toTargetModule(slug)]);
+}
+
+type Outcome = { ok: true } | { ok: false; res: Response; problem: string };
+
+/**
+ * Run `attempt` (a write and its check). When it does not take for a reason other than a
+ * parameter error, and GET /module/all names an inactive module that owns the setting: skip with
+ * the target's evidence when that module cannot be activated here; else activate it, try again,
+ * and (through `restore`, then deactivation) set everything back. Returns the last outcome.
+ */
+export async function withOwnerActive(
+  t: BehaviourContext,
+  s: SettingSpec,
+  attempt: () => Promise<Outcome>,
+  restore: () => Promise<string | undefined>,
+  known?: Known,
+): Promise<Outcome> {
+  const first = await attempt();
+  if (first.ok || isValidationError(first.res) || forbidden(first.res)) return first;
+  const owner = (await moduleHints()).owners.get(s.name);
+  if (!owner) return first;
+  // The modules' states are stored together (the reference implementation keeps one list of
+  // active modules): activations never run at the same time.
+  return exclusive([MODULES_LOCK], async () => {
+    if ((await moduleActive(t, owner)) !== false) return first;
+    const why = await cannotActivate(owner);
+    if (why) t.skip(`${first.problem}; the setting belongs to module ${owner} (GET /suite/v4/module/all), which is not active and cannot be activated here: ${why}`);
+    return withRestore(
+      async () => {
+        const res = await t.client.post(activeRoute(t, owner), { active: true });
+        if (!answered(res) || (await moduleActive(t, owner)) !== true)
+          t.skip(`${first.problem}; the setting belongs to module ${owner}, which is not active, and activating it answered ${brief(res)} (see suite.modules.toggle.${owner})`);
+        return attempt();
+      },
+      async () => {
+        const problems = [await restore()];
+        if ((await moduleActive(t, owner)) !== false) {
+          const res = await t.client.post(activeRoute(t, owner), { active: false });
+          if (!answered(res)) problems.push(`setting ${owner} back to inactive answered ${brief(res)}`);
+          // Deactivating a module may change its settings: read the setting again before trusting it.
+          if (known) known.value = undefined;
+        }
+        return problems.filter(Boolean).join('; ') || undefined;
+      },
+    );
+  });
+}
+
+// ---------------------------------------------------------------- the behaviours
 
 export interface DeclareOptions {
   concurrent: boolean;
 }
 
-/** The behaviours of every setting that `filter` selects. */
+/** The per-setting behaviours of every setting that `filter` selects. */
 export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, opts: DeclareOptions): void {
   const ids = new Set<string>();
   for (const s of catalog.settings.filter(filter)) {
     const id = idPart(s.name);
     if (ids.has(id)) throw new Error(`two settings map to the behaviour ID part ${id}`);
     ids.add(id);
-    const common = { level: 'MUST' as const, namespace: SUITE, route: SETTINGS, spec: SECTION, covers: [s.id, `endpoint:${WRITE.endpoint.id}`] };
+    const common = { level: 'MUST' as const, namespace: SUITE, route: SETTINGS, spec: SECTION };
+    const writes = [s.id, `endpoint:${WRITE.endpoint.id}`, `arg:${WRITE.endpoint.id}.${s.name}`];
 
     behaviour(
-      { ...common, id: `suite.settings.roundtrip.${id}`, title: `a valid ${s.type} written to ${s.name} through POST /settings reads back on GET /settings` },
-      (t) => exclusive([settingLock(s.name)], () => roundtrip(t, s)),
+      {
+        ...common,
+        id: `suite.settings.value.${id}`,
+        title: `GET /settings carries ${s.name} with a value of its type (${s.type}${s.enum ? `, one of ${s.enum.join(', ')}` : ''})`,
+        covers: [s.id, 'endpoint:suite.settings.read', `field:resource.suite.settings.${s.name}`],
+      },
+      async (t) => {
+        t.requireNamespace(SUITE);
+        t.requireCredentials();
+        await t.need(SETTINGS_OBJECT);
+        await t.need(settingValue(s));
+      },
+      { concurrent: opts.concurrent },
+    );
+
+    behaviour(
+      { ...common, id: `suite.settings.roundtrip.${id}`, title: `a valid ${s.type} written to ${s.name} through POST /settings reads back on GET /settings`, covers: writes },
+      async (t) => {
+        start(t);
+        await t.need(SETTINGS_OBJECT);
+        await t.need(settingValue(s));
+        await exclusive([await settingLock(s)], () => settingCheck(t, s, opts.concurrent, (original, known) => roundtrip(t, s, original, known)));
+      },
       { concurrent: opts.concurrent },
     );
 
     const wrong = wrongTypeValues(s.type);
     if (wrong.length)
       behaviour(
-        { ...common, id: `suite.settings.type.${id}`, title: `${s.name}: a value that is not a ${s.type} is refused and not stored` },
-        (t) => exclusive([settingLock(s.name)], () => refusedAndNotStored(t, s, wrong, `not a ${s.type}`)),
+        { ...common, id: `suite.settings.type.${id}`, title: `${s.name}: a value that is not a ${s.type} is refused and not stored`, covers: writes },
+        async (t) => {
+          start(t);
+          await t.need(SETTINGS_OBJECT);
+          await t.need(settingValue(s));
+          await exclusive([await settingLock(s)], () =>
+            settingCheck(t, s, opts.concurrent, (original, known) => refusedAndNotStored(t, s, wrong, `not a ${s.type}`, original, known)),
+          );
+        },
         { concurrent: opts.concurrent },
       );
 
     if (s.enum)
       behaviour(
-        { ...common, id: `suite.settings.enum.${id}`, title: `${s.name}: a value outside ${s.enum.join(', ')} is refused and not stored` },
-        (t) => exclusive([settingLock(s.name)], () => refusedAndNotStored(t, s, [OUTSIDE_ENUM], `outside the allowed values`)),
+        { ...common, id: `suite.settings.enum.${id}`, title: `${s.name}: a value outside ${s.enum.join(', ')} is refused and not stored`, covers: writes },
+        async (t) => {
+          start(t);
+          await t.need(SETTINGS_OBJECT);
+          await t.need(settingValue(s));
+          await exclusive([await settingLock(s)], () =>
+            settingCheck(t, s, opts.concurrent, (original, known) => refusedAndNotStored(t, s, [OUTSIDE_ENUM], 'outside the allowed values', original, known)),
+          );
+        },
         { concurrent: opts.concurrent },
       );
   }
 }
 
-/** The lock of a setting's value (support.ts `exclusive`). */
-export const settingLock = (name: string) => `setting:${name}`;
-
-async function roundtrip(t: BehaviourContext, s: SettingSpec): Promise<void> {
-  t.requireNamespace(SUITE);
-  t.requireCredentials();
-  t.requireWrites();
-  const original = await currentValue(t, s);
-  if (!hasType(s.type, original)) t.fail(`GET ${SETTINGS} answers ${s.name} = ${show(original)}, not a ${s.type}`);
-  if (s.enum && !s.enum.includes(original as string)) t.fail(`GET ${SETTINGS} answers ${s.name} = ${show(original)}, not one of the allowed values ${s.enum.join(', ')}`);
-  const value = candidates(s, original).find((v) => !sameValue(s.type, v, original));
-  if (value === undefined) throw new Error(`no sample value of ${s.name} differs from ${show(original)}`);
-  await withRestore(
-    async () => {
-      const res = await writeSetting(t, s, value);
-      expectAnswered(t, res, `POST ${SETTINGS} {${s.name}: ${show(value)}}`);
-      const after = await currentValue(t, s);
-      if (!sameValue(s.type, after, value))
-        t.fail(`wrote ${s.name} = ${show(value)} (answered ${res.status}); GET ${SETTINGS} reads back ${show(after)}`);
-    },
-    () => restoreSetting(t, s, original),
-  );
+async function roundtrip(t: BehaviourContext, s: SettingSpec, original: unknown, known: Known): Promise<void> {
+  const key = targetKey(t, s);
+  const sample = samples(t, s, original)[0];
+  if (!sample)
+    t.skip(
+      `the spec leaves the valid values of ${s.name} open and documents none other than its current value ${show(original)}; ` +
+        'another value written into an empty list could not be undone on a target that takes an empty list as "no change", so none is written',
+    );
+  const what = `POST ${SETTINGS} {${key}: ${show(sample.value)}}`;
+  const restore = () => restoreSetting(t, s, original, known);
+  await withRestore(async () => {
+    const out = await withOwnerActive(
+      t,
+      s,
+      async (): Promise<Outcome> => {
+        known.value = undefined;
+        const res = await writeSetting(t, s, sample.value);
+        if (!answered(res)) return { ok: false, res, problem: `${what} answered ${brief(res)}` };
+        const after = await currentValue(t, s);
+        known.value = { v: after };
+        if (!sameValue(s, after, sample.value)) return { ok: false, res, problem: `${what} answered ${res.status}, but GET ${SETTINGS} reads back ${show(after)}` };
+        return { ok: true };
+      },
+      restore,
+      known,
+    );
+    if (out.ok) return;
+    skipIfForbidden(t, out.res, `write ${key}`);
+    const remote = remoteEvidence(out.res);
+    if (remote) t.skip(`${out.problem}: the answer names a service the target is missing`);
+    if (!sample.documented && refused(out.res))
+      t.skip(
+        `${out.problem}. The spec leaves the valid values of ${s.name} open and documents none other than its current value ${show(original)}; ` +
+          'the target refused this plausible one, which is not a failure',
+      );
+    if (isValidationError(out.res)) t.fail(`${out.problem}: a value the ${sample.documented ? 'spec documents (or the target advertises) as valid' : "setting's type allows"} was refused as invalid`);
+    t.fail(out.problem);
+  }, restore);
 }
 
-async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: unknown[], why: string): Promise<void> {
-  t.requireNamespace(SUITE);
-  t.requireCredentials();
-  t.requireWrites();
-  const original = await currentValue(t, s);
-  await withRestore(
-    async () => {
-      for (const v of values) {
-        const res = await writeSetting(t, s, v);
-        if (!(res.status >= 400 && res.status < 500)) t.counterexample({ [s.name]: v });
-        expectRefused(t, res, `POST ${SETTINGS} {${s.name}: ${show(v)}} (${why})`);
-      }
-      const after = await currentValue(t, s);
-      if (!sameValue(s.type, after, original))
-        t.fail(`the refused values changed ${s.name}: it was ${show(original)}, GET ${SETTINGS} now reads ${show(after)}`);
-    },
-    () => restoreSetting(t, s, original),
-  );
+async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: unknown[], why: string, original: unknown, known: Known): Promise<void> {
+  const key = targetKey(t, s);
+  const restore = () => restoreSetting(t, s, original, known);
+  await withRestore(async () => {
+    const refusals: Response[] = [];
+    known.value = undefined;
+    for (const v of values) {
+      const res = await writeSetting(t, s, v);
+      refusals.push(res);
+      if (refused(res)) continue;
+      t.counterexample({ [key]: v });
+      if (answered(res)) t.fail(`POST ${SETTINGS} {${key}: ${show(v)}} (${why}): accepted (${res.status}), expected it to be refused`);
+      t.fail(`POST ${SETTINGS} {${key}: ${show(v)}} (${why}): answered ${brief(res)}, expected a 4xx refusal (a 5xx is a server failure, not a refusal)`);
+    }
+    const after = await currentValue(t, s);
+    known.value = { v: after };
+    if (!sameValue(s, after, original)) t.fail(`the refused values changed ${key}: it was ${show(original)}, GET ${SETTINGS} now reads ${show(after)}`);
+    // Positive control: the nearest valid request, accepted and stored. First the current value
+    // written back (harmless: it changes nothing); where the target refuses that for another
+    // reason than its value (the reference implementation refuses some writes that change
+    // nothing), the value the round trip writes, set back afterwards.
+    let control: Response | undefined;
+    let what = '';
+    const attempt = (value: unknown, label: string) => async (): Promise<Outcome> => {
+      what = `POST ${SETTINGS} {${key}: ${show(value)}} (${label})`;
+      known.value = undefined;
+      control = await writeSetting(t, s, value);
+      if (!answered(control)) return { ok: false, res: control, problem: `${what} answered ${brief(control)}` };
+      const stored = await currentValue(t, s);
+      known.value = { v: stored };
+      return sameValue(s, stored, value) ? { ok: true } : { ok: false, res: control, problem: `${what} was accepted, but GET ${SETTINGS} then reads ${show(stored)}` };
+    };
+    let out = await withOwnerActive(t, s, attempt(writable(s, original), 'the current value'), restore, known);
+    const other = samples(t, s, original).find((x) => x.documented);
+    if (!out.ok && refused(out.res) && !isValidationError(out.res) && !forbidden(out.res) && other) out = await withOwnerActive(t, s, attempt(other.value, 'a valid value'), restore, known);
+    expectControl(t, { what, res: control!, refusals, kind: 'accepted', see: `suite.settings.roundtrip.${idPart(s.name)}` });
+    if (!out.ok) t.fail(out.problem);
+  }, restore);
 }

@@ -6,27 +6,42 @@
  * the refusals name the offending parameter as the reference implementation does (400 with
  * `data.params`, wordpress-behaviour.md §2).
  *
- * The settings and module routes are checked in suite.settings.spec.ts and suite.modules.spec.ts.
- * Requests that could write are sent only when writes are allowed; should a server accept one,
- * the value it changed is written back where the route has a GET.
+ * A refusal shows that a parameter is checked only when the route takes the nearest valid request
+ * (positive control, support.ts expectControl): a route that does not exist, or refuses the valid
+ * request the same way, fails. Each route's control is chosen for live-site safety (CONTROLS):
+ * where the valid request is harmless (a read, the current value written back, an empty list) it
+ * must be accepted; where every valid request would change the site for good (installing a
+ * plugin, writing a helper script, storing a licence), a request valid in every documented
+ * parameter but naming nothing that exists is sent instead, and shows the parameters passed the
+ * check (accepted, or refused for another reason than a parameter); where not even that is
+ * harmless, the refusal itself must name the parameter.
+ *
+ * The settings and module routes are checked in suite.settings.spec.ts. Requests that could
+ * write are sent only when writes are allowed; should a server accept a bad one, the value it
+ * changed is written back where the route has a GET.
  */
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, EndpointSpec, RouteSpec } from '../../schemas/types.ts';
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Method, Response } from '../../src/client.ts';
+import { tagFor } from '../../src/fixtures.ts';
 import {
   OUTSIDE_ENUM,
   SUITE,
   answered,
   brief,
+  expectControl,
   expectRefused,
   idPart,
+  isNoRoute,
+  isValidationError,
   namesParam,
   show,
   validValue,
   withRestore,
   wrongTypeValue,
   type Carrier,
+  type ControlKind,
 } from './support.ts';
 
 /** Checked by their own files. */
@@ -57,22 +72,140 @@ function sampleFor(t: BehaviourContext, name: string, arg: ArgSpec): unknown {
   return validValue(arg);
 }
 
+const requiredOf = (endpoint: EndpointSpec) =>
+  Object.entries(endpoint.args === 'not-shown' ? {} : endpoint.args).filter(([, a]) => a.required === true && !('default' in a));
+/** Valid values of the required parameters but `except`. */
+const base = (t: BehaviourContext, endpoint: EndpointSpec, except?: string) =>
+  Object.fromEntries(requiredOf(endpoint).filter(([n]) => n !== except).map(([n, a]) => [n, sampleFor(t, n, a)]));
+
 function casesOf(endpoint: EndpointSpec, carrier: Carrier): Case[] {
   const args = endpoint.args === 'not-shown' ? {} : endpoint.args;
-  const required = Object.entries(args).filter(([, a]) => a.required === true && !('default' in a));
-  const base = (t: BehaviourContext, except?: string) => Object.fromEntries(required.filter(([n]) => n !== except).map(([n, a]) => [n, sampleFor(t, n, a)]));
   const out: Case[] = [];
   for (const [name, arg] of Object.entries(args)) {
-    if (arg.required === true && !('default' in arg)) out.push({ kind: 'required', arg: name, params: (t) => base(t, name), what: `without ${name}` });
+    if (arg.required === true && !('default' in arg)) out.push({ kind: 'required', arg: name, params: (t) => base(t, endpoint, name), what: `without ${name}` });
     const wrong = wrongTypeValue(arg, carrier);
-    if (wrong !== undefined) out.push({ kind: 'type', arg: name, params: (t) => ({ ...base(t, name), [name]: wrong }), what: `with ${name} = ${show(wrong)} (not a ${arg.type})` });
-    if (arg.enum) out.push({ kind: 'enum', arg: name, params: (t) => ({ ...base(t, name), [name]: OUTSIDE_ENUM }), what: `with ${name} = ${show(OUTSIDE_ENUM)} (not one of ${arg.enum.join(', ')})` });
+    if (wrong !== undefined) out.push({ kind: 'type', arg: name, params: (t) => ({ ...base(t, endpoint, name), [name]: wrong }), what: `with ${name} = ${show(wrong)} (not a ${arg.type})` });
+    if (arg.enum) out.push({ kind: 'enum', arg: name, params: (t) => ({ ...base(t, endpoint, name), [name]: OUTSIDE_ENUM }), what: `with ${name} = ${show(OUTSIDE_ENUM)} (not one of ${arg.enum.join(', ')})` });
     // No character of the pattern at all: refused even where a pattern may match anywhere in the value (JSON Schema).
     if (arg.pattern && arg.type === 'string')
-      out.push({ kind: 'pattern', arg: name, params: (t) => ({ ...base(t, name), [name]: '!?!' }), what: `with ${name} = "!?!" (${arg.note ?? arg.pattern})` });
+      out.push({ kind: 'pattern', arg: name, params: (t) => ({ ...base(t, endpoint, name), [name]: '!?!' }), what: `with ${name} = "!?!" (${arg.note ?? arg.pattern})` });
   }
   return out;
 }
+
+// ---------------------------------------------------------------- positive controls
+
+interface ControlDesign {
+  kind: ControlKind | 'names-param';
+  /** The control's parameters; `read` GETs the route's documented GET (its current state). */
+  params?: (t: BehaviourContext, read: () => Promise<Response>) => Promise<Record<string, unknown>>;
+  /** Parameters whose valid values the spec leaves open. */
+  open?: string[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The positive control of each route, chosen for live-site safety. Routes not listed send the
+ * valid values of their required parameters, which must be accepted.
+ */
+const CONTROLS: Record<string, ControlDesign> = {
+  // Installing a helper script writes a file the site runs: never. A string that is not a
+  // base64-encoded script is valid in type; no server installs it (and should one answer with
+  // a path, it is deleted at once).
+  'suite.backup-helper-script.create': { kind: 'passes-validation', params: async () => ({ helper: 'cmsc-not-a-base64-script!' }) },
+  // Deleting a helper script at a path that names nothing.
+  'suite.backup-helper-script.delete': { kind: 'passes-validation', params: async (t) => ({ path: `/${tagFor(t.run.info.runId)}-no-such-helper.php` }) },
+  // Reads; object_type and name take values the spec does not list.
+  'suite.database-object.backup.read': { kind: 'accepted', open: ['object_type'] },
+  'suite.options.backup.read': { kind: 'accepted', open: ['name'] },
+  // The key check with the default (empty) key: checks the stored key, changes nothing.
+  'suite.module.key.check.update': { kind: 'accepted', params: async () => ({ api_key: '' }) },
+  // Installing a plugin: never. Upper-case letters and underscores are word characters (valid per
+  // the spec) but no plugin directory slug has them, so nothing can be installed.
+  'suite.plugins.collection.create': { kind: 'passes-validation', params: async () => ({ slug: 'CMSC_No_Such_Plugin' }) },
+  // Activating a plugin cannot be undone through this interface: the plugin path names nothing.
+  'suite.plugins.item.update': { kind: 'passes-validation', params: async () => ({ status: 'active' }) },
+  // Verifying the site with a keyring that does not exist.
+  'suite.verify-site.item.update': { kind: 'passes-validation', params: async () => ({ keyring_id: 2147480000 }) },
+  // Installing a CRM extension: never; an extension name that names nothing.
+  'suite.suite-crm.update': { kind: 'passes-validation', params: async () => ({ extension: 'cmsc-none' }) },
+  // Writes whose route has a GET: the current state written back (harmless: it changes nothing).
+  'suite.recommendations.data.update': {
+    kind: 'accepted',
+    params: async (_t, read) => {
+      const res = await read();
+      return { data: answered(res) && (isObject(res.body) || (Array.isArray(res.body) && res.body.length === 0)) ? res.body : {} };
+    },
+  },
+  'suite.recommendations.step.update': {
+    kind: 'accepted',
+    open: ['step'],
+    params: async (_t, read) => {
+      const res = await read();
+      return { step: answered(res) && typeof res.body?.step === 'string' ? res.body.step : typeof res.body === 'string' ? res.body : 'not-started' };
+    },
+  },
+  'suite.licensing.error.update': {
+    kind: 'accepted',
+    params: async (_t, read) => {
+      const res = await read();
+      return { error: answered(res) && typeof res.body === 'string' ? res.body : '' };
+    },
+  },
+  'suite.tracking.settings.update': {
+    kind: 'accepted',
+    params: async (_t, read) => {
+      const res = await read();
+      return answered(res) && typeof res.body?.tracks_opt_out === 'boolean' ? { tracks_opt_out: res.body.tracks_opt_out } : {};
+    },
+  },
+  // Attaching no licence at all.
+  'suite.licensing.attach-licenses.update': { kind: 'accepted', params: async () => ({ licenses: [] }) },
+  // Every valid licence is stored; dismissing the activation notice cannot be set back: no
+  // harmless valid request exists, so the refusal itself must name the parameter.
+  'suite.licensing.set-license.update': { kind: 'names-param' },
+  'suite.licensing.user.activation-notice-dismiss.update': { kind: 'names-param' },
+};
+
+const designOf = (endpoint: EndpointSpec): ControlDesign => CONTROLS[endpoint.id] ?? { kind: 'accepted' };
+
+/** Control answers, once per endpoint and worker (the request is the same for every case). */
+const controls = new Map<string, Promise<{ what: string; res: Response }>>();
+
+/** The positive control of a refusal of `c` (or of all cases, for `c` undefined). */
+async function checkControl(t: BehaviourContext, ctx: EndpointCtx, refusals: { c: Case; res: Response }[]): Promise<void> {
+  const { endpoint, method, path, carrier } = ctx;
+  const design = designOf(endpoint);
+  if (design.kind === 'names-param') {
+    for (const { c, res } of refusals) {
+      if (isNoRoute(res)) t.fail(`${method} ${path} ${c.what} answered ${brief(res)}: the route does not exist, so its refusals show nothing`);
+      if (!(isValidationError(res) && namesParam(res, c.arg)))
+        t.skip(
+          `${method} ${path} ${c.what} was refused (${brief(res)}) without naming ${c.arg}; every valid request to this route changes the site for good, ` +
+            'so no positive control is sent and the refusal cannot be told from a route that refuses everything',
+        );
+    }
+    return;
+  }
+  let memo = controls.get(endpoint.id);
+  if (!memo) {
+    memo = (async () => {
+      const read = () => t.client.get(path);
+      const params = design.params ? await design.params(t, read) : base(t, endpoint);
+      const res = await send(t, method, path, carrier, params);
+      // Should a server install the junk helper script after all, it is removed at once.
+      if (endpoint.id === 'suite.backup-helper-script.create' && answered(res) && typeof res.body?.path === 'string')
+        await t.client.request('DELETE', path, { query: { path: res.body.path } });
+      return { what: `${method} ${path} ${carrier === 'query' ? `?${new URLSearchParams(params as Record<string, string>)}` : show(params)}`, res };
+    })();
+    controls.set(endpoint.id, memo);
+  }
+  const { what, res } = await memo;
+  expectControl(t, { what, res, refusals: refusals.map((r) => r.res), kind: design.kind, open: design.open });
+}
+
+// ---------------------------------------------------------------- restoring what a bad write changed
 
 /** Where the route has a GET, what it answered before: written back should a bad request be accepted. */
 async function snapshot(t: BehaviourContext, route: RouteSpec, path: string, method: Method): Promise<(() => Promise<string | undefined>) | undefined> {
@@ -85,9 +218,12 @@ async function snapshot(t: BehaviourContext, route: RouteSpec, path: string, met
     const write = route.endpoints.find((e) => (e.methods as string[]).includes(method))!;
     const names = write.args === 'not-shown' ? [] : Object.keys(write.args);
     // The GET answer is not shown; where it carries the written argument (or is its value), write that back.
-    const body = before.body && typeof before.body === 'object' && !Array.isArray(before.body) && names.some((n) => n in before.body)
-      ? Object.fromEntries(names.filter((n) => n in before.body).map((n) => [n, before.body[n]]))
-      : names.length === 1 ? { [names[0]!]: before.body } : undefined;
+    const body =
+      before.body && typeof before.body === 'object' && !Array.isArray(before.body) && names.some((n) => n in before.body)
+        ? Object.fromEntries(names.filter((n) => n in before.body).map((n) => [n, before.body[n]]))
+        : names.length === 1
+          ? { [names[0]!]: before.body }
+          : undefined;
     if (!body) return `${path} changed and its earlier answer ${show(before.body)} cannot be written back`;
     const res = await t.client.request(method, path, { body });
     return answered(res) ? undefined : `writing back ${path} answered ${brief(res)}`;
@@ -97,6 +233,15 @@ async function snapshot(t: BehaviourContext, route: RouteSpec, path: string, met
 async function send(t: BehaviourContext, method: Method, path: string, carrier: Carrier, params: Record<string, unknown>): Promise<Response> {
   return carrier === 'query' ? t.client.request(method, path, { query: params as Record<string, never> }) : t.client.request(method, path, { body: params });
 }
+
+interface EndpointCtx {
+  endpoint: EndpointSpec;
+  method: Method;
+  path: string;
+  carrier: Carrier;
+}
+
+// ---------------------------------------------------------------- the behaviours
 
 const endpoints = catalog.routes
   .filter((r) => r.namespace === SUITE)
@@ -139,6 +284,7 @@ for (const { route, endpoint } of endpoints) {
             const res = await send(t, method, path, carrier, params);
             if (!(res.status >= 400 && res.status < 500)) t.counterexample({ method, path, [carrier]: params });
             expectRefused(t, res, `${method} ${path} ${c.what}`);
+            await checkControl(t, { endpoint, method, path, carrier }, [{ c, res }]);
           },
           restore ?? (async () => undefined),
         );
@@ -164,10 +310,13 @@ for (const { route, endpoint } of endpoints) {
       await withRestore(
         async () => {
           const problems: string[] = [];
+          const refusals: { c: Case; res: Response }[] = [];
           for (const c of cases) {
             const res = await send(t, method, path, carrier, c.params(t));
+            refusals.push({ c, res });
             if (res.status !== 400 || !namesParam(res, c.arg)) problems.push(`${c.what}: answered ${brief(res)}${res.status === 400 ? ` with data.params ${show(res.body?.data?.params)}` : ''}`);
           }
+          if (designOf(endpoint).kind !== 'names-param' || problems.length === 0) await checkControl(t, { endpoint, method, path, carrier }, refusals);
           if (problems.length) t.fail(`${method} ${path}: ${problems.join('; ')}`);
         },
         restore ?? (async () => undefined),

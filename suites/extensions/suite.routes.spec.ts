@@ -4,8 +4,11 @@
  * segment patterns (`<slug>` a-z and hyphen, `<plugin>`, `<id>`, `<service>`, `<keyring_id>`
  * digits, `<options>`, `<notice>`) refuse values outside them.
  *
- * Where a route's answer comes from the suite's external service and the target is not connected
- * to it (GET /suite/v4/connection/test), the check says so and skips.
+ * A route that answers 404 rest_no_route fails: it does not exist. Where the answer shows that
+ * the suite's external service is missing (it names the service, the connection, a registration
+ * or token), or the route's answer comes from that service and the target reports it is not
+ * connected (support.ts suiteConnection), the check says so and skips. A path segment's refusals
+ * count only when the same request with a documented value reaches the route.
  */
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, RouteSpec } from '../../schemas/types.ts';
@@ -17,7 +20,11 @@ import {
   answered,
   brief,
   expectAnswered,
+  isNoRoute,
+  isValidationError,
+  namedParams,
   refused,
+  sameRefusal,
   skipIfForbidden,
   skipIfRemoteUnavailable,
   validValue,
@@ -86,12 +93,24 @@ function requiredQuery(t: BehaviourContext, args: Record<string, ArgSpec> | 'not
   return out;
 }
 
-async function expectGetAnswered(t: BehaviourContext, route: RouteSpec, res: Response, what: string, known: boolean, samples: string[]) {
+/** Query parameters of a GET whose valid values the spec leaves open (no type, no allowed values). */
+function openArgs(args: Record<string, ArgSpec> | 'not-shown'): string[] {
+  if (args === 'not-shown') return [];
+  return Object.entries(args)
+    .filter(([, a]) => a.type === undefined && !a.enum)
+    .map(([n]) => n);
+}
+
+async function expectGetAnswered(t: BehaviourContext, route: RouteSpec, res: Response, what: string, known: boolean, samples: string[], open: string[] = []) {
   if (answered(res)) return;
   skipIfForbidden(t, res, what);
+  if (isNoRoute(res)) t.fail(`${what} answered ${brief(res)}: the documented route does not exist on the target`);
   await skipIfRemoteUnavailable(t, route.id, res, what);
   if (res.status === 404 && !known)
     t.skip(`${what} answered ${brief(res)} for ${samples.join(', ')}, a value not known to name anything on the target (the route's members are not shown)`);
+  const named = namedParams(res);
+  if (isValidationError(res) && named.length && named.every((p) => open.includes(p)))
+    t.skip(`${what} answered ${brief(res)}: the target does not take the value sent for ${named.join(', ')}, whose valid values the spec leaves open`);
   expectAnswered(t, res, what);
 }
 
@@ -137,7 +156,7 @@ for (const route of suiteRoutes.filter((r) => !SEPARATE.has(r.id))) {
       const { path, known, samples } = await concretePath(t, route);
       const query = requiredQuery(t, get.args);
       const res = await t.client.get(path, { query });
-      await expectGetAnswered(t, route, res, `GET ${path}${Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''}`, known, samples);
+      await expectGetAnswered(t, route, res, `GET ${path}${Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''}`, known, samples, openArgs(get.args));
     },
     { concurrent: true },
   );
@@ -211,15 +230,15 @@ for (const route of suiteRoutes) {
           t.counterexample(accepted.map((r) => r.path));
           t.fail(`${accepted.map((r) => `${method} ${r.path} answered ${brief(r.res)}`).join('; ')}: expected a refusal, <${param}> is ${spec.note ?? spec.pattern}`);
         }
-        // Control: a documented value must be told apart from the refused ones.
+        // Positive control: the same request with a documented value of the segment reaches the
+        // route (any answer but "no route" and but the refusal the other values got: the
+        // request's body or query is not what is checked here). A route that does not exist, or
+        // refuses every value, fails.
         const documented = route.id === 'suite.module.item' ? t.run.profile.toTargetModule(catalog.modules[0]!.slug) : (await segmentValue(t, route, param, spec)).value;
         const control = await send(documented);
-        const code = (r: Response) => `${r.status} ${r.body?.code ?? ''}`;
-        if (!answered(control.res) && results.every((r) => code(r.res) === code(control.res)))
-          t.skip(
-            `the undocumented values were refused, but the documented ${method} ${control.path} is answered the same way (${brief(control.res)}): ` +
-              'the refusal does not show the segment is checked',
-          );
+        if (isNoRoute(control.res)) t.fail(`${method} ${control.path} (a documented <${param}>) answered ${brief(control.res)}: the route does not exist, so its refusals show nothing`);
+        if (results.every((r) => sameRefusal(r.res, control.res)))
+          t.fail(`the route refuses every request: ${method} ${control.path} (a documented <${param}>) was refused the same way (${brief(control.res)}) as the values outside ${spec.note ?? spec.pattern}`);
       },
       { concurrent: true },
     );

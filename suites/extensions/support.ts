@@ -11,6 +11,7 @@ import type { ArgSpec, DeclaredType } from '../../schemas/types.ts';
 import { runContext, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
 import { deepEqual } from '../../src/discovery.ts';
+import { TargetError } from '../../src/errors.ts';
 
 export const SPAMFILTER = 'spamfilter/v1';
 export const CONTACTFORM = 'contactform/v1';
@@ -66,6 +67,97 @@ export function namesParam(res: Response, param: string): boolean {
   const params = res.body?.data?.params;
   if (Array.isArray(params)) return params.includes(param);
   return !!params && typeof params === 'object' && Object.prototype.hasOwnProperty.call(params, param);
+}
+
+/** The parameters a validation error names (data.params: a list for missing ones, an object for invalid ones). */
+export function namedParams(res: Response): string[] {
+  const params = res.body?.data?.params;
+  if (Array.isArray(params)) return params.map(String);
+  return params && typeof params === 'object' ? Object.keys(params) : [];
+}
+
+/**
+ * The route does not exist: 404 `rest_no_route` (the reference implementation's answer for an
+ * unknown route or method), or a 404 that is not a JSON error of the route at all. A 404 with
+ * another code (`not_found`, `wpcf7_not_found`) is the route's own answer about a member.
+ */
+export function isNoRoute(res: Response): boolean {
+  if (res.status !== 404) return false;
+  const code = res.body && typeof res.body === 'object' && !Array.isArray(res.body) ? res.body.code : undefined;
+  return code === 'rest_no_route' || typeof code !== 'string';
+}
+
+/** Two refusals are the same: same status, same error code, same parameters named. */
+export function sameRefusal(a: Response, b: Response): boolean {
+  const code = (r: Response) => (r.body && typeof r.body === 'object' && !Array.isArray(r.body) ? String(r.body.code ?? '') : '');
+  const named = (r: Response) => [...namedParams(r)].sort().join(',');
+  return a.status === b.status && code(a) === code(b) && named(a) === named(b);
+}
+
+/**
+ * Words by which an error names an external service the target needs: its connection, its
+ * registration, a token or site id it holds from the service, the service itself.
+ */
+const REMOTE_WORDS = /connect|regist|site[ _-]?id|blog[ _-]?id|token|wordpress\.com|wpcom|outbound|remote|offline|akismet|verif/i;
+
+/**
+ * The answer shows that an external service is missing: an error (4xx/5xx, not "no route", not a
+ * parameter error, not a permission error) whose code or message names the service, the
+ * connection, a registration or token. Returns the answer in brief, or undefined.
+ */
+export function remoteEvidence(res: Response): string | undefined {
+  if (res.status < 400 || isNoRoute(res) || isValidationError(res) || forbidden(res)) return undefined;
+  const b = res.body && typeof res.body === 'object' && !Array.isArray(res.body) ? res.body : {};
+  return REMOTE_WORDS.test(`${b.code ?? ''} ${b.message ?? ''}`) ? brief(res) : undefined;
+}
+
+/**
+ * What a positive control is:
+ * - `accepted`: the nearest valid request; it must be accepted (2xx).
+ * - `passes-validation`: where no valid request is harmless (installing a plugin, writing a
+ *   script...), a request valid in every documented parameter but naming nothing that exists; it
+ *   passes when it is accepted, or refused for another reason than its parameters (not a
+ *   parameter error, unlike the refusals): either way the parameters were checked and passed.
+ */
+export type ControlKind = 'accepted' | 'passes-validation';
+
+export interface Control {
+  what: string;
+  res: Response;
+  /** The answers to the invalid requests, compared with the control's. */
+  refusals: Response[];
+  kind?: ControlKind;
+  /** Parameters whose valid values the spec leaves open: the target refusing our value for them is not a failure. */
+  open?: readonly string[];
+  /** Where the failure of the valid request itself is reported (a behaviour ID), for the skip message. */
+  see?: string;
+}
+
+/**
+ * The positive control of a refusal check: a refusal only shows that a parameter is checked when
+ * the nearest valid request on the same route is accepted. A route that does not exist, or that
+ * refuses the valid request the same way as the invalid ones, fails (the refusals show nothing);
+ * a valid request refused because an external service is missing, or because a value the spec
+ * leaves open is not one the target takes, skips with that evidence.
+ */
+export function expectControl(t: BehaviourContext, c: Control): void {
+  const res = c.res;
+  if (answered(res)) return;
+  skipIfForbidden(t, res, c.what);
+  if (isNoRoute(res)) t.fail(`${c.what} answered ${brief(res)}: the route does not exist, so its refusals show nothing`);
+  const named = namedParams(res);
+  if (isValidationError(res) && named.length && named.every((p) => c.open?.includes(p)))
+    t.skip(`the valid ${c.what} was refused for ${named.join(', ')} (${brief(res)}), whose valid values the spec leaves open: the target does not take the value sent, so the refusal cannot be checked`);
+  const remote = remoteEvidence(res);
+  if (remote && c.kind !== 'passes-validation')
+    t.skip(`the refusal cannot be told apart from a route that refuses everything: the valid ${c.what} was refused too (${remote}), an answer that names a service the target is missing`);
+  if (c.refusals.length && c.refusals.every((r) => sameRefusal(r, res)))
+    t.fail(`the route refuses every request: the valid ${c.what} was refused the same way (${brief(res)}) as the invalid one${c.refusals.length > 1 ? 's' : ''}`);
+  if (c.kind === 'passes-validation' && !isValidationError(res)) return;
+  if (isValidationError(res)) t.fail(`the valid ${c.what} was refused as invalid (${brief(res)}): the route refuses the documented values too, so its refusal is no check of the parameter`);
+  t.skip(
+    `the refusal cannot be told apart from a route that refuses everything: the valid ${c.what} was refused too (${brief(res)}), differently from the invalid request${c.see ? ` (see ${c.see})` : ''}`,
+  );
 }
 
 /** Part 2: "booleans are given as 0/1 or true/false". undefined when the value is not one of those. */
@@ -180,8 +272,9 @@ export function validValue(arg: ArgSpec): unknown {
 export const OUTSIDE_ENUM = 'cmsc-not-allowed';
 
 /**
- * Run `fn`, then `restore` — also when `fn` fails or skips. A failed restore is reported (as a
- * harness error) unless `fn` already failed, whose error wins.
+ * Run `fn`, then `restore` — also when `fn` fails or skips. A restore that goes wrong is the
+ * target's trouble (or ours), never a conformance failure: it is thrown as a TargetError (status
+ * error, failureKind target), unless `fn` already failed, whose error wins.
  */
 export async function withRestore<T>(fn: () => Promise<T>, restore: () => Promise<string | undefined>): Promise<T> {
   let failed = false;
@@ -193,7 +286,7 @@ export async function withRestore<T>(fn: () => Promise<T>, restore: () => Promis
     throw err;
   } finally {
     const problem = await restore().catch((e: unknown) => `restore threw: ${(e as Error).message}`);
-    if (problem && !failed) throw new Error(`could not restore the target's state: ${problem}`);
+    if (problem && !failed) throw new TargetError(`could not restore the target's state: ${problem}`);
   }
 }
 
@@ -267,35 +360,107 @@ export const REMOTE_ROUTES = new Set([
 ]);
 
 export interface Connection {
-  connected: boolean;
+  /** connected: a route that needs the service answered; disconnected: an answer names the missing service; unknown: neither. */
+  state: 'connected' | 'disconnected' | 'unknown';
   detail: string;
 }
 
 let connection: Promise<Connection> | undefined;
 
 /**
- * Is the target connected to the suite's external service? Decided once per file by two documented
- * routes that need it: `GET /suite/v4/connection/test`, else `GET /suite/v4/site`; either answering
- * 2xx means connected. (Two, so that each of them is checked against the other.)
+ * Is the target connected to the suite's external service? Decided once per worker by two
+ * documented routes that need it: `GET /suite/v4/connection/test`, else `GET /suite/v4/site`.
+ * Either answering 2xx means connected; the target reports it is not connected only when an
+ * answer names the service or the connection (remoteEvidence). Anything else (no route, a
+ * parameter error, a bare 500) tells nothing.
  */
 export function suiteConnection(): Promise<Connection> {
   connection ??= (async () => {
     const client = runContext().client.fork('suite-connection-probe');
     const test = await client.get('/suite/v4/connection/test');
-    if (answered(test)) return { connected: true, detail: `GET /suite/v4/connection/test answered ${test.status}` };
+    if (answered(test)) return { state: 'connected', detail: `GET /suite/v4/connection/test answered ${test.status}` };
     const site = await client.get('/suite/v4/site');
-    return {
-      connected: answered(site),
-      detail: `GET /suite/v4/connection/test answered ${brief(test)}; GET /suite/v4/site answered ${brief(site)}`,
-    };
+    const detail = `GET /suite/v4/connection/test answered ${brief(test)}; GET /suite/v4/site answered ${brief(site)}`;
+    if (answered(site)) return { state: 'connected', detail };
+    return { state: remoteEvidence(test) || remoteEvidence(site) ? 'disconnected' : 'unknown', detail };
   })();
   return connection;
 }
 
-/** Skip a behaviour whose route depends on the external service when the target is not connected to it. */
+/**
+ * Skip when the answer shows that the suite's external service is missing: the answer names it,
+ * or the route is one whose answer comes from the service and the target reports it is not
+ * connected. Never for a route that does not exist (404 rest_no_route), and never for a refusal
+ * of the request's parameters: those are the route's own answers.
+ */
 export async function skipIfRemoteUnavailable(t: BehaviourContext, routeId: string, res: Response, what: string): Promise<void> {
+  if (answered(res) || isNoRoute(res) || isValidationError(res)) return;
+  const named = remoteEvidence(res);
+  if (named) t.skip(`${what} answered ${named}: the answer names the suite's external service (or the connection to it), which this target is missing`);
   if (!REMOTE_ROUTES.has(routeId)) return;
   const c = await suiteConnection();
-  if (!c.connected)
-    t.skip(`${what} answered ${brief(res)}; its answer comes from the suite's external service, which this target is not connected to (${c.detail})`);
+  if (c.state === 'disconnected')
+    t.skip(`${what} answered ${brief(res)}; its answer comes from the suite's external service, which this target reports it is not connected to (${c.detail})`);
+}
+
+// ---------------------------------------------------------------------------
+// suite/v4: what the target tells about its modules (GET /module/all)
+// ---------------------------------------------------------------------------
+
+export interface ModuleHint {
+  /** `requires_connection` as the target reports it (the reference implementation's field). */
+  requiresConnection?: boolean;
+  activated?: boolean;
+}
+
+export interface ModuleHints {
+  /** Spec module slug -> what the target says about it. */
+  modules: Map<string, ModuleHint>;
+  /** Spec setting name -> spec slug of the module whose options hold it. */
+  owners: Map<string, string>;
+  detail: string;
+}
+
+let hints: Promise<ModuleHints> | undefined;
+
+/**
+ * GET /suite/v4/module/all, read once per worker. Its body is not shown; the reference
+ * implementation answers an object keyed by module slug, each with `requires_connection`,
+ * `activated` and (for modules with settings) `options` keyed by setting. Used only as hints:
+ * which module owns a setting (settings of one module are stored together, so they are written
+ * one at a time), and whether a module can be activated on this target. Empty when the answer
+ * is not of that shape.
+ */
+export function moduleHints(): Promise<ModuleHints> {
+  hints ??= (async () => {
+    const run = runContext();
+    const res = await run.client.fork('suite-module-hints').get('/suite/v4/module/all');
+    const out: ModuleHints = { modules: new Map(), owners: new Map(), detail: `GET /suite/v4/module/all answered ${brief(res)}` };
+    const body = res.body;
+    if (!answered(res) || !body || typeof body !== 'object' || Array.isArray(body)) return out;
+    for (const [key, info] of Object.entries(body as Record<string, any>)) {
+      if (!info || typeof info !== 'object') continue;
+      const slug = run.profile.toSpecModule(key);
+      out.modules.set(slug, {
+        ...(typeof info.requires_connection === 'boolean' ? { requiresConnection: info.requires_connection } : {}),
+        ...(typeof info.activated === 'boolean' ? { activated: info.activated } : {}),
+      });
+      if (info.options && typeof info.options === 'object' && !Array.isArray(info.options))
+        for (const option of Object.keys(info.options)) out.owners.set(run.profile.toSpecSetting(option), slug);
+    }
+    return out;
+  })();
+  return hints;
+}
+
+/**
+ * Why `slug` cannot be activated on this target, by the target's own evidence (GET /module/all
+ * says it requires a connection and the target reports it is not connected), else undefined.
+ */
+export async function cannotActivate(slug: string): Promise<string | undefined> {
+  const h = (await moduleHints()).modules.get(slug);
+  if (h?.requiresConnection !== true) return undefined;
+  const c = await suiteConnection();
+  if (c.state !== 'disconnected') return undefined;
+  return `GET /suite/v4/module/all reports that module ${slug} requires a connection to the suite's external service, and the target reports it is not connected (${c.detail})`;
 }

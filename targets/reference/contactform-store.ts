@@ -112,7 +112,13 @@ export class FormStore {
   }
 
   create(fields: Partial<ContactForm>): ContactForm {
-    const id = this.content.newId();
+    const form = this.draft(fields, this.content.newId());
+    this.forms.set(form.id, form);
+    return form;
+  }
+
+  /** A form that is not stored (id 0 until saved). */
+  draft(fields: Partial<ContactForm> = {}, id = 0): ContactForm {
     const title = fields.title ?? 'Untitled';
     const form: ContactForm = {
       id,
@@ -127,7 +133,6 @@ export class FormStore {
       additional_settings: fields.additional_settings ?? '',
       submissions: [],
     };
-    this.forms.set(id, form);
     return form;
   }
 }

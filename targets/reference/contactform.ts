@@ -4,6 +4,8 @@
  * permission failures are 403 wpcf7_forbidden even for anonymous users and are checked before
  * existence, a missing form is 404 wpcf7_not_found, create answers 200 (not 201) with the form,
  * feedback needs multipart/form-data (else 415) and a unit tag, and answers 200 with a `status`.
+ * A form is stored (created or updated) only with `context: "save"`; without it the answer shows
+ * the form as it would be, and nothing is stored (wpcf7_save_contact_form's context).
  * A submission that passes validation and the spam check is reported as mail_sent (the reference
  * site's "mailer" always succeeds) and kept in memory.
  */
@@ -97,6 +99,12 @@ export const contactformHandlers: HandlerTable = {
     permission: canEdit('You are not allowed to create a contact form.'),
     handler(req, ctx) {
       if (Number(req.get('id') ?? 0)) return restError('wpcf7_post_exists', 'Cannot create existing contact form.', 400);
+      // Only context "save" stores the form; otherwise the answer is the unsaved form (id null).
+      if (req.get('context') !== 'save') {
+        const draft = ctx.site.forms.draft();
+        applyFields(draft, req);
+        return { ...itemBody(draft), id: null, slug: null, config_errors: [] };
+      }
       const form = ctx.site.forms.create({});
       applyFields(form, req);
       return { ...itemBody(form), config_errors: [] };
@@ -112,8 +120,10 @@ export const contactformHandlers: HandlerTable = {
   'contactform.forms.item.update': {
     permission: canEdit(ITEM_FORBIDDEN),
     handler(req, ctx) {
-      const form = formOf(req, ctx);
-      if (!form) return notFound();
+      const stored = formOf(req, ctx);
+      if (!stored) return notFound();
+      // Only context "save" stores the changes; otherwise the answer shows them on a copy.
+      const form = req.get('context') === 'save' ? stored : structuredClone(stored);
       applyFields(form, req);
       return { ...itemBody(form), config_errors: [] };
     },

@@ -310,8 +310,14 @@ export const suiteHandlers: HandlerTable = {
       const slug = String(req.get('slug'));
       const file = `${slug}/${slug}.php`;
       const status = String(req.get('status') ?? 'inactive');
-      const existing = ctx.site.suite.plugins[file];
-      if (existing) return restError('plugin_already_installed', 'The plugin is already installed.', 400);
+      const existing = ctx.site.suite.plugins[file] ?? Object.entries(ctx.site.suite.plugins).find(([f]) => f.split('/')[0] === slug)?.[1];
+      // As Jetpack's install_plugin: an installed plugin is not installed again (success, or activated on status active).
+      if (existing) {
+        if (status === 'active') existing.active = true;
+        return success(`Installed ${slug}`);
+      }
+      // The plugin directory has lower-case slugs only: anything else cannot be found there.
+      if (!/^[a-z0-9-]+$/.test(slug)) return restError('install_plugin_failed', `Unable to install ${slug}: Plugin not found.`, 500);
       const info = {
         Name: slug,
         PluginURI: '',
@@ -347,6 +353,8 @@ export const suiteHandlers: HandlerTable = {
     token: token(String(req.get('service'))),
   })),
   'suite.verify-site.item.update': read((req, ctx) => {
+    // The site's one keyring connection (the reference implementation asks its external service, which knows the site's keyrings).
+    if (Number(req.get('keyring_id')) !== 1) return restError('error_verifying_site_google', 'The keyring connection was not found.', 404);
     ctx.site.suite.verifiedSites[String(req.get('service'))] = Number(req.get('keyring_id'));
     return { verified: true, token: token(String(req.get('service'))) };
   }),

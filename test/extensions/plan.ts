@@ -10,13 +10,12 @@
 /** On the embedded WordPress (Akismet): the spam filter behaviours that pass there. */
 export const WORDPRESS_ROUNDS: string[][] = [
   // POST /settings (non-booleans; booleans); GET /stats?interval=6-months; GET /spamfilter/v1;
-  // keys of other lengths; DELETE /key: disjoint requests, each named behaviour fails through its own fault.
+  // DELETE /key: disjoint requests, each named behaviour fails through its own fault.
   [
     'ext.spamfilter.settings-non-boolean-accepted',
     'ext.spamfilter.settings-not-stored',
     'ext.spamfilter.stats-query-rejects-documented',
     'ext.spamfilter.index-missing',
-    'ext.spamfilter.key-wrong-length-accepted',
     'ext.spamfilter.key-delete-broken',
   ],
 ];
@@ -32,18 +31,16 @@ export const REFERENCE_ROUNDS: string[][] = [
     'ext.spamfilter.stats-path-rejects-documented',
     'ext.spamfilter.stats-path-permissive',
     'ext.spamfilter.stats-default-wrong',
-    // Creation without id; requests for an id no form has (no form needed).
-    'ext.contactform.create-without-id',
+    // Requests for an id no form has (forms of our own are still created).
     'ext.contactform.missing-id-accepted',
     // Values outside an enum (strings of the right type); lang_id left out of GET (no enum).
     'ext.suite.setting-outside-enum-accepted',
     'ext.suite.settings-read-missing',
     // /module/<slug>/active only.
     'ext.suite.module-toggle-ignored',
-    // The namespace index, GET /module/latex, bad path segments, and missing / mistyped /
-    // out-of-enum parameters of the parameter routes: disjoint requests.
+    // The namespace index, bad path segments, and missing / mistyped / out-of-enum parameters of
+    // the parameter routes: disjoint requests.
     'ext.suite.index-missing',
-    'ext.suite.module-unknown',
     'ext.suite.route-pattern-permissive',
     'ext.suite.required-param-not-enforced',
     'ext.suite.param-type-not-enforced',
@@ -88,5 +85,44 @@ export const REFERENCE_ROUNDS: string[][] = [
     // named in this round reads them).
     'ext.suite.site-broken',
     'ext.suite.reads-broken',
+    // The latex module missing: its toggle on GET /settings and GET /module/latex (no toggle
+    // fault here, whose behaviours would include latex's, which then skips).
+    'ext.suite.module-unknown',
+  ],
+  [
+    // Positive controls, 1: every setting value on GET /settings (only the value checks run),
+    // every statistics request, every request with a path segment, every parameter route, and
+    // creating a form (the only contact form behaviour named): disjoint requests.
+    'ext.suite.settings-values-wrong-type',
+    'ext.spamfilter.stats-refuse-all',
+    'ext.suite.pattern-routes-refuse-all',
+    'ext.suite.param-routes-missing',
+    'ext.contactform.create-without-id',
+    // Keys of other lengths accepted (no other key fault here).
+    'ext.spamfilter.key-wrong-length-accepted',
+    // The module toggles missing from GET /settings (only their value checks run; the settings'
+    // values are another fault's, disjoint keys).
+    'ext.suite.module-toggles-missing',
+  ],
+  [
+    // Positive controls, 2: GET /settings not an object (only its owner runs); every key and
+    // spam filter settings write; every request for a form by id (forms are still created).
+    'ext.suite.settings-not-object',
+    'ext.spamfilter.writes-refused',
+    'ext.contactform.items-not-found',
+  ],
+  [
+    // Positive controls, 3: every POST /settings (type and enum checks), every /module/all/active
+    // request, every request to the parameter routes (no other fault touches them here).
+    'ext.suite.settings-writes-refused',
+    'ext.suite.all-active-refuse-all',
+    'ext.suite.params-refuse-all',
+    // Submissions answered without a status (the shared form is still created and read).
+    'ext.contactform.feedback-without-status',
+  ],
+  [
+    // Positive controls, 4: every /module/<slug>/active request (alone: the module behaviours of
+    // the other rounds set modules up through it).
+    'ext.suite.module-active-refuse-all',
   ],
 ];
