@@ -40,6 +40,13 @@ Commands:
              (regular expression on fault IDs), --seed, --report-dir (default
              reports/selftest). Writes selftest.json and selftest.md. Exit 0 when every
              fault was caught, 1 when one was missed.
+  merge DIR...
+             Merge shard outputs (run --targets ... --shard i/n) and single runs (e.g.
+             behaviour shards of one site) into one fleet report: fleet.json, fleet.html
+             and fleet.md with the sites x behaviours matrix, written to --report-dir
+             (default reports/fleet/<timestamp>/). Takes --baseline (for every site),
+             --fail-on and --report. Exit 1 when a site has a gating failure not in its
+             baseline, 3 when a site or shard is missing or could not be checked.
   serve      Start the reference server (the documented interface, in memory).
              Takes --port N (default 8080) and --host H (default 127.0.0.1);
              prints the URL and an administrator application password.
@@ -82,7 +89,8 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     if (first === 'serve') return await serve(rest, out, err);
     if (first === 'compare') return await compare(rest, out, err);
     if (first === 'selftest') return await selftest(rest, out, err);
-    throw new UsageError(`unknown command "${first}" (commands: run, list, compare, selftest, serve; see cms-conformance --help)`);
+    if (first === 'merge') return await merge(rest, out, err);
+    throw new UsageError(`unknown command "${first}" (commands: run, list, compare, merge, selftest, serve; see cms-conformance --help)`);
   } catch (e) {
     if (e instanceof UsageError || e instanceof UnreachableError) {
       err.write(`cms-conformance: ${e.message}\n`);
@@ -103,6 +111,7 @@ async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.Writa
   }
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (see cms-conformance --help)`);
   const cfg = resolveConfig(values as Record<string, string | boolean | undefined>);
+  if (cfg.targets) return await runTargets(cfg, out, err);
   const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`));
   const { results, exitCode } = outcome;
   const s = results.summary;
@@ -315,4 +324,52 @@ async function selftest(argv: string[], out: NodeJS.WritableStream, err: NodeJS.
   } finally {
     await booted.stop();
   }
+}
+
+// ---------------------------------------------------------------- fleets
+
+/** `run --targets FILE [--shard i/n]`: the shard's sites one after the other (src/fleet.ts). */
+async function runTargets(cfg: RunConfig, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const { runFleet } = await import('./fleet.ts');
+  const outcome = await runFleet(cfg, (l) => err.write(`${l}\n`));
+  const sites = outcome.shard.sites;
+  const done = sites.filter((s) => s.state === 'done');
+  const sum = (k: 'passed' | 'failed' | 'skipped' | 'error') => done.reduce((n, s) => n + (s.summary?.[k] ?? 0), 0);
+  out.write(`\nshard ${outcome.shard.shard.index}/${outcome.shard.shard.count}: ${sites.length} site(s), ${done.length} run, ${sites.length - done.length} not run; ${sum('passed')} passed, ${sum('failed')} failed, ${sum('error')} could not be checked, ${sum('skipped')} skipped\n`);
+  for (const s of sites.filter((x) => x.exitCode)) out.write(`  ${s.id}: exit ${s.exitCode}${s.error ? ` (${s.error})` : ''}\n`);
+  out.write(`seed ${outcome.shard.seed}; shard output: ${shownPath(outcome.dir)}${outcome.latest ? ` (also ${shownPath(outcome.latest)})` : ''} (merge with: cms-conformance merge DIR...)\n`);
+  return outcome.exitCode;
+}
+
+/** `merge DIR...`: shard outputs into one fleet report (src/fleet-merge.ts). */
+async function merge(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const { values, positionals } = parseFlags(argv);
+  if (values.help) {
+    out.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  if (!positionals.length) throw new UsageError('merge takes the folders of the shard outputs (or results files) to merge (see cms-conformance --help)');
+  const cfg = resolveConfig(values as Record<string, string | boolean | undefined>, {});
+  const { mergeFleet } = await import('./fleet-merge.ts');
+  const outDir = cfg.reportDir ? resolve(cfg.reportDir) : timestampedDir(resolve(DEFAULT_REPORTS_ROOT, 'fleet'));
+  const started = performance.now();
+  const { report, files } = mergeFleet(positionals, { outDir, failOn: cfg.failOn, ...(cfg.baseline ? { baseline: cfg.baseline } : {}), formats: cfg.report });
+  const latest = cfg.reportDir ? undefined : updateLatest(resolve(DEFAULT_REPORTS_ROOT, 'fleet'), outDir);
+  const t = report.totals;
+  const v = report.verdict;
+  out.write(`${report.sites.length} site(s) × ${report.behaviours.length} behaviour(s) from ${report.inputs.length} input(s): ${t.passed} passed, ${t.failed} failed, ${t.error} could not be checked, ${t.skipped} skipped\n`);
+  out.write(`${v.gatingSites} site(s) with gating failures not in their baseline; ${report.clean} without any failure; ${v.notRun} not run\n`);
+  for (const d of report.deviations.slice(0, 10)) {
+    const b = report.behaviours[d.behaviour]!;
+    out.write(`  ${d.failed ? `${d.failed} site(s) fail` : `${d.error} site(s) could not check`} ${b.id} (${b.level})\n`);
+  }
+  for (const w of report.warnings) err.write(`warning: ${w}\n`);
+  out.write(`fleet report: ${shownPath(outDir)}${latest ? ` (also ${shownPath(latest)})` : ''} (merged in ${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
+  for (const f of files) out.write(`  ${shownPath(f)}\n`);
+  return report.exitCode;
+}
+
+function shownPath(p: string): string {
+  const r = relative(process.cwd(), p);
+  return r.startsWith('..') ? p : r || '.';
 }

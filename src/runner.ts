@@ -168,7 +168,8 @@ export class SuiteEngine {
     private readonly reporter: SwitchingReporter,
   ) {}
 
-  static async create(cfg: Pick<RunConfig, 'only' | 'concurrency' | 'shard'>): Promise<SuiteEngine> {
+  /** `progress: false`: no vitest progress output (a fleet prints one line per site instead). */
+  static async create(cfg: Pick<RunConfig, 'only' | 'concurrency' | 'shard'>, opts: { progress?: boolean } = {}): Promise<SuiteEngine> {
     const { createVitest } = await import('vitest/node');
     const shard = cfg.shard ? parseShard(cfg.shard) : undefined;
     const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
@@ -180,7 +181,7 @@ export class SuiteEngine {
         config: false,
         include: suiteFiles(cfg.only),
         watch: false,
-        reporters: [process.stdout.isTTY ? 'default' : 'dot', reporter],
+        reporters: opts.progress === false ? [reporter] : [process.stdout.isTTY ? 'default' : 'dot', reporter],
         testNamePattern: cfg.only,
         passWithNoTests: true,
         pool: 'threads',

@@ -12,9 +12,12 @@ import { chunkPassword } from './state.ts';
 import { startReferenceServer } from './index.ts';
 
 export const SERVE_USAGE = `Usage: cms-conformance serve [--port N] [--host HOST] [--user NAME] [--app-password PASSWORD]
+       cms-conformance serve --sites N [--targets-file PATH] [--port N] ...
 
 Runs the reference server (an in-memory implementation of the documented interface) until
-Ctrl+C. Defaults: port 8080, host 127.0.0.1, user admin, a random application password.`;
+Ctrl+C. Defaults: port 8080, host 127.0.0.1, user admin, a random application password.
+With --sites N, serves N independent sites under /site-1 ... /site-N (each with its own
+state) and writes a targets file for run --targets (default: in the temporary folder).`;
 
 /** Returns the exit code once the server has stopped (or on a usage error). */
 export async function serveMain(
@@ -32,6 +35,8 @@ export async function serveMain(
         host: { type: 'string' },
         user: { type: 'string' },
         'app-password': { type: 'string' },
+        sites: { type: 'string' },
+        'targets-file': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -49,6 +54,10 @@ export async function serveMain(
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     err.write(`cms-conformance serve: --port must be a port number (0-65535), got "${values.port}"\n`);
     return 2;
+  }
+  if (values.sites !== undefined || values['targets-file'] !== undefined) {
+    const { serveSitesMain } = await import('./serve-sites.ts');
+    return serveSitesMain(values, port, out, err, signals);
   }
   const appPassword = values['app-password'] as string | undefined;
   // Like WordPress, non-alphanumerics are not part of an application password.
