@@ -171,7 +171,7 @@ export function renderFleetHtml(r: FleetReport): string {
   const deviations = r.deviations.length
     ? `<h2 id="deviations">Deviations shared by sites</h2>
 <p class="note">Each behaviour that fails (or could not be checked) somewhere, by the number of sites; click one to see those sites in the matrix.</p>
-<table><thead><tr><th class="num">sites failing</th><th class="num">could not check</th><th>behaviour</th><th>reasons (most common first)</th></tr></thead><tbody>${devRows.join('')}</tbody></table>
+<table id="deviation-list"><thead><tr><th class="num">sites failing</th><th class="num">could not check</th><th>behaviour</th><th>reasons (most common first)</th></tr></thead><tbody>${devRows.join('')}</tbody></table>
 ${r.deviations.length > MAX_DEVIATIONS ? `<p class="note">… and ${r.deviations.length - MAX_DEVIATIONS} more (filter the matrix, or read fleet.json)</p>` : ''}`
     : '<h2 id="deviations">Deviations shared by sites</h2><p>No behaviour fails on any site.</p>';
 

@@ -224,7 +224,7 @@ export class FleetBuilder {
     order.forEach(({ i }, pos) => (remap[i] = pos));
     // Sites: the ones that need attention first (gating failures, then trouble), then by ID.
     const rank = (r: FleetSiteRow) => (r.gating.length ? 0 : r.state === 'not-run' || r.exitCode >= 2 ? 1 : r.counts.failed ? 2 : 3);
-    const siteOrder = this.rows.map((x, i) => ({ x, i })).sort((a, b) => rank(a.x.row) - rank(b.x.row) || b.x.row.gating.length - a.x.row.gating.length || a.x.row.id.localeCompare(b.x.row.id));
+    const siteOrder = this.rows.map((x, i) => ({ x, i })).sort((a, b) => rank(a.x.row) - rank(b.x.row) || b.x.row.gating.length - a.x.row.gating.length || a.x.row.id.localeCompare(b.x.row.id, 'en', { numeric: true }));
     const siteRemap = new Array<number>(this.rows.length);
     siteOrder.forEach(({ i }, pos) => (siteRemap[i] = pos));
 

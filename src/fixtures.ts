@@ -144,17 +144,16 @@ export interface SweepOutcome {
 
 /**
  * When the run that created an item started (ms since epoch), from the run tags in its slug and
- * title (`cmsc-<start, base 36><4 hex digits>`); the newest when it carries several; undefined
+ * title (`cmsc-<start: 8 base-36 digits><4 hex digits>`); the newest when it carries several; undefined
  * when no tag says (an item of an unknown format counts as old).
  */
 export function runStartOf(item: any): number | undefined {
   let newest: number | undefined;
   for (const s of taggedStrings(item)) {
-    for (const m of s.matchAll(/cmsc-([0-9a-z]{5,})/g)) {
-      const token = m[1]!;
-      if (!/^[0-9a-f]{4}$/.test(token.slice(-4))) continue;
-      const t = parseInt(token.slice(0, -4), 36);
-      // Plausible start times only (2020 .. far future): anything else is not a run tag.
+    // Exactly 8 + 4 characters: the tag is often followed by more letters and digits (`cmsc-<id>x…`).
+    for (const m of s.matchAll(/cmsc-([0-9a-z]{8})([0-9a-f]{4})/g)) {
+      const t = parseInt(m[1]!, 36);
+      // Plausible start times only (2020 .. 2100): anything else is not a run tag.
       if (!Number.isFinite(t) || t < 1_577_836_800_000 || t > 4_102_444_800_000) continue;
       newest = Math.max(newest ?? 0, t);
     }

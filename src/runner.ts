@@ -378,9 +378,9 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   }
 }
 
-/** A run's ID: its start time (base 36) and 4 random hex digits. The run tag `cmsc-<ID>` carries it, so a sweep can tell old runs from live ones. */
+/** A run's ID: its start time (8 base-36 digits) and 4 random hex digits. The run tag `cmsc-<ID>` carries it, so a sweep can tell old runs from live ones. */
 export function newRunId(now = Date.now()): string {
-  return `cmsc${now.toString(36)}${randomBytes(2).toString('hex')}`;
+  return `cmsc${now.toString(36).padStart(8, '0')}${randomBytes(2).toString('hex')}`;
 }
 
 function sweepClient(url: string, cfg: RunConfig, profile: ProfileName, eventLog?: string): Client {

@@ -127,6 +127,8 @@ describe('the sweep spares runs that may still be going (lease by run start time
     const tag = tagFor(newRunId(now));
     expect(runStartOf({ slug: `${tag}-post-3`, title: { raw: 'x' } })).toBe(now);
     expect(runStartOf({ slug: 'cmsc-missing', title: 'cmsc-legacy' })).toBeUndefined();
+    // A label glued to more letters and digits (search terms, generated titles).
+    expect(runStartOf({ title: { raw: `${tag}x${tag.replace('-', '')}fxbtki3` } })).toBe(now);
   });
 
   it('before a run: deletes the items of old runs and of unknown tags, keeps a live run and untagged items; after: only its own', async () => {
