@@ -21,9 +21,8 @@ const STYLE = `
 .fleet table.fm thead th.bh{writing-mode:vertical-rl;transform:rotate(180deg);font:11px var(--mono);text-transform:none;letter-spacing:0;color:#333;max-height:190px;overflow:hidden;white-space:nowrap;padding:4px 0;cursor:default}
 .fleet table.fm th.sh,.fleet table.fm td.sh{position:sticky;left:0;background:#fff;z-index:1;padding:0 8px;max-width:260px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font:12px var(--mono);border-right:1px solid var(--line)}
 .fleet table.fm thead th.sh{z-index:3}
-.fleet td.c{width:14px;min-width:14px}
-.fleet td.c i{display:block;width:12px;height:14px;margin:2px 1px;border-radius:2px}
-.fleet i.p{background:var(--pass)}.fleet i.f{background:var(--fail)}.fleet i.s{background:#d5d8dd}.fleet i.e{background:var(--err)}.fleet i.n{background:transparent;border:1px dashed #d5d8dd}
+.fleet table.fm thead th.bh{width:14px;min-width:14px;max-width:14px}
+.fleet td.cv canvas{display:block}
 .fleet .legend i{display:inline-block;width:12px;height:12px;border-radius:2px;vertical-align:middle;margin:0 4px 0 10px}
 .fleet tr.dev{cursor:pointer}.fleet tr.dev:hover td{background:#f7f9fc}
 .fleet .grp{border:1px solid var(--line);border-radius:8px;margin:8px 0;padding:0 12px}
@@ -37,7 +36,7 @@ const SCRIPT = `
 (function () {
   var D = JSON.parse(document.getElementById('fleet-data').textContent);
   var B = D.behaviours, S = D.sites, M = D.matrix, NB = B.length;
-  var MAXCOL = 400, ROW = 18;
+  var MAXCOL = 1000, ROW = 18;
   var $ = function (id) { return document.getElementById(id); };
   var reasonOf = null;
   function reasons() {
@@ -93,27 +92,41 @@ const SCRIPT = `
     $('fm-time').textContent = 'filtered in ' + Math.round(performance.now() - t0) + ' ms';
   }
   function esc(s) { return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'); }
+  var COLOR = { p: '#1b7f3b', f: '#c62828', s: '#d5d8dd', e: '#b26a00' }, CELL = 14;
+  // Each row in view is one canvas (a cell is a 12 × 14 px square): a thousand rows × hundreds of
+  // behaviours stay fast, since only the rows in view exist and a row costs one element.
   function draw() {
     var wrap = $('fm-wrap'), rows = state.rows, cols = state.cols;
-    var first = Math.max(0, Math.floor(wrap.scrollTop / ROW) - 10), last = Math.min(rows.length, first + Math.ceil(wrap.clientHeight / ROW) + 30);
+    var first = Math.max(0, Math.floor(wrap.scrollTop / ROW) - 5), last = Math.min(rows.length, first + Math.ceil(wrap.clientHeight / ROW) + 10);
     var h = '<tr style="height:' + first * ROW + 'px"></tr>';
     for (var r = first; r < last; r++) {
-      var i = rows[r], s = S[i], row = M[i];
-      h += '<tr data-i="' + i + '"><td class="sh" title="' + esc(s.url) + '">' + (s.report ? '<a href="' + esc(s.report) + '">' + esc(s.id) + '</a>' : esc(s.id)) + '</td>';
-      for (var c = 0; c < cols.length; c++) { var ch = row.length ? row[cols[c]] : '.'; h += '<td class="c" data-j="' + cols[c] + '"><i class="' + (ch === '.' ? 'n' : ch) + '"></i></td>'; }
-      h += '</tr>';
+      var i = rows[r], s = S[i];
+      h += '<tr data-i="' + i + '"><td class="sh" title="' + esc(s.url) + '">' + (s.report ? '<a href="' + esc(s.report) + '">' + esc(s.id) + '</a>' : esc(s.id)) + '</td>' +
+        (cols.length ? '<td class="cv" colspan="' + cols.length + '"><canvas width="' + cols.length * CELL + '" height="' + ROW + '"></canvas></td>' : '') + '</tr>';
     }
     h += '<tr style="height:' + (rows.length - last) * ROW + 'px"></tr>';
-    $('fm-body').innerHTML = h;
+    var body = $('fm-body');
+    body.innerHTML = h;
+    body.querySelectorAll('tr[data-i]').forEach(function (tr) {
+      var cv = tr.querySelector('canvas');
+      if (!cv) return;
+      var row = M[+tr.getAttribute('data-i')], g = cv.getContext('2d');
+      for (var c = 0; c < cols.length; c++) {
+        var ch = row.length ? row[cols[c]] : '.';
+        if (ch === '.') { g.strokeStyle = '#d5d8dd'; g.strokeRect(c * CELL + 1.5, 2.5, 11, 13); }
+        else { g.fillStyle = COLOR[ch]; g.fillRect(c * CELL + 1, 2, 12, 14); }
+      }
+    });
   }
   var pending = false;
   $('fm-wrap').addEventListener('scroll', function () { if (!pending) { pending = true; requestAnimationFrame(function () { pending = false; draw(); }); } });
-  $('fm-body').addEventListener('mouseover', function (ev) {
-    var td = ev.target.closest && ev.target.closest('td.c');
-    if (!td || td.title) return;
-    var i = +td.parentNode.getAttribute('data-i'), j = +td.getAttribute('data-j');
+  $('fm-body').addEventListener('mousemove', function (ev) {
+    var cv = ev.target;
+    if (!cv || cv.tagName !== 'CANVAS') return;
+    var i = +cv.parentNode.parentNode.getAttribute('data-i'), c = Math.floor(ev.offsetX / CELL), j = state.cols[c];
+    if (j === undefined) return;
     var ch = M[i].length ? M[i][j] : '.', why = reasons().get(i * NB + j);
-    td.title = S[i].id + ' · ' + B[j].id + ': ' + NAME[ch] + (why ? ' — ' + why : '');
+    cv.title = S[i].id + ' · ' + B[j].id + ': ' + NAME[ch] + (why ? ' — ' + why : '');
   });
   document.querySelectorAll('#ff input, #ff select').forEach(function (el) { el.addEventListener(el.type === 'search' ? 'input' : 'change', apply); });
   $('f-reset').addEventListener('click', function () {

@@ -104,9 +104,9 @@ describe.skipIf(!available)('fleet report in headless Chromium (1,000 sites × 9
     expect(await shown()).toBe('100 of 1000 sites × 1 of 918 behaviours');
     const link = page.locator('#fm-body tr[data-i] td.sh a').first();
     expect(await link.getAttribute('href')).toMatch(/^\.\.\/shard-\d\/sites\/site-\d+\/report\.html$/);
-    const cell = page.locator('#fm-body tr[data-i] td.c').first();
-    await cell.hover();
-    expect(await cell.getAttribute('title')).toMatch(/^site-\d+ · .*: failed — .*answered 404 rest_no_route$/);
+    const cells = page.locator('#fm-body tr[data-i] canvas').first();
+    await cells.hover({ position: { x: 7, y: 9 } });
+    expect(await cells.getAttribute('title')).toMatch(/^site-\d+ · .*: failed — .*answered 404 rest_no_route$/);
     await page.locator('#f-reset').click();
   });
 });
