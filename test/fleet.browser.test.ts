@@ -5,20 +5,18 @@
  * what it shows, and each site links to its own report. Timings are measured by the fleet
  * benchmark (bench/fleet.ts), not asserted here.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { FleetBuilder } from '../reporters/fleet.ts';
 import { renderFleetHtml } from '../reporters/fleet-html.ts';
+import { chromiumAvailable, openChromium } from './helpers/chromium.ts';
 import { siteResults, syntheticBehaviours } from './helpers/fleet.ts';
 import type { Status } from '../schemas/results.ts';
 
-const CHROMIUM = process.env.CMSC_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = resolve(import.meta.dirname, '../reports/test-artifacts');
-const available = existsSync(CHROMIUM) || !!process.env.CI;
 
 const SITES = 1000;
 const BEH = syntheticBehaviours(918);
@@ -26,10 +24,9 @@ const BEH = syntheticBehaviours(918);
 const status = (n: number) => (_: unknown, i: number): Status =>
   (i === 3 && n % 10 === 0) || (i === 5 && n % 7 === 0) ? 'failed' : i === 8 && n === 13 ? 'error' : i % 9 === 1 ? 'skipped' : 'passed';
 
-describe.skipIf(!available)('fleet report in headless Chromium (1,000 sites × 918 behaviours)', () => {
-  let ctx: BrowserContext;
+describe.skipIf(!chromiumAvailable)('fleet report in headless Chromium (1,000 sites × 918 behaviours)', () => {
   let page: Page;
-  let profileDir: string;
+  let close: (() => Promise<void>) | undefined;
   const requests: string[] = [];
 
   beforeAll(async () => {
@@ -39,23 +36,12 @@ describe.skipIf(!available)('fleet report in headless Chromium (1,000 sites × 9
     const report = b.build([], [], false);
     mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(join(ARTIFACTS, 'fleet.html'), renderFleetHtml(report));
-    const { chromium } = await import('playwright-core');
-    profileDir = mkdtempSync(join(tmpdir(), 'cmsc-chromium-'));
-    ctx = await chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1280, height: 1300 },
-    });
-    page = ctx.pages()[0] ?? (await ctx.newPage());
+    ({ page, close } = await openChromium());
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(pathToFileURL(join(ARTIFACTS, 'fleet.html')).href);
   }, 120_000);
 
-  afterAll(async () => {
-    await ctx?.close();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
-  });
+  afterAll(async () => close?.());
 
   const shown = async () => (await page.locator('#fm-shown').textContent()) ?? '';
   const rows = () => page.locator('#fm-body tr[data-i]').count();

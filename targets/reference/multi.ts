@@ -5,11 +5,10 @@
  * password. `cms-conformance serve --sites N` runs it and writes a targets file for the fleet
  * (`run --targets`).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createReferenceHandler, type ReferenceHandler } from './index.ts';
+import { createReferenceHandler, listenHttp, type ReferenceHandler } from './index.ts';
 import { randomAppPassword } from './state.ts';
 
 export interface ReferenceSites {
@@ -42,18 +41,7 @@ export async function startReferenceSites(opts: ReferenceSitesOptions): Promise<
   const host = opts.host ?? '127.0.0.1';
   const user = opts.user ?? 'admin';
   const appPassword = opts.appPassword ?? randomAppPassword();
-  const server = createServer();
-  server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  const origin = `http://${urlHost}:${port}`;
+  const { server, port, url: origin, stop } = await listenHttp(opts.port ?? 0, host);
   const sites = new Map<number, ReferenceHandler>();
   const site = (n: number): ReferenceHandler => {
     let h = sites.get(n);
@@ -73,7 +61,6 @@ export async function startReferenceSites(opts: ReferenceSitesOptions): Promise<
     req.url = `${m[2] || '/'}${m[3] ?? ''}`;
     site(n)(req, res);
   });
-  let stopping: Promise<void> | undefined;
   return {
     origin,
     port,
@@ -81,11 +68,7 @@ export async function startReferenceSites(opts: ReferenceSitesOptions): Promise<
     user,
     appPassword,
     made: () => sites.size,
-    stop: () =>
-      (stopping ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      })),
+    stop,
   };
 }
 
