@@ -276,7 +276,8 @@ function credentialsOf(s: FleetSite, env: NodeJS.ProcessEnv): Pick<RunConfig, 'u
   };
   if (s.authHeaderEnv) return { user: undefined, appPassword: undefined, authHeader: read(s.authHeaderEnv, 'Authorization header') };
   if (s.userEnv) return { user: read(s.userEnv, 'user'), appPassword: read(s.appPasswordEnv!, 'application password'), authHeader: undefined };
-  return { user: undefined, appPassword: undefined, authHeader: undefined };
+  // No variables named: the run's own credentials (--user/--app-password, --auth-header), if any.
+  return {};
 }
 
 /** Both baselines as one: the site's own entries win over --baseline's for the same behaviour. */

@@ -68,13 +68,13 @@ describe('a simulated fleet: 12 sites, 4 shards in parallel processes, one merge
     sim = await startSimulatedFleet({ count: 12, targetsFile: join(root, 'sites.txt') });
     shardRuns = await Promise.all(
       [1, 2, 3, 4].map((i) =>
-        runCli(['run', '--targets', sim.targetsFile, '--shard', `${i}/4`, '--seed', '7', '--read-only', '--report', 'json,html,md', '--report-dir', join(root, `shard-${i}`)], { env: sim.env, timeoutMs: 280_000 }),
+        runCli(['run', '--targets', sim.targetsFile, '--shard', `${i}/4`, '--seed', '7', '--read-only', '--report', 'json,html,md', '--report-dir', join(root, `shard-${i}`)], { env: sim.env, timeoutMs: 540_000 }),
       ),
     );
     for (const i of [1, 2, 3, 4]) shards.push(JSON.parse(readFileSync(join(root, `shard-${i}`, 'shard.json'), 'utf8')));
     merge = await runCli(['merge', join(root, 'shard-1'), join(root, 'shard-2'), join(root, 'shard-3'), join(root, 'shard-4'), '--report-dir', join(root, 'fleet')], { timeoutMs: 120_000 });
     report = JSON.parse(readFileSync(join(root, 'fleet', 'fleet.json'), 'utf8'));
-  }, 300_000);
+  }, 600_000);
 
   afterAll(async () => {
     await sim?.stop();
