@@ -4,18 +4,22 @@
  * processes (`run --targets --shard i/k`), merged (`merge`), and the fleet report opened in
  * Chromium. Prints sites per minute, the CPU per site, the merge's time and memory, the report's
  * load time and the time of a filter click; checks that the merged counts equal the sum of the
- * shards. `--scale-merge F` also merges F copies of every shard (F × N sites, the same result
- * files under other site IDs) to measure the merge and the report at F times the size.
+ * shards. `--merge-sites 1000,10000` also merges that many sites made of copies of the sites
+ * that ran (the same result files under other site IDs), to measure the merge and the report at
+ * those sizes. `--from DIR` skips running: it merges the shard outputs in DIR (the sites that
+ * finished) and the copies.
  *
- *   npm run bench:fleet -- [--sites 1000] [--shards 4] [--scale-merge 10] [--write] [--keep] [--dir DIR]
+ *   npm run bench:fleet -- [--sites 1000] [--shards 4] [--merge-sites 10000] [--write] [--keep] [--dir DIR]
+ *   npm run bench:fleet -- --from DIR --merge-sites 1000,10000
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ShardFile } from '../src/fleet.ts';
+import type { Counts } from '../schemas/results.ts';
 import type { FleetReport } from '../reporters/fleet.ts';
 import { PKG_ROOT } from '../src/paths.ts';
 import { startSimulatedFleet } from './fleet-sim.ts';
@@ -24,7 +28,8 @@ const { values } = parseArgs({
   options: {
     sites: { type: 'string', default: '1000' },
     shards: { type: 'string', default: '4' },
-    'scale-merge': { type: 'string', default: '0' },
+    'merge-sites': { type: 'string', default: '' },
+    from: { type: 'string' },
     seed: { type: 'string', default: '1' },
     write: { type: 'boolean' },
     keep: { type: 'boolean' },
@@ -33,8 +38,9 @@ const { values } = parseArgs({
 });
 const N = Number(values.sites);
 const K = Number(values.shards);
-const SCALE = Number(values['scale-merge']);
-const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'cmsc-bench-fleet-'));
+/** Also merge this many sites (copies of the sites run, under other IDs): e.g. 1000,10000. */
+const MERGE_SITES = values['merge-sites'] ? values['merge-sites'].split(',').map(Number) : [];
+const dir = values.from ?? values.dir ?? mkdtempSync(join(tmpdir(), 'cmsc-bench-fleet-'));
 mkdirSync(dir, { recursive: true });
 const BIN = join(PKG_ROOT, 'bin/cms-conformance.js');
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
@@ -116,97 +122,114 @@ async function browse(file: string): Promise<{ loadMs: number; filters: { what: 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-console.log(`fleet benchmark: ${N} sites, ${K} shards (parallel processes), read-only, seed ${values.seed}; output in ${dir}`);
-const sim = await startSimulatedFleet({ count: N, targetsFile: join(dir, 'sites.txt') });
-const started = performance.now();
-let shardRuns: Measured[];
-let serverRss = 0;
-let madeSites = 0;
-try {
-  shardRuns = await Promise.all(
-    Array.from({ length: K }, (_, i) =>
-      cli(['run', '--targets', sim.targetsFile, '--shard', `${i + 1}/${K}`, '--seed', String(values.seed), '--read-only', '--report', 'json,html', '--report-dir', join(dir, `shard-${i + 1}`)], sim.env),
-    ),
-  );
-} finally {
-  serverRss = process.memoryUsage().rss;
-  madeSites = sim.sites.made();
-  await sim.stop();
+interface RunPhase {
+  shardRuns: Measured[];
+  wallMs: number;
+  serverRss: number;
+  madeSites: number;
 }
-const runWallMs = performance.now() - started;
-const shards: ShardFile[] = Array.from({ length: K }, (_, i) => JSON.parse(readFileSync(join(dir, `shard-${i + 1}`, 'shard.json'), 'utf8')));
-for (const [i, r] of shardRuns.entries()) if (r.code !== 0 && r.code !== 1) throw new Error(`shard ${i + 1} exited ${r.code}: ${r.stderr.slice(-2000)}`);
 
-const merge = await cli(['merge', ...shards.map((_, i) => join(dir, `shard-${i + 1}`)), '--report-dir', join(dir, 'fleet')]);
-if (merge.code !== 0 && merge.code !== 1) throw new Error(`merge exited ${merge.code}: ${merge.stderr}`);
-const fleet: FleetReport = JSON.parse(readFileSync(join(dir, 'fleet', 'fleet.json'), 'utf8'));
-const shardSum = { passed: 0, failed: 0, skipped: 0, error: 0, total: 0 };
-for (const s of shards) for (const site of s.sites) for (const k of Object.keys(shardSum) as (keyof typeof shardSum)[]) shardSum[k] += site.summary?.[k] ?? 0;
-const countsEqual = (Object.keys(shardSum) as (keyof typeof shardSum)[]).every((k) => fleet.totals[k] === shardSum[k]);
-if (!countsEqual) throw new Error(`merged counts ${JSON.stringify(fleet.totals)} differ from the sum of the shards ${JSON.stringify(shardSum)}`);
-if (fleet.sites.length !== N) throw new Error(`merged ${fleet.sites.length} sites, expected ${N}`);
-const html = join(dir, 'fleet', 'fleet.html');
-const browsed = await browse(html);
+let run: RunPhase | undefined;
+if (!values.from) {
+  console.log(`fleet benchmark: ${N} sites, ${K} shards (parallel processes), read-only, seed ${values.seed}; output in ${dir}`);
+  const sim = await startSimulatedFleet({ count: N, targetsFile: join(dir, 'sites.txt') });
+  const started = performance.now();
+  let serverRss = 0;
+  let madeSites = 0;
+  let shardRuns: Measured[];
+  try {
+    shardRuns = await Promise.all(
+      Array.from({ length: K }, (_, i) =>
+        cli(['run', '--targets', sim.targetsFile, '--shard', `${i + 1}/${K}`, '--seed', String(values.seed), '--read-only', '--report', 'json,html', '--report-dir', join(dir, `shard-${i + 1}`)], sim.env),
+      ),
+    );
+  } finally {
+    serverRss = process.memoryUsage().rss;
+    madeSites = sim.sites.made();
+    await sim.stop();
+  }
+  for (const [i, r] of shardRuns.entries()) if (r.code !== 0 && r.code !== 1) throw new Error(`shard ${i + 1} exited ${r.code}: ${r.stderr.slice(-2000)}`);
+  run = { shardRuns, wallMs: performance.now() - started, serverRss, madeSites };
+} else console.log(`fleet benchmark: the shard outputs in ${dir}`);
 
-// Scale: F copies of every shard (the same result files under other site IDs), merged.
-let scaled: { sites: number; merge: Measured; htmlBytes: number; jsonBytes: number; browsed?: Awaited<ReturnType<typeof browse>> } | undefined;
-if (SCALE > 1) {
-  const copies = join(dir, 'scaled');
-  for (let c = 1; c <= SCALE; c++)
-    for (const [i, s] of shards.entries()) {
-      const copyDir = join(copies, `copy-${c}-shard-${i + 1}`);
-      mkdirSync(copyDir, { recursive: true });
-      const doc: ShardFile = {
-        ...s,
-        shard: { index: (c - 1) * K + i + 1, count: SCALE * K, by: 'site' },
-        sites: s.sites.map((x) => ({ ...x, id: `${x.id}-copy-${c}`, ...(x.dir ? { dir: relative(copyDir, join(dir, `shard-${i + 1}`, x.dir)) } : {}) })),
-      };
-      writeFileSync(join(copyDir, 'shard.json'), JSON.stringify(doc));
-    }
-  const m = await cli(['merge', copies, '--report-dir', join(dir, 'fleet-scaled')]);
-  if (m.code !== 0 && m.code !== 1) throw new Error(`scaled merge exited ${m.code}: ${m.stderr}`);
-  scaled = {
-    sites: SCALE * N,
+const shardDirs = readdirSync(dir)
+  .filter((d) => /^shard-\d+$/.test(d))
+  .sort((a, b) => Number(a.slice(6)) - Number(b.slice(6)))
+  .map((d) => join(dir, d));
+const shards: ShardFile[] = shardDirs.map((d) => JSON.parse(readFileSync(join(d, 'shard.json'), 'utf8')));
+const done = shards.flatMap((s, i) => s.sites.filter((x) => x.state === 'done').map((x) => ({ ...x, shardDir: shardDirs[i]! })));
+
+/** Merge, check that the counts equal the sum of the inputs, open the report. */
+async function mergeAndBrowse(inputs: string[], outDir: string, sum: Record<'passed' | 'failed' | 'skipped' | 'error' | 'total', number>) {
+  const m = await cli(['merge', ...inputs, '--report-dir', outDir]);
+  if (m.code !== 0 && m.code !== 1 && m.code !== 3) throw new Error(`merge exited ${m.code}: ${m.stderr}`);
+  const fleet: FleetReport = JSON.parse(readFileSync(join(outDir, 'fleet.json'), 'utf8'));
+  const equal = (Object.keys(sum) as (keyof typeof sum)[]).every((k) => fleet.totals[k] === sum[k]);
+  if (!equal) throw new Error(`merged counts ${JSON.stringify(fleet.totals)} differ from the sum of the shards ${JSON.stringify(sum)}`);
+  return {
     merge: m,
-    htmlBytes: statSync(join(dir, 'fleet-scaled', 'fleet.html')).size,
-    jsonBytes: statSync(join(dir, 'fleet-scaled', 'fleet.json')).size,
-    browsed: await browse(join(dir, 'fleet-scaled', 'fleet.html')),
+    fleet,
+    jsonBytes: statSync(join(outDir, 'fleet.json')).size,
+    htmlBytes: statSync(join(outDir, 'fleet.html')).size,
+    browsed: await browse(join(outDir, 'fleet.html')),
   };
 }
+const sumOf = (sites: { summary?: Counts }[]) => {
+  const sum = { passed: 0, failed: 0, skipped: 0, error: 0, total: 0 };
+  for (const x of sites) for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += x.summary?.[k] ?? 0;
+  return sum;
+};
 
-const cpuShards = shardRuns.every((r) => r.cpuS !== undefined) ? shardRuns.reduce((n, r) => n + r.cpuS!, 0) : undefined;
+const real = await mergeAndBrowse(shardDirs, join(dir, 'fleet'), sumOf(shards.flatMap((s) => s.sites)));
+const fleet = real.fleet;
+
+// Larger fleets: copies of the sites that ran (their result files, under other IDs), in K shards.
+const scaled: { sites: number; r: Awaited<ReturnType<typeof mergeAndBrowse>> }[] = [];
+for (const size of MERGE_SITES) {
+  const copies = join(dir, `copies-${size}`);
+  rmSync(copies, { recursive: true, force: true });
+  const per = Math.ceil(size / K);
+  const picked: (typeof done)[number][][] = Array.from({ length: K }, () => []);
+  for (let n = 0; n < size; n++) picked[Math.floor(n / per)]!.push({ ...done[n % done.length]!, id: `copy-${n + 1}` });
+  for (const [k, sites] of picked.entries()) {
+    const copyDir = join(copies, `shard-${k + 1}`);
+    mkdirSync(copyDir, { recursive: true });
+    const doc: ShardFile = {
+      ...shards[0]!,
+      shard: { index: k + 1, count: K, by: 'site' },
+      targets: { ...shards[0]!.targets, digest: `copies-${size}`, sites: size },
+      sites: sites.map(({ shardDir, ...x }) => ({ ...x, dir: relative(copyDir, join(shardDir, x.dir!)) })),
+    };
+    writeFileSync(join(copyDir, 'shard.json'), JSON.stringify(doc));
+  }
+  scaled.push({ sites: size, r: await mergeAndBrowse([copies], join(dir, `fleet-${size}`), sumOf(picked.flat())) });
+}
+
+const mergeRow = (m: Measured, r: { jsonBytes: number; htmlBytes: number }) =>
+  `${sec(m.wallMs)} wall${m.cpuS !== undefined ? `, ${m.cpuS.toFixed(1)} s CPU, peak ${Math.round(m.maxRssKiB! / 1024)} MiB` : ''}; fleet.json ${mb(r.jsonBytes)}, fleet.html ${mb(r.htmlBytes)}`;
+const browseRows = (label: string, b: Awaited<ReturnType<typeof browse>>): [string, string][] =>
+  b ? [[`${label}: fleet.html in Chromium, load`, sec(b.loadMs)], ...b.filters.map((f) => [`${label}: filter click, ${f.what}`, `${f.ms.toFixed(0)} ms (${f.shown})`] as [string, string])] : [];
+const cpuShards = run?.shardRuns.every((r) => r.cpuS !== undefined) ? run.shardRuns.reduce((n, r) => n + r.cpuS!, 0) : undefined;
 const rows: [string, string][] = [
-  ['sites × behaviours', `${N} × ${fleet.behaviours.length} (${fleet.totals.total} results: ${fleet.totals.passed} passed, ${fleet.totals.failed} failed, ${fleet.totals.skipped} skipped, ${fleet.totals.error} could not be checked)`],
-  ['shards (parallel processes)', `${K}: ${shards.map((s) => s.sites.length).join(' / ')} sites; walls ${shardRuns.map((r) => sec(r.wallMs)).join(' / ')}`],
-  ['wall, all shards', `${sec(runWallMs)} → ${((N / runWallMs) * 60_000).toFixed(0)} sites/minute`],
-  ...(cpuShards !== undefined ? ([['CPU of the shard processes', `${cpuShards.toFixed(0)} s, ${(cpuShards / N).toFixed(2)} s per site; peak memory per shard ${shardRuns.map((r) => `${Math.round(r.maxRssKiB! / 1024)}`).join(' / ')} MiB`]] as [string, string][]) : []),
-  ['reference server (one process, all sites)', `${madeSites} sites made, ${mb(serverRss)} resident (bench process)`],
-  ['merge', `${sec(merge.wallMs)} wall${merge.cpuS !== undefined ? `, ${merge.cpuS.toFixed(1)} s CPU, peak ${Math.round(merge.maxRssKiB! / 1024)} MiB` : ''}; fleet.json ${mb(statSync(join(dir, 'fleet', 'fleet.json')).size)}, fleet.html ${mb(statSync(html).size)}`],
-  ['merged counts = sum of the shards', countsEqual ? `yes (${fleet.totals.total} = ${shardSum.total})` : 'NO'],
-  ['deviations / groups / gating sites', `${fleet.deviations.length} / ${fleet.groups.length} / ${fleet.verdict.gatingSites}; merge exit ${merge.code}`],
-  ...(browsed
+  ['sites × behaviours run', `${done.length} × ${fleet.behaviours.length} (${shards.reduce((n, s) => n + s.sites.length, 0)} in the shards; ${fleet.totals.total} results: ${fleet.totals.passed} passed, ${fleet.totals.failed} failed, ${fleet.totals.skipped} skipped, ${fleet.totals.error} could not be checked)`],
+  ['shards', `${shards.length}: ${shards.map((s) => `${s.sites.filter((x) => x.state === 'done').length}/${s.sites.length}`).join(' · ')} sites done`],
+  ...(run
     ? ([
-        ['fleet.html in Chromium: load', sec(browsed.loadMs)],
-        ...browsed.filters.map((f) => [`filter click: ${f.what}`, `${f.ms.toFixed(0)} ms (${f.shown})`] as [string, string]),
+        ['wall, all shards in parallel', `${sec(run.wallMs)} → ${((done.length / run.wallMs) * 60_000).toFixed(0)} sites/minute; shard walls ${run.shardRuns.map((r) => sec(r.wallMs)).join(' / ')}`],
+        ...(cpuShards !== undefined ? ([['CPU of the shard processes', `${cpuShards.toFixed(0)} s, ${(cpuShards / done.length).toFixed(2)} s per site; peak memory per shard ${run.shardRuns.map((r) => Math.round(r.maxRssKiB! / 1024)).join(' / ')} MiB`]] as [string, string][]) : []),
+        ['reference server (one process, all sites)', `${run.madeSites} sites made, ${mb(run.serverRss)} resident (bench process)`],
       ] as [string, string][])
     : []),
-  ...(scaled
-    ? ([
-        [`merge at ${scaled.sites} sites (×${SCALE} copies)`, `${sec(scaled.merge.wallMs)} wall${scaled.merge.cpuS !== undefined ? `, ${scaled.merge.cpuS.toFixed(1)} s CPU, peak ${Math.round(scaled.merge.maxRssKiB! / 1024)} MiB` : ''}; fleet.json ${mb(scaled.jsonBytes)}, fleet.html ${mb(scaled.htmlBytes)}`],
-        ...(scaled.browsed
-          ? ([
-              [`fleet.html at ${scaled.sites} sites: load`, sec(scaled.browsed.loadMs)],
-              ...scaled.browsed.filters.map((f) => [`  filter click: ${f.what}`, `${f.ms.toFixed(0)} ms`] as [string, string]),
-            ] as [string, string][])
-          : []),
-      ] as [string, string][])
-    : []),
+  [`merge of the shards (${fleet.sites.length} sites)`, mergeRow(real.merge, real)],
+  ['merged counts = sum of the shards', `yes (${fleet.totals.total}); deviations ${fleet.deviations.length}, groups ${fleet.groups.length}, gating sites ${fleet.verdict.gatingSites}; merge exit ${real.merge.code}`],
+  ...browseRows(`${fleet.sites.length} sites`, real.browsed),
+  ...scaled.flatMap(({ sites, r }) => [[`merge of ${sites} sites (copies)`, mergeRow(r.merge, r)] as [string, string], ...browseRows(`${sites} sites`, r.browsed)]),
 ];
 const table = ['| what | measured |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
 console.log(table);
 if (values.write) {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  appendFileSync(join(PKG_ROOT, 'BENCHMARKS.md'), `\n### Fleet: ${N} sites, ${K} shards — ${new Date().toISOString().slice(0, 10)}, ${machine}\n\n\`npm run bench:fleet -- --sites ${N} --shards ${K}${SCALE > 1 ? ` --scale-merge ${SCALE}` : ''}\`\n\n${table}\n`);
+  appendFileSync(join(PKG_ROOT, 'BENCHMARKS.md'), `\n### Fleet: ${done.length} sites, ${shards.length} shards — ${new Date().toISOString().slice(0, 10)}, ${machine}\n\n\`npm run bench:fleet -- ${values.from ? '--from DIR' : `--sites ${N} --shards ${K}`}${MERGE_SITES.length ? ` --merge-sites ${MERGE_SITES.join(',')}` : ''}\`\n\n${table}\n`);
   console.log('appended to BENCHMARKS.md');
 }
-if (!values.keep && !values.dir) rmSync(dir, { recursive: true, force: true });
+if (!values.keep && !values.dir && !values.from) rmSync(dir, { recursive: true, force: true });
