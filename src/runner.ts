@@ -40,6 +40,14 @@ export interface PreparedTarget {
 
 export type Log = (line: string) => void;
 
+/**
+ * A worker runs suite file after suite file without starting a new thread and loading the
+ * dependencies again for each (about 1 s of CPU per file); the setup file re-evaluates every
+ * module of cms-conformance for each suite file, so no state passes from one file (or one site)
+ * to the next, as with vitest's isolation.
+ */
+const SHARED_WORKERS = { isolate: false, setupFiles: [join(PKG_ROOT, 'src/fresh-modules.ts')] };
+
 /** The time limit of a behaviour or hook: not a limit on the target (that is --timeout per request), a guard against a harness hang. */
 export const HARNESS_GUARD_MS = 30 * 60_000;
 
@@ -186,12 +194,7 @@ export class SuiteEngine {
         passWithNoTests: true,
         pool: 'threads',
         maxWorkers: workerCount(cfg.concurrency),
-        // A worker runs suite file after suite file without starting a new thread and loading the
-        // dependencies again for each (about 1 s of CPU per file); the setup file re-evaluates
-        // every module of cms-conformance for each suite file, so no state passes from one file
-        // (or one site) to the next, as with vitest's isolation.
-        isolate: false,
-        setupFiles: [join(PKG_ROOT, 'src/fresh-modules.ts')],
+        ...SHARED_WORKERS,
         // A behaviour shard runs its share of the suite files (vitest's own file sharding: stable by path).
         ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}),
         // Every request has its own limit (--timeout), so a behaviour or a fixture hook always ends
@@ -428,7 +431,7 @@ export async function listBehaviours(only?: string): Promise<{ behaviours: Liste
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest(
     'test',
-    { root: PKG_ROOT, config: false, include: suiteFiles(only), watch: false, reporters: [], testNamePattern: only, pool: 'threads' },
+    { root: PKG_ROOT, config: false, include: suiteFiles(only), watch: false, reporters: [], testNamePattern: only, pool: 'threads', ...SHARED_WORKERS },
     { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
   );
   try {
