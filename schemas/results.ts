@@ -177,6 +177,15 @@ export interface BaselineOutcome {
   notRun: { id: string; status: 'skipped' | 'error' | 'not run' }[];
 }
 
+/** Which share of a sharded run a results file holds (`--shard i/n`). */
+export interface ShardInfo {
+  /** 1-based. */
+  index: number;
+  count: number;
+  /** What was shared out: the sites of a targets file, or the behaviours (suite files) of one site. */
+  by: 'site' | 'behaviour';
+}
+
 export interface Results {
   schemaVersion: 1;
   tool: { name: string; version: string };
@@ -197,6 +206,10 @@ export interface Results {
   advertised?: Advertised | null;
   /** The outcome against --baseline, when one was given. */
   baseline?: BaselineOutcome;
+  /** The site's ID in a targets file (`run --targets`). */
+  site?: string;
+  /** The share of a sharded run (`--shard i/n`) this file holds; absent for a whole run. */
+  shard?: ShardInfo;
 }
 
 export type ReportFormat = 'html' | 'junit' | 'md' | 'json' | 'events';

@@ -37,6 +37,7 @@ const COMMAND_ROWS: [string, string][] = [
   ['list', 'List the behaviours (ID, level, title, spec section) without running them.'],
   ['compare <A> <B>', 'Run (or read) two instances with the same seed and inputs and show where they differ.'],
   ['selftest', 'Prove the suite: run it once per named fault through a fault-injecting proxy; report the mutation score.'],
+  ['merge DIR...', 'Merge shard outputs (run --targets ... --shard i/n) and single runs into one fleet report.'],
   ['serve', 'Start the reference server (the documented interface, in memory) for trying clients.'],
 ];
 
@@ -48,6 +49,7 @@ Examples:
   npx cms-conformance run --target reference
   npx cms-conformance run --target https://site.example --user admin --app-password "xxxx xxxx xxxx xxxx xxxx xxxx"
   npx cms-conformance run --target http://127.0.0.1:8080 --only '^disc\\.args\\.cms'
+  npx cms-conformance run --targets sites.txt --shard 2/8      a fleet: this runner's share of the sites
 
 Options:
 ${helpRows([...optionRows(), ['--help', 'Show this help.']])}
@@ -111,6 +113,21 @@ ${helpRows([
 
 ${para('Exit codes: 0 every fault was caught; 1 a fault was missed; 2 usage error; 3 the host cannot boot.')}`;
 
+const MERGE_HELP = `Usage: cms-conformance merge DIR... [--report-dir DIR] [--baseline FILE] [--fail-on LEVEL] [--report LIST]
+
+${para('Merges shard outputs (run --targets FILE --shard i/n, one folder each) and single runs (results.json files or report folders, e.g. behaviour shards of one site: run --shard i/n) into one fleet report: fleet.json, fleet.html and fleet.md with the sites x behaviours matrix, the deviations sites share, sites grouped by their failures, and links to each site\'s own report. Counts equal the sum of the shards; a behaviour seen in several shards of one site takes its worst status.')}
+
+Options:
+${helpRows([
+  ['--report-dir DIR', 'Where the fleet report goes (default reports/fleet/<timestamp>/, reports/fleet/latest points to it).'],
+  ['--baseline FILE', 'Known failures for every site (a site of the targets file may name its own too).'],
+  ['--fail-on LEVEL', 'security, must (default) or should: the least severe level that gates.'],
+  ['--report LIST', 'Formats: html, md, json (default all).'],
+  ['--help', 'Show this help.'],
+])}
+
+${para('Exit codes: 0 no site has a gating failure outside its baseline; 1 one has; 2 usage error; 3 a site or shard is missing or could not be checked.')}`;
+
 const GLOBAL_HELP = `Usage: cms-conformance <command> [options]
        cms-conformance <command> --help
 
@@ -133,8 +150,9 @@ Exit codes (run; compare and selftest say theirs in their help):
 ${helpRows(EXIT_ROWS, 4)}`;
 
 /** Help of each command (serve has its own, in targets/reference/serve.ts). */
-export const HELP: Record<'global' | 'run' | 'list' | 'compare' | 'selftest', string> = {
+export const HELP: Record<'global' | 'run' | 'list' | 'compare' | 'selftest' | 'merge', string> = {
   global: GLOBAL_HELP,
+  merge: MERGE_HELP,
   run: RUN_HELP,
   list: LIST_HELP,
   compare: COMPARE_HELP,
@@ -159,7 +177,8 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     if (first === 'serve') return await serve(rest, out, err);
     if (first === 'compare') return await compare(rest, out, err);
     if (first === 'selftest') return await selftest(rest, out, err);
-    throw new UsageError(`unknown command "${first}" (commands: run, list, compare, selftest, serve; see cms-conformance --help)`);
+    if (first === 'merge') return await merge(rest, out, err);
+    throw new UsageError(`unknown command "${first}" (commands: run, list, compare, merge, selftest, serve; see cms-conformance --help)`);
   } catch (e) {
     if (e instanceof UsageError || e instanceof UnreachableError) {
       err.write(`cms-conformance: ${oneLine(e.message)}\n`);
@@ -183,6 +202,7 @@ async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.Writa
   }
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (see cms-conformance run --help)`);
   const cfg = resolveConfig(values as Record<string, string | boolean | undefined>);
+  if (cfg.targets) return await runTargets(cfg, out, err);
   const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`), { progress: { stream: err, quiet: cfg.quiet } });
   const { results, exitCode } = outcome;
   const s = results.summary;
@@ -400,4 +420,52 @@ async function selftest(argv: string[], out: NodeJS.WritableStream, err: NodeJS.
   } finally {
     await booted.stop();
   }
+}
+
+// ---------------------------------------------------------------- fleets
+
+/** `run --targets FILE [--shard i/n]`: the shard's sites one after the other (src/fleet.ts). */
+async function runTargets(cfg: RunConfig, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const { runFleet } = await import('./fleet.ts');
+  const outcome = await runFleet(cfg, (l) => err.write(`${l}\n`));
+  const sites = outcome.shard.sites;
+  const done = sites.filter((s) => s.state === 'done');
+  const sum = (k: 'passed' | 'failed' | 'skipped' | 'error') => done.reduce((n, s) => n + (s.summary?.[k] ?? 0), 0);
+  out.write(`\nshard ${outcome.shard.shard.index}/${outcome.shard.shard.count}: ${sites.length} site(s), ${done.length} run, ${sites.length - done.length} not run; ${sum('passed')} passed, ${sum('failed')} failed, ${sum('error')} could not be checked, ${sum('skipped')} skipped\n`);
+  for (const s of sites.filter((x) => x.exitCode)) out.write(`  ${s.id}: exit ${s.exitCode}${s.error ? ` (${s.error})` : ''}\n`);
+  out.write(`seed ${outcome.shard.seed}; shard output: ${shownPath(outcome.dir)}${outcome.latest ? ` (also ${shownPath(outcome.latest)})` : ''} (merge with: cms-conformance merge DIR...)\n`);
+  return outcome.exitCode;
+}
+
+/** `merge DIR...`: shard outputs into one fleet report (src/fleet-merge.ts). */
+async function merge(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const { values, positionals } = parseFlags(argv);
+  if (values.help) {
+    out.write(`${HELP.merge}\n`);
+    return EXIT.ok;
+  }
+  if (!positionals.length) throw new UsageError('merge takes the folders of the shard outputs (or results files) to merge (see cms-conformance --help)');
+  const cfg = resolveConfig(values as Record<string, string | boolean | undefined>, {});
+  const { mergeFleet } = await import('./fleet-merge.ts');
+  const outDir = cfg.reportDir ? resolve(cfg.reportDir) : timestampedDir(resolve(DEFAULT_REPORTS_ROOT, 'fleet'));
+  const started = performance.now();
+  const { report, files } = mergeFleet(positionals, { outDir, failOn: cfg.failOn, ...(cfg.baseline ? { baseline: cfg.baseline } : {}), formats: cfg.report });
+  const latest = cfg.reportDir ? undefined : updateLatest(resolve(DEFAULT_REPORTS_ROOT, 'fleet'), outDir);
+  const t = report.totals;
+  const v = report.verdict;
+  out.write(`${report.sites.length} site(s) × ${report.behaviours.length} behaviour(s) from ${report.inputs.length} input(s): ${t.passed} passed, ${t.failed} failed, ${t.error} could not be checked, ${t.skipped} skipped\n`);
+  out.write(`${v.gatingSites} site(s) with gating failures not in their baseline; ${report.clean} without any failure; ${v.notRun} not run\n`);
+  for (const d of report.deviations.slice(0, 10)) {
+    const b = report.behaviours[d.behaviour]!;
+    out.write(`  ${d.failed ? `${d.failed} site(s) fail` : `${d.error} site(s) could not check`} ${b.id} (${b.level})\n`);
+  }
+  for (const w of report.warnings) err.write(`warning: ${w}\n`);
+  out.write(`fleet report: ${shownPath(outDir)}${latest ? ` (also ${shownPath(latest)})` : ''} (merged in ${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
+  for (const f of files) out.write(`  ${shownPath(f)}\n`);
+  return report.exitCode;
+}
+
+function shownPath(p: string): string {
+  const r = relative(process.cwd(), p);
+  return r.startsWith('..') ? p : r || '.';
 }

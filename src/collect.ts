@@ -13,6 +13,7 @@ import {
   type BehaviourResult,
   type FailureKind,
   type Results,
+  type ShardInfo,
   type Status,
 } from '../schemas/results.ts';
 
@@ -25,6 +26,10 @@ export interface RunHeader {
   /** Requests the CLI itself made before the suites (index fetch). */
   setupRequests?: { count: number; latencyMs: number };
   advertised?: Advertised | null;
+  /** The site's ID in a targets file. */
+  site?: string;
+  /** The share of a sharded run. */
+  shard?: ShardInfo;
 }
 
 function firstLine(s: string): string {
@@ -135,6 +140,8 @@ export function buildResults(header: RunHeader, modules: readonly TestModule[], 
     errors,
     coverage: computeCoverage(behaviours),
     ...(header.advertised !== undefined ? { advertised: header.advertised } : {}),
+    ...(header.site !== undefined ? { site: header.site } : {}),
+    ...(header.shard ? { shard: header.shard } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import dotenv from 'dotenv';
 import { FAIL_ON, REPORT_FORMATS, type FailOn, type ReportFormat } from '../schemas/results.ts';
 import { UsageError } from './errors.ts';
+import { parseShard } from './shard.ts';
 
 export type ProfileChoice = 'auto' | 'spec' | 'wordpress';
 export { REPORT_FORMATS, type FailOn, type ReportFormat };
@@ -42,6 +43,12 @@ export interface RunConfig {
   failOn: FailOn;
   /** No progress line and no failure lines while the run goes; the summary at the end stays. */
   quiet: boolean;
+  /** Sites to run, one after the other (a targets file: text, JSON or CSV); see src/fleet.ts. */
+  targets?: string;
+  /** `i/n`: this run's share of the sites (--targets) or of the behaviours (one target). */
+  shard?: string;
+  /** The start-of-run sweep deletes tagged items of other runs only when they started longer ago than this. */
+  sweepAfterMs?: number;
 }
 
 type Kind = 'string' | 'int' | 'duration' | 'boolean' | 'enum' | 'list';
@@ -78,6 +85,9 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'maxRps', flag: 'max-rps', env: 'CONFORMANCE_MAX_RPS', kind: 'int', min: 0, placeholder: 'N', help: 'At most N requests per second over the whole run (0 = no limit, the default). A 429 with Retry-After also slows the run down.' },
   { key: 'quiet', flag: 'quiet', env: 'CONFORMANCE_QUIET', kind: 'boolean', help: 'No progress line and no failure lines while the run goes (the summary at the end is printed).' },
   { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'enum', values: FAIL_ON, help: 'The least severe level whose failures make the exit code 1: security (SECURITY only), must (SECURITY and MUST, the default) or should (all three).' },
+  { key: 'targets', flag: 'targets', env: 'CONFORMANCE_TARGETS', kind: 'string', placeholder: 'FILE', help: 'Run many sites, one after the other, with the same seed: one site per line (URL, then the names of the environment variables holding its user and application password), or JSON/CSV. One report folder per site under --report-dir.' },
+  { key: 'shard', flag: 'shard', env: 'CONFORMANCE_SHARD', kind: 'string', placeholder: 'I/N', help: 'Run only the I-th of N shares: of the sites with --targets (stable by site), else of the behaviours (suite files) of the one target. Merge the shares with cms-conformance merge.' },
+  { key: 'sweepAfterMs', flag: 'sweep-after', env: 'CONFORMANCE_SWEEP_AFTER', kind: 'duration', min: 0, placeholder: 'DURATION', help: 'Before a run, delete tagged leftovers of other runs only when those runs started longer ago than this (runs still going, e.g. other shards against the same site, are left alone). Default 6h.' },
 ];
 
 export const DEFAULTS = {
@@ -112,9 +122,9 @@ function parseValue(def: OptionDef, raw: string | boolean, source: string): unkn
       return n;
     }
     case 'duration': {
-      const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(String(raw).trim());
+      const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(String(raw).trim());
       if (!m) throw new UsageError(`${where} must be a duration such as 10000, 500ms or 10s, got "${raw}"`);
-      const n = Number(m[1]) * (m[2] === 's' ? 1000 : m[2] === 'm' ? 60_000 : 1);
+      const n = Number(m[1]) * (m[2] === 's' ? 1000 : m[2] === 'm' ? 60_000 : m[2] === 'h' ? 3_600_000 : 1);
       if (n < (def.min ?? 0)) throw new UsageError(`${where} must be positive`);
       return Math.round(n);
     }
@@ -210,6 +220,7 @@ export function resolveConfig(
       throw new UsageError(`--only is not a valid regular expression: ${cfg.only}`);
     }
   }
+  if (cfg.shard !== undefined) parseShard(cfg.shard);
   return cfg;
 }
 

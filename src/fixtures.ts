@@ -1,8 +1,9 @@
 /**
  * Items the suite creates on a target: tagged with the run ID, tracked, and force-deleted
- * afterwards — after each suite file (afterAll), and again by the CLI after the run and at
- * the start of the next one (a sweep by tag), so that an interrupted or crashed run leaves
- * nothing behind.
+ * afterwards — after each suite file (afterAll), and again by the CLI after the run (a sweep by
+ * the run's own tag) and at the start of a later one (a sweep of the tags of runs that started
+ * long enough ago to be over), so that an interrupted or crashed run leaves nothing behind while
+ * runs that share a site (shards) never delete each other's items.
  */
 import type { Client } from './client.ts';
 
@@ -119,18 +120,74 @@ export async function forceDelete(client: Client, route: string, attempts = 4): 
   }
 }
 
+/** Default of --sweep-after: six hours, the longest a GitHub Actions job may run, so a run older than that cannot still be going. */
+export const DEFAULT_SWEEP_AFTER_MS = 6 * 3_600_000;
+
+export interface SweepOptions {
+  /** Only this run's items (its tag). */
+  tag?: string;
+  /**
+   * Without `tag`: items of any run, but only of runs that started longer ago than this (the run
+   * tag carries its start time). Runs that started later may still be going (another shard, another
+   * job against the same site) and keep their items. Default 0: every tagged item.
+   */
+  olderThanMs?: number;
+  /** The clock (tests). */
+  now?: number;
+}
+
+export interface SweepOutcome {
+  deleted: number;
+  failed: number;
+  /** Tagged items left alone because their run started less than `olderThanMs` ago. */
+  spared: number;
+}
+
 /**
- * Force-delete every post, page and contact form tagged with `tag` (default: any run's tag). Used by the CLI
- * before a run (leftovers of earlier interrupted runs) and after it.
+ * When the run that created an item started (ms since epoch), from the run tags in its slug and
+ * title (`cmsc-<start: 8 base-36 digits><4 hex digits>`); the newest when it carries several; undefined
+ * when no tag says (an item of an unknown format counts as old).
  */
-export async function sweep(client: Client, tag = TAG_PREFIX): Promise<{ deleted: number; failed: number }> {
+export function runStartOf(item: any): number | undefined {
+  let newest: number | undefined;
+  for (const s of taggedStrings(item)) {
+    // Exactly 8 + 4 characters: the tag is often followed by more letters and digits (`cmsc-<id>x…`).
+    for (const m of s.matchAll(/cmsc-([0-9a-z]{8})([0-9a-f]{4})/g)) {
+      const t = parseInt(m[1]!, 36);
+      // Plausible start times only (2020 .. 2100): anything else is not a run tag.
+      if (!Number.isFinite(t) || t < 1_577_836_800_000 || t > 4_102_444_800_000) continue;
+      newest = Math.max(newest ?? 0, t);
+    }
+  }
+  return newest;
+}
+
+/**
+ * Force-delete the posts, pages and contact forms of one run (`tag`), or the leftovers of earlier
+ * runs (`olderThanMs`). Used by the CLI before a run (leftovers of interrupted runs, never the
+ * items of a run that may still be going) and after it (its own items).
+ */
+export async function sweep(client: Client, opts: string | SweepOptions = {}): Promise<SweepOutcome> {
+  const { tag, olderThanMs = 0, now = Date.now() } = typeof opts === 'string' ? { tag: opts } : opts;
+  const wanted = tag ?? TAG_PREFIX;
+  const spare = (item: any): boolean => {
+    if (tag || olderThanMs <= 0) return false;
+    const started = runStartOf(item);
+    return started !== undefined && started > now - olderThanMs;
+  };
   let deleted = 0;
   let failed = 0;
+  const spared = new Set<string>();
   for (const collection of SWEPT_COLLECTIONS) {
     for (let guard = 0; guard < 20; guard++) {
-      const res = await listTagged(client, collection, tag);
+      const res = await listTagged(client, collection, wanted);
       if (!res) break;
-      const mine = res.filter((p: any) => isTagged(p, tag));
+      const mine = res.filter((p: any) => {
+        if (!isTagged(p, wanted)) return false;
+        if (!spare(p)) return true;
+        spared.add(`${collection}/${p.id}`);
+        return false;
+      });
       if (!mine.length) break;
       const before = deleted + failed;
       await Promise.all(
@@ -145,7 +202,7 @@ export async function sweep(client: Client, tag = TAG_PREFIX): Promise<{ deleted
       if (failed) break;
     }
   }
-  return { deleted, failed };
+  return { deleted, failed, spared: spared.size };
 }
 
 /**
@@ -182,7 +239,11 @@ export async function listTagged(client: Client, collection: string, tag = TAG_P
   return answered ? [...found.values()] : undefined;
 }
 
-function isTagged(item: any, tag: string): boolean {
+function taggedStrings(item: any): string[] {
   const title = typeof item?.title === 'object' ? (item.title.raw ?? item.title.rendered) : item?.title;
-  return [item?.slug, title].some((s) => typeof s === 'string' && s.toLowerCase().includes(tag));
+  return [item?.slug, title].filter((s): s is string => typeof s === 'string').map((s) => s.toLowerCase());
+}
+
+function isTagged(item: any, tag: string): boolean {
+  return taggedStrings(item).some((s) => s.includes(tag));
 }

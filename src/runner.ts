@@ -6,19 +6,20 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Vitest } from 'vitest/node';
+import type { Reporter, SerializedError, TestModule, Vitest } from 'vitest/node';
 import { Client } from './client.ts';
 import { PKG_ROOT } from './paths.ts';
 import { isLoopback, redactConfig, type RunConfig } from './config.ts';
 import { TargetError, UnreachableError, UsageError } from './errors.ts';
-import { sweep, tagFor } from './fixtures.ts';
+import { DEFAULT_SWEEP_AFTER_MS, sweep, tagFor, type SweepOutcome } from './fixtures.ts';
+import { parseShard, type ShardInfo } from './shard.ts';
 import { detectProfile, getProfile, normalizeIndex, type ProfileName } from '../schemas/profiles.ts';
 import type { RunInfo } from './run-info.ts';
 import { suiteFiles, workerCount } from './suite-files.ts';
 import type { Exchange } from './client.ts';
 import { exitCodeFor, type Results } from '../schemas/results.ts';
 import type { SpecRef } from '../schemas/types.ts';
-import { ResultsReporter } from './collect.ts';
+import { ResultsReporter, type RunHeader } from './collect.ts';
 import { digestIndex } from '../reporters/advertised.ts';
 import { applyBaseline, loadBaseline, writeBaselineFile, type BaselineFile } from './baseline.ts';
 import { eventWriter } from './events.ts';
@@ -40,6 +41,14 @@ export interface PreparedTarget {
 }
 
 export type Log = (line: string) => void;
+
+/**
+ * A worker runs suite file after suite file without starting a new thread and loading the
+ * dependencies again for each (about 1 s of CPU per file); the setup file re-evaluates every
+ * module of cms-conformance for each suite file, so no state passes from one file (or one site)
+ * to the next, as with vitest's isolation.
+ */
+const SHARED_WORKERS = { isolate: false, setupFiles: [join(PKG_ROOT, 'src/fresh-modules.ts')] };
 
 /** The time limit of a behaviour or hook: not a limit on the target (that is --timeout per request), a guard against a harness hang. */
 export const HARNESS_GUARD_MS = 30 * 60_000;
@@ -137,6 +146,19 @@ export interface RunOutcome {
 export interface RunOptions {
   /** Version of the embedded WordPress to boot when cfg.target is null. */
   wordpressVersion?: EmbeddedVersion;
+  /**
+   * Run on this engine (kept open by the caller, reused for many sites) instead of starting
+   * vitest for this run alone.
+   */
+  engine?: SuiteEngine;
+  /** Baseline already loaded by the caller (a fleet site's own baseline merged with --baseline). */
+  baseline?: { file: string; data: BaselineFile };
+  /** Which part of a fleet this run is (site shard): written to results.json. */
+  shard?: ShardInfo;
+  /** The site's ID in a fleet (targets file). */
+  site?: string;
+  /** Do not update reports/latest (a fleet writes many runs at once). */
+  noLatest?: boolean;
   /** Where progress goes while the suites run (default: nothing is shown). */
   progress?: Omit<ProgressOptions, 'totals'>;
 }
@@ -179,9 +201,113 @@ export async function declaredFor(only: string | undefined, collect: boolean): P
   return all ? { selected: selectDeclared(all, only), of: all.length } : undefined;
 }
 
+/**
+ * The suites, loaded once into vitest and run against one site at a time: a fleet shard runs
+ * site after site on one engine, so it pays vitest's start (config, Vite server, pool) once.
+ * The per-site data (target, credentials, profile, write policy) travels to the workers through
+ * provide/inject at the start of every run.
+ */
+export class SuiteEngine {
+  private running = false;
+  private started = false;
+  /** A signal arrived: the current run is cancelled and no further run starts. */
+  cancelled = false;
+
+  private constructor(
+    private readonly vitest: Vitest,
+    private readonly reporter: SwitchingReporter,
+  ) {}
+
+  /** `reporters`: what else listens to every run (the progress line of a single run; a fleet prints one line per site instead). */
+  static async create(cfg: Pick<RunConfig, 'only' | 'concurrency' | 'shard'>, opts: { reporters?: Reporter[] } = {}): Promise<SuiteEngine> {
+    const { createVitest } = await import('vitest/node');
+    const shard = cfg.shard ? parseShard(cfg.shard) : undefined;
+    const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+    const reporter = new SwitchingReporter();
+    const vitest = await createVitest(
+      'test',
+      {
+        root: PKG_ROOT,
+        config: false,
+        include: suiteFiles(cfg.only),
+        watch: false,
+        // Our own progress (src/progress.ts) instead of vitest's output; the summary is the CLI's.
+        reporters: [reporter, ...(opts.reporters ?? []), { onTestRunEnd: (modules) => recordDeclared(modules) }],
+        testNamePattern: cfg.only,
+        passWithNoTests: true,
+        pool: 'threads',
+        maxWorkers: workerCount(cfg.concurrency),
+        ...SHARED_WORKERS,
+        // A behaviour shard runs its share of the suite files (vitest's own file sharding: stable by path).
+        ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}),
+        // Every request has its own limit (--timeout), so a behaviour or a fixture hook always ends
+        // however slow the target is; these only guard against a hang of cms-conformance itself.
+        testTimeout: HARNESS_GUARD_MS,
+        hookTimeout: HARNESS_GUARD_MS,
+        teardownTimeout: 30_000,
+      },
+      { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
+    );
+    // vitest's logger exits the process on SIGINT/SIGTERM (after 1 ms), before the fixtures are
+    // deleted and the tag swept: keep only our handler, which cancels the run and lets cleanup run.
+    for (const sig of ['SIGINT', 'SIGTERM'] as const)
+      for (const l of process.listeners(sig)) if (!signalListeners[sig].includes(l)) process.off(sig, l as (...a: unknown[]) => void);
+    return new SuiteEngine(vitest, reporter);
+  }
+
+  /** Stop the current run (cleanup hooks still run) and refuse further runs. */
+  cancel(): void {
+    this.cancelled = true;
+    if (this.running) void this.vitest.cancelCurrentRun('keyboard-input');
+  }
+
+  /** Run the suites against the site `info` describes; `header` goes into its results. */
+  async run(info: RunInfo, header: RunHeader): Promise<Results> {
+    if (this.cancelled) throw new Error('the run was cancelled');
+    this.reporter.next(header);
+    this.vitest.provide('run', info);
+    this.running = true;
+    try {
+      if (!this.started) {
+        this.started = true;
+        await this.vitest.start();
+      } else {
+        const specs = await this.vitest.getRelevantTestSpecifications();
+        await this.vitest.runTestSpecifications(specs, true);
+      }
+    } finally {
+      this.running = false;
+    }
+    const results = this.reporter.take();
+    if (!results) throw new Error('the run ended without results');
+    return results;
+  }
+
+  async close(): Promise<void> {
+    await this.vitest.close();
+  }
+}
+
+/** A results reporter whose run header changes from one run (site) to the next. */
+class SwitchingReporter implements Reporter {
+  private current?: ResultsReporter;
+  next(header: RunHeader): void {
+    this.current = new ResultsReporter(header);
+  }
+  take(): Results | undefined {
+    const r = this.current?.results;
+    this.current = undefined;
+    return r;
+  }
+  onTestRunEnd(modules: readonly TestModule[], errors: readonly SerializedError[]): void {
+    this.current?.onTestRunEnd(modules, errors);
+  }
+}
+
 export async function runConformance(cfg: RunConfig, log: Log = (l) => process.stderr.write(`${l}\n`), opts: RunOptions = {}): Promise<RunOutcome> {
   const startedAt = new Date();
-  const baseline: BaselineFile | undefined = cfg.baseline ? loadBaseline(cfg.baseline) : undefined;
+  const baselineFile = opts.baseline?.file ?? cfg.baseline;
+  const baseline: BaselineFile | undefined = opts.baseline?.data ?? (cfg.baseline ? loadBaseline(cfg.baseline) : undefined);
   const formats = cfg.report;
   // Where reports and a baseline go must be writable before anything runs, not found out after it.
   assertWritable(cfg.reportDir ? resolve(cfg.reportDir) : resolve(DEFAULT_REPORTS_ROOT), cfg.reportDir ? '--report-dir' : 'the reports folder (reports/ here; or give --report-dir)');
@@ -192,14 +318,19 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   const progress = new ProgressReporter({ stream: { write: () => true }, quiet: true, ...opts.progress, ...(declared ? { totals: totalsByNamespace(declared.selected) } : {}) });
   const prepared = await prepareTarget(cfg, log, opts.wordpressVersion);
   const stopTarget = once(async () => prepared.stop?.());
+  let engine: SuiteEngine | undefined = opts.engine;
+  const ownEngine = !opts.engine;
+  let cancelRequested = false;
   const onSignal = (sig: NodeJS.Signals) => {
     progress.clear();
     log(`\n${sig}: stopping (cleanup runs first) ...`);
-    void vitestRef?.cancelCurrentRun('keyboard-input');
+    cancelRequested = true;
+    engine?.cancel();
   };
-  let vitestRef: Vitest | undefined;
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  if (ownEngine) {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
   try {
     const effective: RunConfig = { ...cfg, ...(prepared.credentials && !cfg.user && !cfg.authHeader ? prepared.credentials : {}) };
     const setupExchanges: Exchange[] = [];
@@ -230,7 +361,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       advertised = null; // an index the digest cannot read is reported by the discovery behaviours
     }
     const info: RunInfo = {
-      runId: `cmsc${Date.now().toString(36)}${randomBytes(2).toString('hex')}`,
+      runId: newRunId(),
       config: effective,
       targetUrl: prepared.url,
       embedded: prepared.embedded,
@@ -244,7 +375,8 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     log(`${TOOL.name} ${TOOL.version}: target ${prepared.url}${what}`);
     log(`profile ${profile} (${reason}); seed ${cfg.seed}; writes ${info.writes.allowed ? 'allowed' : 'not allowed'} (${info.writes.reason})`);
 
-    const reporter = new ResultsReporter({
+    const shard = opts.shard ?? (cfg.shard ? { ...parseShard(cfg.shard), by: 'behaviour' as const } : undefined);
+    const header: RunHeader = {
       tool: TOOL,
       target: { url: prepared.url, profile, profileReason: reason, embedded: prepared.embedded },
       seed: cfg.seed,
@@ -252,52 +384,31 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       startedAt,
       setupRequests: { count: setupClient.totals.requests, latencyMs: setupClient.totals.latencyMs },
       advertised,
-    });
-    const { createVitest } = await import('vitest/node');
-    const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-    const vitest = await createVitest(
-      'test',
-      {
-        root: PKG_ROOT,
-        config: false,
-        include: suiteFiles(cfg.only),
-        watch: false,
-        // Our own progress (src/progress.ts) instead of vitest's output; the summary is the CLI's.
-        reporters: [reporter, progress, { onTestRunEnd: (modules) => recordDeclared(modules) }],
-        testNamePattern: cfg.only,
-        passWithNoTests: true,
-        pool: 'threads',
-        maxWorkers: workerCount(cfg.concurrency),
-        // Every request has its own limit (--timeout), so a behaviour or a fixture hook always ends
-        // however slow the target is; these only guard against a hang of cms-conformance itself.
-        testTimeout: HARNESS_GUARD_MS,
-        hookTimeout: HARNESS_GUARD_MS,
-        teardownTimeout: 30_000,
-      },
-      { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
-    );
-    // vitest's logger exits the process on SIGINT/SIGTERM (after 1 ms), before the fixtures are
-    // deleted and the tag swept: keep only our handler, which cancels the run and lets cleanup run.
-    for (const sig of ['SIGINT', 'SIGTERM'] as const)
-      for (const l of process.listeners(sig)) if (!signalListeners[sig].includes(l)) process.off(sig, l as (...a: unknown[]) => void);
-    vitestRef = vitest;
-    vitest.provide('run', info);
+      ...(shard ? { shard } : {}),
+      ...(opts.site ? { site: opts.site } : {}),
+    };
+    engine ??= await SuiteEngine.create(cfg, { reporters: [progress] });
+    if (cancelRequested) engine.cancel();
     const sweeper = info.writes.allowed && setupClient.hasCredentials ? sweepClient(prepared.url, effective, profile, eventLog) : undefined;
+    let results: Results;
     try {
-      if (sweeper) await reportSweep(log, 'leftovers of earlier runs', await sweep(sweeper).catch(() => undefined));
-      await vitest.start();
-    } finally {
-      await vitest.close();
       if (sweeper) {
-        await reportSweep(log, 'items of this run', await sweep(sweeper, tagFor(info.runId)).catch(() => undefined));
+        // Leftovers of earlier runs, but never the items of a run that may still be going (another
+        // shard against the same site): only runs that started longer ago than --sweep-after.
+        const r = await sweep(sweeper, { olderThanMs: cfg.sweepAfterMs ?? DEFAULT_SWEEP_AFTER_MS }).catch(() => undefined);
+        await reportSweep(log, 'leftovers of earlier runs', r);
+      }
+      results = await engine.run(info, header);
+    } finally {
+      if (ownEngine) await engine.close();
+      if (sweeper) {
+        await reportSweep(log, 'items of this run', await sweep(sweeper, { tag: tagFor(info.runId) }).catch(() => undefined));
         await sweeper.close();
       }
     }
-    if (!reporter.results) throw new Error('the run ended without results');
-    const results = reporter.results;
-    if (baseline) results.baseline = applyBaseline(results, baseline, cfg.baseline!);
+    if (baseline) results.baseline = applyBaseline(results, baseline, baselineFile!);
     const files = writeReports(reportDir, results, formats);
-    const latest = cfg.reportDir ? undefined : updateLatest(dirname(reportDir), reportDir);
+    const latest = cfg.reportDir || opts.noLatest ? undefined : updateLatest(dirname(reportDir), reportDir);
     let baselineWritten: string | undefined;
     if (cfg.writeBaseline) {
       baselineWritten = resolve(cfg.writeBaseline);
@@ -313,10 +424,17 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       exitCode: exitCodeFor(results, cfg.failOn),
     };
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    if (ownEngine) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
     await stopTarget();
   }
+}
+
+/** A run's ID: its start time (8 base-36 digits) and 4 random hex digits. The run tag `cmsc-<ID>` carries it, so a sweep can tell old runs from live ones. */
+export function newRunId(now = Date.now()): string {
+  return `cmsc${now.toString(36).padStart(8, '0')}${randomBytes(2).toString('hex')}`;
 }
 
 function sweepClient(url: string, cfg: RunConfig, profile: ProfileName, eventLog?: string): Client {
@@ -332,9 +450,10 @@ function sweepClient(url: string, cfg: RunConfig, profile: ProfileName, eventLog
   });
 }
 
-async function reportSweep(log: Log, what: string, r: { deleted: number; failed: number } | undefined): Promise<void> {
+async function reportSweep(log: Log, what: string, r: SweepOutcome | undefined): Promise<void> {
   if (!r) log(`sweep of ${what}: the target did not answer the listing; nothing deleted`);
   else if (r.deleted || r.failed) log(`sweep of ${what}: deleted ${r.deleted}${r.failed ? `, could not delete ${r.failed}` : ''}`);
+  if (r?.spared) log(`sweep of ${what}: left ${r.spared} tagged item(s) of runs that started less than --sweep-after ago alone (they may still be going)`);
 }
 
 function once<T>(fn: () => Promise<T>): () => Promise<T | undefined> {
@@ -363,7 +482,7 @@ export async function listBehaviours(only?: string): Promise<{ behaviours: Liste
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest(
     'test',
-    { root: PKG_ROOT, config: false, include: suiteFiles(only), watch: false, reporters: [], testNamePattern: only, pool: 'threads' },
+    { root: PKG_ROOT, config: false, include: suiteFiles(only), watch: false, reporters: [], testNamePattern: only, pool: 'threads', ...SHARED_WORKERS },
     { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
   );
   try {

@@ -8,7 +8,7 @@
  * may follow (post permalinks, uploads, the application authorization page) answer small HTML
  * pages or files. See README.md.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { batchHandlers } from './batch.ts';
 import { contactformHandlers } from './contactform.ts';
@@ -280,33 +280,36 @@ export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHand
   return handler;
 }
 
-/** Start the reference server on a port (0: any free port). */
-export async function startReferenceServer(opts: ReferenceOptions = {}): Promise<ReferenceServer> {
-  const host = opts.host ?? '127.0.0.1';
+/** An HTTP server listening on `host:port` (0: any free port), its URL, and a stop that may be called many times. */
+export async function listenHttp(port: number, host: string): Promise<{ server: Server; port: number; url: string; stop: () => Promise<void> }> {
   const server = createServer();
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  const actual = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  const url = `http://${urlHost}:${port}`;
-  const handler = createReferenceHandler({ url, user: opts.user, appPassword: opts.appPassword });
-  server.on('request', handler);
   let stopping: Promise<void> | undefined;
   return {
-    url,
-    user: handler.site.admin.login,
-    appPassword: handler.site.admin.appPasswords[0]!,
-    port,
+    server,
+    port: actual,
+    url: `http://${urlHost}:${actual}`,
     stop: () =>
       (stopping ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       })),
   };
+}
+
+/** Start the reference server on a port (0: any free port). */
+export async function startReferenceServer(opts: ReferenceOptions = {}): Promise<ReferenceServer> {
+  const { server, port, url, stop } = await listenHttp(opts.port ?? 0, opts.host ?? '127.0.0.1');
+  const handler = createReferenceHandler({ url, user: opts.user, appPassword: opts.appPassword });
+  server.on('request', handler);
+  return { url, user: handler.site.admin.login, appPassword: handler.site.admin.appPasswords[0]!, port, stop };
 }

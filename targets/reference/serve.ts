@@ -14,10 +14,12 @@ import { shq } from '../../reporters/html-kit.ts';
 import { helpRows, joinNegativeValues, parseArgsMessage } from '../../src/config.ts';
 
 export const SERVE_USAGE = `Usage: cms-conformance serve [--port N] [--host HOST] [--user NAME] [--app-password PASSWORD]
+       cms-conformance serve --sites N [--targets-file PATH] [--port N] ...
 
 Runs the reference server (an in-memory implementation of the documented interface) until
 Ctrl+C, and prints its URL, an administrator's application password and the command that
-runs the suite against it. State is in memory only.
+runs the suite against it. State is in memory only. With --sites N, serves N independent sites
+under /site-1 ... /site-N (each with its own state) and writes a targets file for run --targets.
 
 Options:
 ${helpRows([
@@ -25,6 +27,8 @@ ${helpRows([
   ['--host HOST', 'Address to listen on (default 127.0.0.1).'],
   ['--user NAME', 'The administrator (default admin).'],
   ['--app-password PASSWORD', 'Their application password (default: a random one).'],
+  ['--sites N', 'Serve N independent sites under /site-1 ... /site-N and write a targets file for run --targets.'],
+  ['--targets-file FILE', 'Where --sites writes the targets file (default: in the temporary folder).'],
   ['--help', 'Show this help.'],
 ])}
 
@@ -46,6 +50,8 @@ export async function serveMain(
         host: { type: 'string' },
         user: { type: 'string' },
         'app-password': { type: 'string' },
+        sites: { type: 'string' },
+        'targets-file': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -63,6 +69,10 @@ export async function serveMain(
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     err.write(`cms-conformance serve: --port must be a port number (0-65535), got "${values.port}"\n`);
     return 2;
+  }
+  if (values.sites !== undefined || values['targets-file'] !== undefined) {
+    const { serveSitesMain } = await import('./serve-sites.ts');
+    return serveSitesMain(values, port, out, err, signals);
   }
   const appPassword = values['app-password'] as string | undefined;
   // Like WordPress, non-alphanumerics are not part of an application password.
