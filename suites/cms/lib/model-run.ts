@@ -1,0 +1,266 @@
+/**
+ * The model-based behaviours of a post type: `cms.<type>.model` (MUST: what part 3 and part 4
+ * state) and `cms.<type>.model.should` (SHOULD: what WordPress does where the spec is silent).
+ *
+ * `--runs` random sequences of commands (./model-commands.ts), drawn from `--seed` (the MUST
+ * behaviour's ID salts it), run against the target and checked after every command against the
+ * model (./model.ts). A failing sequence is shrunk to the shortest that still fails (fast-check
+ * `fc.commands`) and reported as a numbered list of requests with a curl script.
+ *
+ * Both levels are checked on the same sequences, run once: the MUST behaviour records the first
+ * SHOULD deviation it meets and goes on; the SHOULD behaviour then replays that one sequence
+ * (fast-check's run path) and shrinks it under the SHOULD checks. So a run costs `--runs`
+ * sequences per type, plus shrinking when something fails. When the MUST behaviour fails, the
+ * SHOULD one skips, depending on it.
+ *
+ * Everything created is tagged (run tag in title and slug), tracked by the file's fixtures (so
+ * an interrupted run deletes it too) and deleted for good when the behaviour ends.
+ */
+import fc from 'fast-check';
+import { checkProperty } from '../../../generators/property.ts';
+import { behaviour, fixtures, type BehaviourContext } from '../../../src/behaviour.ts';
+import { forceDelete } from '../../../src/fixtures.ts';
+import { SPEC_STATES, type PostType } from './collections.ts';
+import { FINALLY, finish, MAX_ITEMS, SeqModel, sequenceArb, type Sequence } from './model-commands.ts';
+import { ALL_STATUSES } from './model.ts';
+import { SeqReal, type SessionEnv, type Step } from './model-real.ts';
+import { curlScript, numberedRequests } from './model-report.ts';
+
+/** Commands per sequence, at most (fewer run when a command does not apply). */
+export const MAX_COMMANDS = 10;
+/** Sequences tried while shrinking a failure (each is a handful of requests). */
+const SHRINK_BUDGET = 60;
+
+interface Deviation {
+  /** Index of the run (fast-check path) that met it. */
+  run: number;
+  message: string;
+  steps: Step[];
+  ids: Map<number, number>;
+}
+
+type SessionResult = { kind: 'passed'; should?: Deviation } | { kind: 'failed'; message: string } | { kind: 'error'; message: string };
+
+/** One search per post type and worker: started by the MUST behaviour (or by the SHOULD one when it runs alone). */
+const sessions = new Map<string, Promise<SessionResult>>();
+
+export const modelIds = (type: PostType) => ({ must: `cms.${type.name}.model`, should: `cms.${type.name}.model.should` });
+
+function sessionEnv(t: BehaviourContext, type: PostType, onShould: (m: string) => void): SessionEnv {
+  return { t, type, tag: fixtures().tag, label: type.noun, onShould, created: new Map(), sequences: 0 };
+}
+
+/** Delete for good what the session created and did not delete: batches of 25, then one by one. */
+async function cleanup(t: BehaviourContext, env: SessionEnv): Promise<void> {
+  const left = [...env.created.values()].filter((e) => !e.deleted);
+  const client = t.client.fork('fixtures');
+  for (let i = 0; i < left.length; i += 25) {
+    const chunk = left.slice(i, i + 25);
+    const res = await client
+      .post('/batch/v1', { requests: chunk.map((e) => ({ method: 'DELETE', path: `${t.run.profile.toTargetRoute(e.route)}?force=true` })) })
+      .catch(() => undefined);
+    const answers = res?.body?.responses;
+    chunk.forEach((e, k) => {
+      const a = Array.isArray(answers) ? answers[k] : undefined;
+      if (a && ((a.status >= 200 && a.status < 300) || a.status === 404 || a.status === 410)) e.deleted = true;
+    });
+  }
+  for (const e of left.filter((x) => !x.deleted)) {
+    await forceDelete(client, e.route).then(
+      () => (e.deleted = true),
+      () => undefined,
+    );
+  }
+}
+
+/** What the property checks: one sequence, run against the target and the model. */
+function sequenceCheck(env: SessionEnv, onRun: (real: SeqReal) => void) {
+  return async ([first, cmds]: Sequence) => {
+    const model = new SeqModel();
+    const real = new SeqReal(env);
+    onRun(real);
+    await fc.asyncModelRun(() => ({ model, real }), [first, ...cmds]);
+    await finish(model, real);
+  };
+}
+
+function reportFailure(t: BehaviourContext, type: PostType, id: string, steps: Step[], ids: Map<number, number>, head: string): never {
+  const list = numberedRequests(steps, (ref) => `#${ref} = ${type.noun} ${ids.get(ref) ?? '?'}`);
+  const seed = t.run.info.config.seed;
+  const creates = new Set<string>();
+  for (const s of steps) for (const r of s.requests) for (const d of r.defines ?? []) if (d.token.startsWith('ZZI')) creates.add(type.paths.item.replace('<id>', d.token));
+  const script = curlScript(steps, {
+    behaviourId: id,
+    seed,
+    baseUrl: t.client.baseUrl,
+    toTargetRoute: (r) => t.run.profile.toTargetRoute(r),
+    collection: type.collection,
+    statuses: ALL_STATUSES,
+    cleanup: [...creates],
+  });
+  const commands = steps.filter((s) => s.requests.length && !s.what.startsWith(FINALLY)).map((s) => `${s.n}. ${s.what}`);
+  t.counterexample(commands);
+  t.fail(`${head}\n\nThe requests (#1, #2 ... are the ${type.noun}s the sequence created):\n${list.join('\n')}\n\nReproduce with curl (sh):\n${script}`, { script });
+}
+
+/** A sequence as recorded when no replay report is made (serialisable). */
+const describe = ([first, cmds]: Sequence) => [String(first), ...[...cmds].map(String)];
+
+const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+
+/**
+ * Run `--runs` sequences with the MUST checks; a MUST failure is shrunk and reported through
+ * `t` (t.fail), the first SHOULD deviation is returned.
+ */
+async function searchMust(t: BehaviourContext, type: PostType, quiet: boolean): Promise<Deviation | undefined> {
+  const ids = modelIds(type);
+  let first: Deviation | undefined;
+  let run = -1;
+  let failing = false;
+  let last: SeqReal | undefined;
+  const env = sessionEnv(t, type, (message) => {
+    if (!first && !failing && last) first = { run, message, steps: last.steps, ids: last.ids };
+  });
+  const tt: BehaviourContext = quiet ? { ...t, counterexample: () => {} } : t;
+  try {
+    await checkProperty(
+      tt,
+      sequenceArb(type, MAX_COMMANDS),
+      async (cmds, ctx) => {
+        if (!ctx.replay && !failing) run++;
+        try {
+          await sequenceCheck(env, (r) => (last = r))(cmds);
+        } catch (err) {
+          failing = true;
+          throw err;
+        }
+      },
+      {
+        seedSalt: ids.must,
+        shrinkBudget: SHRINK_BUDGET,
+        describe,
+        report: (_, f) => {
+          const steps = last!.steps;
+          const n = steps.filter((s) => s.requests.length && !s.what.startsWith(FINALLY)).length;
+          reportFailure(tt, type, ids.must, steps, last!.ids, `${f.message} — shortest failing sequence: ${plural(n, 'command')} (after ${plural(f.numRuns, 'sequence')} and ${plural(f.numShrinks, 'shrink')}; --seed ${f.seed})`);
+        },
+      },
+    );
+  } finally {
+    await cleanup(t, env);
+  }
+  return first;
+}
+
+/** Replay the sequence that met a SHOULD deviation, shrink it under the SHOULD checks, report it. */
+async function shrinkShould(t: BehaviourContext, type: PostType, dev: Deviation): Promise<void> {
+  const ids = modelIds(type);
+  let last: SeqReal | undefined;
+  const env = sessionEnv(t, type, (message) => {
+    throw Object.assign(new Error(message), { name: 'ConformanceFailure' });
+  });
+  let reproduced = true;
+  try {
+    await checkProperty(t, sequenceArb(type, MAX_COMMANDS), (cmds) => sequenceCheck(env, (r) => (last = r))(cmds), {
+      seedSalt: ids.must,
+      path: String(dev.run),
+      describe,
+      shrinkBudget: SHRINK_BUDGET,
+      report: (_, f) => {
+        const steps = last!.steps;
+        const n = steps.filter((s) => s.requests.length && !s.what.startsWith(FINALLY)).length;
+        reportFailure(t, type, ids.should, steps, last!.ids, `${f.message} — shortest failing sequence: ${plural(n, 'command')} (after ${plural(f.numShrinks, 'shrink')}; --seed ${f.seed})`);
+      },
+    });
+    reproduced = false;
+  } finally {
+    await cleanup(t, env);
+  }
+  // The deviation did not show again (a target that answers differently from one time to the next): report it as met.
+  if (!reproduced) return;
+  reportFailure(t, type, ids.should, dev.steps, dev.ids, `${dev.message} (met once; the sequence passed when replayed)`);
+}
+
+const decl = (type: PostType, id: string, level: 'MUST' | 'SHOULD', title: string) => ({
+    id,
+    level,
+    namespace: 'cms/v2',
+    route: type.paths.item,
+    title,
+    spec: SPEC_STATES,
+    covers: [
+      `endpoint:cms.${type.name}.collection.create`,
+      `endpoint:cms.${type.name}.collection.list`,
+      `endpoint:cms.${type.name}.item.read`,
+      `endpoint:cms.${type.name}.item.update`,
+      `endpoint:cms.${type.name}.item.delete`,
+      `endpoint:cms.${type.name}.revisions.collection.list`,
+      `endpoint:cms.${type.name}.revisions.item.read`,
+      `endpoint:cms.${type.name}.revisions.item.delete`,
+      `endpoint:cms.${type.name}.autosaves.collection.list`,
+      `endpoint:cms.${type.name}.autosaves.collection.create`,
+      'endpoint:batch.v1.create',
+    ],
+  });
+
+/**
+ * The MUST behaviour of a post type. Declared before the SHOULD ones (the MUST behaviours of
+ * both types run concurrently; each SHOULD behaviour reads what its MUST one found).
+ */
+export function defineModelMust(type: PostType): void {
+  const ids = modelIds(type);
+  behaviour(
+    decl(
+      type,
+      ids.must,
+      'MUST',
+      `random sequences of ${type.noun} writes (create, update, trash, force delete, autosave, revision delete, batch) and list filters keep the target consistent with part 3: statuses accepted on write, trash versus force=true, revisions without trash, filters over the current state, batch items applied as single requests`,
+    ),
+    async (t: BehaviourContext) => {
+      t.requireWrites();
+      t.requireCredentials();
+      let resolve!: (r: SessionResult) => void;
+      const session = new Promise<SessionResult>((r) => (resolve = r));
+      sessions.set(type.name, session);
+      try {
+        const should = await searchMust(t, type, false);
+        resolve({ kind: 'passed', should });
+      } catch (err) {
+        const e = err as Error;
+        resolve(e?.name === 'ConformanceFailure' ? { kind: 'failed', message: e.message.split('\n')[0]! } : { kind: 'error', message: e?.message ?? String(err) });
+        throw err;
+      }
+    },
+    { concurrent: true },
+  );
+}
+
+/** The SHOULD behaviour of a post type: the first deviation the MUST behaviour met, shrunk. */
+export function defineModelShould(type: PostType): void {
+  const ids = modelIds(type);
+  behaviour(
+    decl(
+      type,
+      ids.should,
+      'SHOULD',
+      `the same sequences behave as WordPress where the spec is silent: unsent fields kept, a second trash answered 410, a revision per update that changes the content, one autosave per parent, batch items applied in order, ${MAX_ITEMS} items at most`,
+    ),
+    async (t: BehaviourContext) => {
+      t.requireWrites();
+      t.requireCredentials();
+      let session = sessions.get(type.name);
+      if (!session) {
+        // The MUST behaviour did not run in this run (--only): search here, without reporting a MUST failure.
+        session = searchMust(t, type, true).then(
+          (should): SessionResult => ({ kind: 'passed', should }),
+          (err: Error): SessionResult => (err?.name === 'ConformanceFailure' ? { kind: 'failed', message: err.message.split('\n')[0]! } : { kind: 'error', message: err?.message ?? String(err) }),
+        );
+        sessions.set(type.name, session);
+      }
+      const result = await session;
+      if (result.kind === 'failed') t.skip(`depends on ${ids.must}, which failed: ${result.message}`);
+      if (result.kind === 'error') t.skip(`depends on ${ids.must}, which could not be checked: ${result.message}`);
+      if (result.should) await shrinkShould(t, type, result.should);
+    },
+  );
+}
