@@ -550,7 +550,7 @@ export function commandArb(type: PostType): fc.Arbitrary<Cmd> {
   const filterKinds: Filter['kind'][] = ['status', 'status', 'default', 'any', 'include', 'exclude', 'slug', ...(hasParent ? (['parent'] as const) : [])];
   const weighted: fc.WeightedArbitrary<Cmd>[] = [
     { weight: 3, arbitrary: fc.record({ status, parent: parentPick }).map((v) => new Create(v)) },
-    { weight: 8, arbitrary: update.map((v) => new Update(v)) },
+    { weight: 10, arbitrary: update.map((v) => new Update(v)) },
     { weight: 3, arbitrary: fc.record({ pick, forceFalse: fc.boolean() }).map((v) => new Trash(v)) },
     { weight: 1, arbitrary: fc.record({ pick }).map((v) => new Delete(v)) },
     { weight: 2, arbitrary: fc.record({ pick }).map((v) => new Autosave(v)) },
@@ -565,16 +565,16 @@ export function commandArb(type: PostType): fc.Arbitrary<Cmd> {
 export const FINALLY = 'finally';
 
 /**
- * Check what the model holds at the end of a sequence: every item reads back (GET) as the last
- * listing showed it, or not at all when it was deleted for good; the revisions and autosaves of
- * every item that exists.
+ * Check what the model holds at the end of a sequence: the first item (the one most commands
+ * work on) reads back (GET) as the last listing showed it, items deleted for good do not read
+ * at all; the revisions and autosaves of every item that exists.
  */
 export async function finish(m: SeqModel, r: SeqReal): Promise<void> {
-  r.begin(`${FINALLY}: read every item, list revisions and autosaves`);
+  r.begin(`${FINALLY}: read back, list revisions and autosaves`);
   for (const item of m.world) {
     if (!r.ids.has(item.ref)) continue;
-    const seen = live(item) ? { status: item.status!.value, title: item.title!.value, slug: item.slug!.value, ...(item.parent ? { parent: item.parent.value } : {}) } : null;
-    await r.readBack(item.ref, seen);
+    if (item.ref === 1 || !live(item))
+      await r.readBack(item.ref, live(item) ? { status: item.status!.value, title: item.title!.value, slug: item.slug!.value, ...(item.parent ? { parent: item.parent.value } : {}) } : null);
     if (!live(item)) continue;
     const worth = item.rev.added[1] > 0 || item.rev.deleted.length > 0 || item.autosave.id !== null || item.autosave.accepted !== undefined;
     if (!worth) continue;

@@ -29,7 +29,7 @@ import { curlScript, numberedRequests } from './model-report.ts';
 /** Commands per sequence, at most (fewer run when a command does not apply). */
 export const MAX_COMMANDS = 10;
 /** Sequences tried while shrinking a failure (each is a handful of requests). */
-const SHRINK_BUDGET = 60;
+const SHRINK_BUDGET = 80;
 
 interface Deviation {
   /** Index of the run (fast-check path) that met it. */
