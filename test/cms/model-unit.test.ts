@@ -9,7 +9,7 @@ import { curlScript, numberedRequests } from '../../suites/cms/lib/model-report.
 import { itemToken, revToken, type Step } from '../../suites/cms/lib/model-real.ts';
 
 const name = (ref: number) => `#${ref}`;
-const ctx = { step: '1', single: true };
+const ctx = { step: '1' };
 
 function created(status = 'publish', title = 't1', slug = 's1'): World {
   const [o] = step([], { kind: 'create', ref: 1, fields: { title, slug, status } }, ctx);

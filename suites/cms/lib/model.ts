@@ -205,8 +205,6 @@ function orphan(world: World, deletedId: number | undefined): World {
 export interface StepContext {
   /** The step number, for revision accounting messages. */
   step: string;
-  /** A single request (its answer is known): responses are checked. In a batch they are not (the shape is not shown). */
-  single: boolean;
   /** The answer to this operation, when known (single requests, or batch items in WordPress's answer shape). */
   answer?: Answer;
 }
@@ -376,7 +374,7 @@ export function batchWorlds(world: World, ops: Op[], stepLabel: string, answers?
       }
       const idx = order[k]!;
       const answer = inOrder ? answers?.[idx] : undefined;
-      for (const o of step(w, ops[idx]!, { step: `${stepLabel}.${idx + 1}`, single: false, answer })) {
+      for (const o of step(w, ops[idx]!, { step: `${stepLabel}.${idx + 1}`, answer })) {
         const next = [...picked];
         next[idx] = o;
         const world2 = o.preferred && inOrder && preferred ? o.world : o.world.map((it) => (it.ref === opRef(ops[idx]!) ? { ...it, rev: unaccounted(it.rev) } : it));
@@ -431,7 +429,6 @@ export function learn(from: World, seen: Observation): World {
       title: must(obs.title),
       slug: must(obs.slug),
       ...(obs.parent !== undefined ? { parent: must(obs.parent) } : {}),
-      rev: { ...item.rev, latest: item.rev.latest?.map((l) => l) },
     };
   });
 }
