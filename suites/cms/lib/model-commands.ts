@@ -97,7 +97,7 @@ class Create implements Cmd {
     const title = r.title(ref);
     const slug = r.slug(ref);
     const parent = r.hasParent ? parentFor(m, r, this.v.parent) : undefined;
-    const body = { title, slug, status: this.v.status, content: `<p>${title}</p>`, ...dateFor(this.v.status), ...(parent ? { parent: parent.token } : {}) };
+    const body = { title, slug, status: this.v.status, ...dateFor(this.v.status), ...(parent ? { parent: parent.token } : {}) };
     const res = await r.send('write', 'POST', r.type.collection, { body });
     const rec = r.lastRequest();
     if (!is2xx(res.status) || typeof res.body?.id !== 'number')
@@ -203,7 +203,7 @@ class Autosave implements Cmd {
     const item = pickItem(m, this.v.pick);
     const title = `${r.title(item.ref)} autosave`;
     r.begin(`autosave #${item.ref}${item.status ? ` (${item.status.value})` : ''}`);
-    const res = await r.send('write', 'POST', r.path('autosaves', item.ref), { body: { title, content: `<p>${title}</p>` } });
+    const res = await r.send('write', 'POST', r.path('autosaves', item.ref), { body: { title } });
     await afterWrite(m, r, { kind: 'autosave', ref: item.ref, title }, answerOf(res));
   }
   toString() {
@@ -316,7 +316,7 @@ class Batch implements Cmd {
         const title = r.title(ref);
         const slug = r.slug(ref);
         const parent = r.hasParent ? parentFor(m, r, it.parent, undefined, deleted) : undefined;
-        requests.push({ method: 'POST', path: target(r.type.collection), body: { title, slug, status: it.status, content: `<p>${title}</p>`, ...dateFor(it.status), ...(parent ? { parent: parent.token } : {}) } });
+        requests.push({ method: 'POST', path: target(r.type.collection), body: { title, slug, status: it.status, ...dateFor(it.status), ...(parent ? { parent: parent.token } : {}) } });
         ops.push({ kind: 'create', ref, fields: { title, slug, status: it.status, ...(parent ? { parent: parent.id } : {}) } });
         newRefs.push({ ref, slug, index });
         labels.push(`create #${ref} (${it.status})`);

@@ -86,10 +86,14 @@ export function curlScript(steps: Step[], ctx: ScriptContext): string {
     `r() { m=$1; p=$2; shift 2; curl -sS -g -u "$TARGET_USER:$TARGET_APP_PASSWORD" -X "$m" -w '\\n-> HTTP %{http_code}\\n' "$U$p" "$@"; }`,
     `id() { grep -o '"id":[0-9]*' | sed -n "\${1:-1}p" | cut -d: -f2; }`,
   ];
+  // Every status, as most listings send it: once, as $S.
+  const every = serializeQuery({ status: [...ctx.statuses] });
   const url = (route: string, query?: Record<string, QueryValue>) => {
     const q = query ? serializeQuery(query) : '';
-    return dq(`${ctx.toTargetRoute(route)}${q ? `&${q}` : ''}`);
+    const quoted = dq(`${ctx.toTargetRoute(route)}${q ? `&${q}` : ''}`);
+    return every ? quoted.split(every).join('${S}') : quoted;
   };
+  if (every) out.push(`S='${every}'`);
   let n = 0;
   for (const s of steps) {
     const reqs = s.requests.filter(worth);
@@ -97,7 +101,7 @@ export function curlScript(steps: Step[], ctx: ScriptContext): string {
     out.push(`# step ${s.n}: ${s.what}`);
     for (const r of reqs) {
       n++;
-      if (r.verdict) out.push(`# ${n}. check: ${r.verdict.replace(/\n/g, ' ')}`);
+      if (r.verdict) out.push(`# ${n}. ${r.role === 'write' ? 'answer' : 'check'} ✗ ${r.verdict.replace(/\n/g, ' ')}`);
       const body = r.body === undefined ? '' : ` -H 'Content-Type: application/json' --data ${sq(r.body)}`;
       const call = `r ${r.method} ${url(r.route, r.query)}${body}`;
       const byId = (r.defines ?? []).filter((d) => !d.slug);
