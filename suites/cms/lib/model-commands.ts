@@ -35,7 +35,7 @@ import {
   type PItem,
   type World,
 } from './model.ts';
-import { itemToken, revToken, type SeqReal } from './model-real.ts';
+import { autosaveToken, itemToken, revToken, type SeqReal } from './model-real.ts';
 
 /** At most this many items per sequence (lists stay on one page, sequences short). */
 export const MAX_ITEMS = 5;
@@ -204,6 +204,11 @@ class Autosave implements Cmd {
     const title = `${r.title(item.ref)} autosave`;
     r.begin(`autosave #${item.ref}${item.status ? ` (${item.status.value})` : ''}`);
     const res = await r.send('write', 'POST', r.path('autosaves', item.ref), { body: { title } });
+    // An autosave of its own (not the item updated in place): its id, for the script and the read at the end.
+    if (is2xx(res.status) && typeof res.body?.id === 'number' && res.body.id !== r.ids.get(item.ref)) {
+      r.autosaves.set(item.ref, res.body.id);
+      r.lastRequest().defines = [{ token: autosaveToken(item.ref), nth: 1 }];
+    }
     await afterWrite(m, r, { kind: 'autosave', ref: item.ref, title }, answerOf(res));
   }
   toString() {

@@ -33,7 +33,10 @@ import {
 
 export const itemToken = (ref: number) => `ZZI${ref}ZZ`;
 export const revToken = (ref: number, pos: number) => `ZZR${ref}X${pos}ZZ`;
-const TOKEN = /ZZ(I|R)(\d+)(?:X(\d+))?ZZ/g;
+export const autosaveToken = (ref: number) => `ZZA${ref}ZZ`;
+/** Any placeholder: kind (I item, R revision, A autosave), the item's number, the revision's position. */
+export const TOKEN_SOURCE = 'ZZ(I|R|A)(\\d+)(?:X(\\d+))?ZZ';
+const TOKEN = new RegExp(TOKEN_SOURCE, 'g');
 
 /** One request of a sequence, with placeholders where ids go. */
 export interface Rec {
@@ -83,6 +86,8 @@ export class SeqReal {
   readonly steps: Step[] = [];
   readonly ids = new Map<number, number>();
   readonly revs = new Map<string, number>();
+  /** The autosave (its own id) of each item that has one. */
+  readonly autosaves = new Map<number, number>();
   readonly seq: number;
   private versions = 0;
   readonly hasParent: boolean;
@@ -112,9 +117,9 @@ export class SeqReal {
   }
 
   /** A route of item #ref, with its id as a placeholder (and revision `pos` of its listing). */
-  path(kind: 'item' | 'revisions' | 'autosaves' | 'revision', ref: number, pos?: number): string {
+  path(kind: 'item' | 'revisions' | 'autosaves' | 'revision' | 'autosave', ref: number, pos?: number): string {
     const shape = this.type.paths[kind];
-    return shape.replace(/<(id|parent)>/g, (_, k: string) => (kind === 'revision' && k === 'id' ? revToken(ref, pos!) : itemToken(ref)));
+    return shape.replace(/<(id|parent)>/g, (_, k: string) => (kind === 'revision' && k === 'id' ? revToken(ref, pos!) : kind === 'autosave' && k === 'id' ? autosaveToken(ref) : itemToken(ref)));
   }
 
   name(ref: number): string {
@@ -135,7 +140,7 @@ export class SeqReal {
 
   resolve<T>(v: T): T {
     const one = (s: string): string | number => {
-      const whole = /^ZZ(I|R)(\d+)(?:X(\d+))?ZZ$/.exec(s);
+      const whole = new RegExp(`^${TOKEN_SOURCE}$`).exec(s);
       if (whole) return this.lookup(whole[1]!, Number(whole[2]), whole[3]);
       return s.replace(TOKEN, (_, k: string, r: string, p?: string) => String(this.lookup(k, Number(r), p)));
     };
@@ -149,8 +154,8 @@ export class SeqReal {
   }
 
   private lookup(kind: string, ref: number, pos?: string): number {
-    const v = kind === 'I' ? this.ids.get(ref) : this.revs.get(`${ref}.${pos}`);
-    if (v === undefined) throw new Error(`model: no id for ${kind === 'I' ? `#${ref}` : `revision ${pos} of #${ref}`}`);
+    const v = kind === 'I' ? this.ids.get(ref) : kind === 'A' ? this.autosaves.get(ref) : this.revs.get(`${ref}.${pos}`);
+    if (v === undefined) throw new Error(`model: no id for ${kind === 'I' ? `#${ref}` : kind === 'A' ? `the autosave of #${ref}` : `revision ${pos} of #${ref}`}`);
     return v;
   }
 
@@ -304,6 +309,14 @@ export class SeqReal {
         this.fail(`the autosave ${item.autosave.accepted} of ${this.name(ref)} was accepted, but it is not listed under the ${this.type.noun} (part 2: an autosave belongs to its parent)`);
       if (typeof item.autosave.id === 'number' && (autosaves.length !== 1 || autosaves[0] !== item.autosave.id))
         this.should(`${this.name(ref)} should have one autosave (${item.autosave.id}), it lists [${autosaves.join(', ')}] (WordPress keeps one autosave per parent)`);
+      const accepted = item.autosave.accepted;
+      if (accepted !== undefined && this.autosaves.get(ref) === accepted) {
+        const one = await this.send('check', 'GET', this.path('autosave', ref), { query: { context: 'edit' } });
+        if (one.status !== 200) this.fail(`GET of the autosave ${accepted} of ${this.name(ref)} answered ${one.status} ${one.body?.code ?? ''}`.trim());
+        const p = revisionProblems(one.body, id);
+        if (p.length) this.fail(p.join('; '));
+        if (one.body?.id !== accepted) this.fail(`GET of the autosave ${accepted} of ${this.name(ref)} returned ${JSON.stringify(one.body?.id)}`);
+      }
     }
     const revisions = listed.filter((r) => !autosaves.includes(r.id)).sort((a, b) => b.id - a.id);
     const back = revisions.filter((r) => item.rev.deleted.includes(r.id));

@@ -5,11 +5,11 @@
  * `$TARGET_USER:$TARGET_APP_PASSWORD`, as everywhere else) and cleans up after itself.
  */
 import { serializeQuery, type QueryValue } from '../../../src/client.ts';
-import type { Rec, Step } from './model-real.ts';
+import { TOKEN_SOURCE, type Rec, type Step } from './model-real.ts';
 
-const TOKEN = /ZZ(I|R)(\d+)(?:X(\d+))?ZZ/g;
-const shown = (s: string) => s.replace(TOKEN, (_, k: string, ref: string, pos?: string) => (k === 'I' ? `#${ref}` : `rev${pos}(#${ref})`));
-const shellVar = (k: string, ref: string, pos?: string) => (k === 'I' ? `ID${ref}` : `REV${ref}_${pos}`);
+const TOKEN = new RegExp(TOKEN_SOURCE, 'g');
+const shown = (s: string) => s.replace(TOKEN, (_, k: string, ref: string, pos?: string) => (k === 'I' ? `#${ref}` : k === 'A' ? `autosave(#${ref})` : `rev${pos}(#${ref})`));
+const shellVar = (k: string, ref: string, pos?: string) => (k === 'I' ? `ID${ref}` : k === 'A' ? `AS${ref}` : `REV${ref}_${pos}`);
 
 /** A query in a readable form: include=#1,#2&status=publish,trash. */
 function readableQuery(q: Record<string, QueryValue> | undefined): string {
@@ -57,7 +57,7 @@ function dq(s: string): string {
 /** A JSON body in single quotes, with placeholders spliced in as variables. */
 function sq(body: unknown): string {
   const json = JSON.stringify(body).replace(/'/g, `'\\''`);
-  const spliced = json.replace(/"?ZZ(I|R)(\d+)(?:X(\d+))?ZZ"?/g, (m, k: string, ref: string, pos?: string) => {
+  const spliced = json.replace(new RegExp(`"?${TOKEN_SOURCE}"?`, 'g'), (m, k: string, ref: string, pos?: string) => {
     const v = `'"$${shellVar(k, ref, pos)}"'`;
     // A whole JSON string that is a placeholder becomes a number; inside a string, the digits.
     return m.startsWith('"') && m.endsWith('"') ? v : m.startsWith('"') ? `"${v}` : m.endsWith('"') ? `${v}"` : v;
