@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { batchWorlds, filterExpectation, learn, mismatches, step, type Observation, type Op, type PItem, type World } from '../../suites/cms/lib/model.ts';
 import { curlScript, numberedRequests } from '../../suites/cms/lib/model-report.ts';
-import { itemToken, revToken, type Step } from '../../suites/cms/lib/model-real.ts';
+import { autosaveToken, itemToken, revToken, type Step } from '../../suites/cms/lib/model-real.ts';
 
 const name = (ref: number) => `#${ref}`;
 const ctx = { step: '1' };
@@ -145,6 +145,14 @@ describe('report of a failing sequence', () => {
         { method: 'GET', route: `/cms/v2/posts/${itemToken(1)}/revisions/${revToken(1, 2)}`, status: 200, role: 'check', verdict: 'revision still readable' },
       ],
     },
+    {
+      n: 4,
+      what: 'autosave #1 (publish)',
+      requests: [
+        { method: 'POST', route: `/cms/v2/posts/${itemToken(1)}/autosaves`, body: { title: 'a' }, status: 200, role: 'write', defines: [{ token: autosaveToken(1), nth: 1 }] },
+        { method: 'GET', route: `/cms/v2/posts/${itemToken(1)}/autosaves/${autosaveToken(1)}`, status: 404, role: 'check', verdict: 'autosave not readable' },
+      ],
+    },
   ];
 
   it('numbers the writes, the lookups the script needs and the failed check, with #n for the items', () => {
@@ -159,6 +167,10 @@ describe('report of a failing sequence', () => {
       '  4. DELETE /cms/v2/posts/#1/revisions/rev2(#1) → 200',
       '  5. GET /cms/v2/posts/#1/revisions/rev2(#1) → 200',
       '     ✗ revision still readable',
+      'step 4: autosave #1 (publish)',
+      '  6. POST /cms/v2/posts/#1/autosaves {"title":"a"} → 200',
+      '  7. GET /cms/v2/posts/#1/autosaves/autosave(#1) → 404',
+      '     ✗ autosave not readable',
     ]);
   });
 
@@ -181,6 +193,8 @@ describe('report of a failing sequence', () => {
     expect(script).toContain('r DELETE "/wp/v2/posts/${ID1}/revisions/${REV1_2}"');
     expect(script).toContain('# 5. check ✗ revision still readable');
     expect(script).toContain('r DELETE "/wp/v2/posts/${ID2}&force=true" >/dev/null');
+    expect(script).toContain(`AS1=$(r POST "/wp/v2/posts/\${ID1}/autosaves" -H 'Content-Type: application/json' --data '{"title":"a"}' | id); echo "autosave(#1) = $AS1"`);
+    expect(script).toContain('r GET "/wp/v2/posts/${ID1}/autosaves/${AS1}"');
     // Valid sh.
     execFileSync('sh', ['-n', '-c', script]);
   });

@@ -3,10 +3,11 @@
  * operation on posts or pages — create, update (POST, PUT, PATCH), trash, force delete,
  * autosave, revision delete, a write with a filter-only status, a batch of writes — and list
  * filters over the sequence's items. Their arguments come from the catalog (statuses, methods,
- * batchable endpoints, page fields). After every write the target's state is observed (one
- * listing of the sequence's items in every status, and a GET of the item written) and compared
- * with the model (./model.ts); revisions and autosaves are listed at the end of the sequence and
- * whenever a command needs them.
+ * batchable endpoints, page fields). After every write the target's state is observed — one
+ * listing of the sequence's items in every status (edit context, `include` of their ids) — and
+ * compared with the model (./model.ts); at the end of the sequence the first item and the
+ * deleted ones are read back (GET), and revisions and autosaves are listed (also whenever a
+ * command needs them).
  *
  * Items are referred to by their creation number (#1, #2 ...); a command picks one with
  * `pick % count`, so a sequence stays valid when shrinking removes commands.
@@ -27,6 +28,7 @@ import {
   is4xx,
   learn,
   mismatches,
+  refusal,
   step,
   type Answer,
   type Fields,
@@ -83,6 +85,18 @@ async function afterWrite(m: SeqModel, r: SeqReal, op: Op, answer: Answer): Prom
 }
 
 const answerOf = (res: { status: number; body: any }): Answer => ({ status: res.status, body: res.body });
+
+/** A command on an item the sequence created (any of them, in any state). */
+abstract class OnItem<V> implements Cmd {
+  constructor(readonly v: V) {}
+  check(m: Readonly<SeqModel>) {
+    return m.world.length > 0;
+  }
+  abstract run(m: SeqModel, r: SeqReal): Promise<void>;
+  toString() {
+    return `${this.constructor.name}(${JSON.stringify(this.v)})`;
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -145,11 +159,7 @@ const describeFields = (b: Record<string, unknown>) =>
     .map((k) => (k === 'status' ? `status ${b[k]}` : k))
     .join(', ');
 
-class Update implements Cmd {
-  constructor(readonly v: UpdateArgs) {}
-  check(m: Readonly<SeqModel>) {
-    return m.world.length > 0;
-  }
+class Update extends OnItem<UpdateArgs> {
   async run(m: SeqModel, r: SeqReal) {
     const item = pickItem(m, this.v.pick);
     const { body, fields } = updateFields(m, r, item, this.v);
@@ -157,48 +167,27 @@ class Update implements Cmd {
     const res = await r.send('write', this.v.method, r.path('item', item.ref), { body });
     await afterWrite(m, r, { kind: 'update', ref: item.ref, fields }, answerOf(res));
   }
-  toString() {
-    return `update(${JSON.stringify(this.v)})`;
-  }
 }
 
-class Trash implements Cmd {
-  constructor(readonly v: { pick: number; forceFalse: boolean }) {}
-  check(m: Readonly<SeqModel>) {
-    return m.world.length > 0;
-  }
+class Trash extends OnItem<{ pick: number; forceFalse: boolean }> {
   async run(m: SeqModel, r: SeqReal) {
     const item = pickItem(m, this.v.pick);
     r.begin(`trash #${item.ref}${item.status?.value === TRASH ? ' again' : ''} (DELETE${this.v.forceFalse ? ' force=false' : ''})`);
     const res = await r.send('write', 'DELETE', r.path('item', item.ref), this.v.forceFalse ? { query: { force: false } } : {});
     await afterWrite(m, r, { kind: 'trash', ref: item.ref }, answerOf(res));
   }
-  toString() {
-    return `trash(${JSON.stringify(this.v)})`;
-  }
 }
 
-class Delete implements Cmd {
-  constructor(readonly v: { pick: number }) {}
-  check(m: Readonly<SeqModel>) {
-    return m.world.length > 0;
-  }
+class Delete extends OnItem<{ pick: number }> {
   async run(m: SeqModel, r: SeqReal) {
     const item = pickItem(m, this.v.pick);
     r.begin(`delete #${item.ref} for good (DELETE force=true)`);
     const res = await r.send('write', 'DELETE', r.path('item', item.ref), { query: { force: true } });
     await afterWrite(m, r, { kind: 'delete', ref: item.ref }, answerOf(res));
   }
-  toString() {
-    return `delete(${JSON.stringify(this.v)})`;
-  }
 }
 
-class Autosave implements Cmd {
-  constructor(readonly v: { pick: number }) {}
-  check(m: Readonly<SeqModel>) {
-    return m.world.length > 0;
-  }
+class Autosave extends OnItem<{ pick: number }> {
   async run(m: SeqModel, r: SeqReal) {
     const item = pickItem(m, this.v.pick);
     const title = `${r.title(item.ref)} autosave`;
@@ -211,17 +200,10 @@ class Autosave implements Cmd {
     }
     await afterWrite(m, r, { kind: 'autosave', ref: item.ref, title }, answerOf(res));
   }
-  toString() {
-    return `autosave(${JSON.stringify(this.v)})`;
-  }
 }
 
 /** A write with a filter-only status (part 3: accepted only in the list filter): refused, and nothing changes. */
-class FilterOnlyStatus implements Cmd {
-  constructor(readonly v: { pick: number; status: string }) {}
-  check(m: Readonly<SeqModel>) {
-    return m.world.length > 0;
-  }
+class FilterOnlyStatus extends OnItem<{ pick: number; status: string }> {
   async run(m: SeqModel, r: SeqReal) {
     const item = pickItem(m, this.v.pick);
     r.begin(`POST #${item.ref} with the filter-only status ${this.v.status}`);
@@ -229,13 +211,8 @@ class FilterOnlyStatus implements Cmd {
     if (!live(item) || item.status?.value === this.v.status) return;
     const res = await r.send('write', 'POST', r.path('item', item.ref), { body: { status: this.v.status } });
     if (!is4xx(res.status)) r.fail(`a write with status ${this.v.status} answered ${res.status}; part 3: ${this.v.status} is accepted only in the list filter`);
-    const refused = [{ label: 'refused', preferred: true, response: { text: '4xx', must: (a: Answer) => is4xx(a.status), should: (a: Answer) => is4xx(a.status) }, world: m.world, because: 'a refused write changes nothing' }];
     const obs = await r.observe(m.world);
-    const listRec = r.lastRequest();
-    m.world = r.settle(refused, answerOf(res), obs, listRec);
-  }
-  toString() {
-    return `filterOnlyStatus(${JSON.stringify(this.v)})`;
+    m.world = r.settle([refusal(m.world, 'a refused write changes nothing')], answerOf(res), obs, r.lastRequest());
   }
 }
 
@@ -244,11 +221,7 @@ class FilterOnlyStatus implements Cmd {
  * force=true it must be refused and stay (part 3, rule 2); with force=true it is gone, or the
  * target refuses the capability (401/403: not shown).
  */
-class RevisionDelete implements Cmd {
-  constructor(readonly v: { pick: number; pos: number; force: boolean }) {}
-  check(m: Readonly<SeqModel>) {
-    return m.world.length > 0;
-  }
+class RevisionDelete extends OnItem<{ pick: number; pos: number; force: boolean }> {
   async run(m: SeqModel, r: SeqReal) {
     const item = pickItem(m, this.v.pick);
     r.begin(`delete a revision of #${item.ref}${this.v.force ? ' (force=true)' : ' (without force)'}`);
@@ -280,9 +253,6 @@ class RevisionDelete implements Cmd {
     m.world = m.world.map((w) =>
       w.ref === item.ref ? { ...w, rev: { ...w.rev, listed: left, latest: left.length ? [left[0]!.title] : [null], deleted: [...w.rev.deleted, chosen.id] } } : w,
     );
-  }
-  toString() {
-    return `revisionDelete(${JSON.stringify(this.v)})`;
   }
 }
 
@@ -409,11 +379,7 @@ class Batch implements Cmd {
 
 type FilterArgs = { kind: Filter['kind']; bits: number };
 
-class List implements Cmd {
-  constructor(readonly v: FilterArgs) {}
-  check(m: Readonly<SeqModel>) {
-    return m.world.length > 0;
-  }
+class List extends OnItem<FilterArgs> {
   async run(m: SeqModel, r: SeqReal) {
     const known = m.world.filter((w) => r.ids.has(w.ref));
     const subset = <T>(xs: T[]): T[] => {
@@ -421,6 +387,7 @@ class List implements Cmd {
       return out.length ? out : xs.slice(0, 1);
     };
     const scope = { include: known.map((w) => itemToken(w.ref)) };
+    const withSlug = known.filter((w) => live(w) && w.slug !== undefined);
     let filter: Filter;
     let query: Record<string, any>;
     switch (this.v.kind) {
@@ -447,7 +414,6 @@ class List implements Cmd {
       case 'exclude': {
         // Scoped by slug, not include: WordPress ignores exclude when include is given (WP_Query
         // takes post__in over post__not_in); what the two together mean is not stated.
-        const withSlug = known.filter((w) => live(w) && w.slug !== undefined);
         if (!withSlug.length) return;
         const refs = subset(known.map((w) => w.ref));
         filter = { kind: 'exclude', refs };
@@ -455,7 +421,6 @@ class List implements Cmd {
         break;
       }
       case 'slug': {
-        const withSlug = known.filter((w) => live(w) && w.slug !== undefined);
         if (!withSlug.length) return;
         const refs = subset(withSlug.map((w) => w.ref));
         filter = { kind: 'slug', refs };
@@ -484,13 +449,10 @@ class List implements Cmd {
     const missingMust = (exp.atLeast ?? (exp.level === 'MUST' ? exp.exact : [])).filter((x) => !listed.includes(x));
     const extraMust = exp.level === 'MUST' ? listed.filter((x) => !exp.exact.includes(x)) : [];
     if (missingMust.length || extraMust.length)
-      r.fail(`${exp.why}: expected ${show(exp.exact)}, listed ${show(listed)} (the items now: ${state(known.map((w) => w.ref))})`);
+      r.fail(`${exp.why}: expected ${exp.atLeast ? `at least ${show(exp.atLeast)}` : show(exp.exact)}, listed ${show(listed)} (the items now: ${state(known.map((w) => w.ref))})`);
     const missing = exp.exact.filter((x) => !listed.includes(x));
     const extra = listed.filter((x) => !exp.exact.includes(x));
     if (missing.length || extra.length) r.should(`${exp.why}: expected ${show(exp.exact)}, listed ${show(listed)} (the items now: ${state(known.map((w) => w.ref))})`);
-  }
-  toString() {
-    return `list(${JSON.stringify(this.v)})`;
   }
 }
 

@@ -216,6 +216,7 @@ const decl = (type: PostType, id: string, level: 'MUST' | 'SHOULD', title: strin
       `endpoint:cms.${type.name}.revisions.item.delete`,
       `endpoint:cms.${type.name}.autosaves.collection.list`,
       `endpoint:cms.${type.name}.autosaves.collection.create`,
+      `endpoint:cms.${type.name}.autosaves.item.read`,
       'endpoint:batch.v1.create',
     ],
   });

@@ -137,6 +137,9 @@ const ANSWER = {
   any: (code: number): ResponseRule => ({ text: `anything (WordPress: ${code})`, must: (a) => a.status < 500, should: (a) => a.status === code }),
 } satisfies Record<string, ResponseRule | ((n: number) => ResponseRule)>;
 
+/** A refused write: it changes nothing (as the write behaviours hold for refused statuses). */
+export const refusal = (world: World, because: string, preferred = true): Outcome => ({ label: 'refused', preferred, response: ANSWER.refused, world, because });
+
 const SPEC_RULE1 = 'part 3, rule 1: without force the item goes to the trash; only force=true bypasses the trash and deletes permanently';
 
 // ---------------------------------------------------------------------------------------------
