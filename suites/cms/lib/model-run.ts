@@ -75,15 +75,34 @@ async function cleanup(t: BehaviourContext, env: SessionEnv): Promise<void> {
   }
 }
 
+/** The sequences of a search as they ran: the last one, and the last that failed (its steps are the report). */
+interface Runs {
+  last?: SeqReal;
+  failed?: SeqReal;
+}
+
 /** What the property checks: one sequence, run against the target and the model. */
-function sequenceCheck(env: SessionEnv, onRun: (real: SeqReal) => void) {
+function sequenceCheck(env: SessionEnv, runs: Runs) {
   return async ([first, cmds]: Sequence) => {
     const model = new SeqModel();
     const real = new SeqReal(env);
-    onRun(real);
-    await fc.asyncModelRun(() => ({ model, real }), [first, ...cmds]);
-    await finish(model, real);
+    runs.last = real;
+    try {
+      await fc.asyncModelRun(() => ({ model, real }), [first, ...cmds]);
+      await finish(model, real);
+    } catch (err) {
+      runs.failed = real;
+      throw err;
+    }
   };
+}
+
+/** The report of the shrunk sequence: the replay's steps, or the last failing run's when the replay passed. */
+function shrunk(t: BehaviourContext, type: PostType, id: string, runs: Runs, f: { message: string; reproduced: boolean; numRuns?: number; numShrinks: number; seed: number }): never {
+  const real = f.reproduced ? runs.last! : (runs.failed ?? runs.last!);
+  const n = real.steps.filter((s) => s.requests.length && !s.what.startsWith(FINALLY)).length;
+  const tried = f.numRuns !== undefined ? `${plural(f.numRuns, 'sequence')} and ` : '';
+  reportFailure(t, type, id, real.steps, real.ids, `${f.message} — shortest failing sequence: ${plural(n, 'command')} (after ${tried}${plural(f.numShrinks, 'shrink')}; --seed ${f.seed})`);
 }
 
 function reportFailure(t: BehaviourContext, type: PostType, id: string, steps: Step[], ids: Map<number, number>, head: string): never {
@@ -105,8 +124,8 @@ function reportFailure(t: BehaviourContext, type: PostType, id: string, steps: S
   t.fail(`${head}\n\nThe requests (#1, #2 ... are the ${type.noun}s the sequence created):\n${list.join('\n')}\n\nReproduce with curl (sh):\n${script}`, { script });
 }
 
-/** A sequence as recorded when no replay report is made (serialisable). */
-const describe = ([first, cmds]: Sequence) => [String(first), ...[...cmds].map(String)];
+/** A sequence as the property records it before the report (serialisable). */
+const commandsOf = ([first, cmds]: Sequence) => [String(first), ...[...cmds].map(String)];
 
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 
@@ -118,10 +137,9 @@ async function searchMust(t: BehaviourContext, type: PostType, quiet: boolean): 
   const ids = modelIds(type);
   let first: Deviation | undefined;
   let run = -1;
-  let failing = false;
-  let last: SeqReal | undefined;
+  const runs: Runs = {};
   const env = sessionEnv(t, type, (message) => {
-    if (!first && !failing && last) first = { run, message, steps: last.steps, ids: last.ids, batch };
+    if (!first && !runs.failed && runs.last) first = { run, message, steps: runs.last.steps, ids: runs.last.ids, batch };
   });
   const tt: BehaviourContext = quiet ? { ...t, counterexample: () => {} } : t;
   const batch = await preflight(t, type);
@@ -130,24 +148,10 @@ async function searchMust(t: BehaviourContext, type: PostType, quiet: boolean): 
       tt,
       sequenceArb(type, MAX_COMMANDS, { batch }),
       async (cmds, ctx) => {
-        if (!ctx.replay && !failing) run++;
-        try {
-          await sequenceCheck(env, (r) => (last = r))(cmds);
-        } catch (err) {
-          failing = true;
-          throw err;
-        }
+        if (!ctx.replay && !runs.failed) run++;
+        await sequenceCheck(env, runs)(cmds);
       },
-      {
-        seedSalt: ids.must,
-        shrinkBudget: SHRINK_BUDGET,
-        describe,
-        report: (_, f) => {
-          const steps = last!.steps;
-          const n = steps.filter((s) => s.requests.length && !s.what.startsWith(FINALLY)).length;
-          reportFailure(tt, type, ids.must, steps, last!.ids, `${f.message} — shortest failing sequence: ${plural(n, 'command')} (after ${plural(f.numRuns, 'sequence')} and ${plural(f.numShrinks, 'shrink')}; --seed ${f.seed})`);
-        },
-      },
+      { seedSalt: ids.must, shrinkBudget: SHRINK_BUDGET, describe: commandsOf, report: (_, f) => shrunk(tt, type, ids.must, runs, f) },
     );
   } finally {
     await cleanup(t, env);
@@ -172,29 +176,22 @@ async function preflight(t: BehaviourContext, type: PostType): Promise<boolean> 
 /** Replay the sequence that met a SHOULD deviation, shrink it under the SHOULD checks, report it. */
 async function shrinkShould(t: BehaviourContext, type: PostType, dev: Deviation, batch: boolean): Promise<void> {
   const ids = modelIds(type);
-  let last: SeqReal | undefined;
+  const runs: Runs = {};
   const env = sessionEnv(t, type, (message) => {
     throw Object.assign(new Error(message), { name: 'ConformanceFailure' });
   });
-  let reproduced = true;
   try {
-    await checkProperty(t, sequenceArb(type, MAX_COMMANDS, { batch }), (cmds) => sequenceCheck(env, (r) => (last = r))(cmds), {
+    await checkProperty(t, sequenceArb(type, MAX_COMMANDS, { batch }), sequenceCheck(env, runs), {
       seedSalt: ids.must,
       path: String(dev.run),
-      describe,
       shrinkBudget: SHRINK_BUDGET,
-      report: (_, f) => {
-        const steps = last!.steps;
-        const n = steps.filter((s) => s.requests.length && !s.what.startsWith(FINALLY)).length;
-        reportFailure(t, type, ids.should, steps, last!.ids, `${f.message} — shortest failing sequence: ${plural(n, 'command')} (after ${plural(f.numShrinks, 'shrink')}; --seed ${f.seed})`);
-      },
+      describe: commandsOf,
+      report: (_, f) => shrunk(t, type, ids.should, runs, { ...f, numRuns: undefined }),
     });
-    reproduced = false;
   } finally {
     await cleanup(t, env);
   }
-  // The deviation did not show again (a target that answers differently from one time to the next): report it as met.
-  if (!reproduced) return;
+  // The sequence passed when replayed (a target that answers differently from one time to the next): report it as met.
   reportFailure(t, type, ids.should, dev.steps, dev.ids, `${dev.message} (met once; the sequence passed when replayed)`);
 }
 
