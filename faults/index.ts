@@ -1,11 +1,12 @@
 /** Every named fault, by area. A later self-test runs the suite once per fault. */
 import { cmsFaults } from './cms.ts';
+import { cmsModelFaults } from './cms-model.ts';
 import { coreFaults } from './core.ts';
 import { discoveryFaults } from './discovery.ts';
 import { extensionFaults } from './extensions.ts';
 import type { Fault } from './proxy.ts';
 
-export const allFaults: Fault[] = [...discoveryFaults, ...coreFaults, ...extensionFaults, ...cmsFaults];
+export const allFaults: Fault[] = [...discoveryFaults, ...coreFaults, ...extensionFaults, ...cmsFaults, ...cmsModelFaults];
 
 export function faultById(id: string): Fault {
   const f = allFaults.find((x) => x.id === id);

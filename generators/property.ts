@@ -28,6 +28,15 @@ export interface PropertyOptions<T> {
    * runs even when there are more of them).
    */
   randomRuns?: number;
+  /** Salt of the per-behaviour seed (default: the behaviour ID): behaviours that must draw the same values share one. */
+  seedSalt?: string;
+  /**
+   * Start from this fast-check run path (e.g. the index of a run found failing before) and shrink
+   * from there, instead of running from the first value; no other value is tried.
+   */
+  path?: string;
+  /** Report the (replayed) counterexample yourself instead of the default message; must throw (t.fail). */
+  report?: (value: T, failure: { message: string; reproduced: boolean; numRuns: number; numShrinks: number; seed: number }) => never;
 }
 
 export interface CheckContext {
@@ -55,9 +64,12 @@ export async function checkProperty<T>(
   let fatal: unknown;
   let failures = 0;
   let afterFailure = 0;
+  let calls = 0;
 
   const property = fc.asyncProperty(arb, async (value) => {
     if (fatal !== undefined) return true;
+    // From a path: only that value (and its shrinks) is checked.
+    if (opts.path !== undefined && calls++ > 0 && failures === 0) return true;
     if (failures > 0 && afterFailure++ >= budget) return true; // shrinking budget spent: keep the smallest so far
     try {
       await check(value, { replay: false });
@@ -73,7 +85,8 @@ export async function checkProperty<T>(
   });
 
   const details = await fc.check(property, {
-    seed: mixSeed(seed, t.decl.id),
+    seed: mixSeed(seed, opts.seedSalt ?? t.decl.id),
+    ...(opts.path !== undefined ? { path: opts.path } : {}),
     // Examples count towards numRuns in fast-check: every boundary value runs, then the random values.
     numRuns: opts.randomRuns !== undefined ? (opts.examples?.length ?? 0) + opts.randomRuns : Math.max(numRuns, opts.examples?.length ?? 0),
     examples: (opts.examples ?? []).map((v) => [v] as [T]),
@@ -86,12 +99,15 @@ export async function checkProperty<T>(
   const shown = opts.describe ? opts.describe(value) : value;
   t.counterexample(shown);
   let message = messageOf(details.errorInstance);
+  let reproduced = false;
   try {
     await check(value, { replay: true });
     message += ' (did not fail again when replayed)';
   } catch (err) {
     if (!isConformanceError(err)) throw err;
     message = messageOf(err);
+    reproduced = true;
   }
+  if (opts.report) opts.report(value, { message, reproduced, numRuns: details.numRuns, numShrinks: details.numShrinks, seed });
   t.fail(`${message} — counterexample ${JSON.stringify(shown)} (after ${details.numRuns} runs and ${details.numShrinks} shrinks; --seed ${seed})`);
 }

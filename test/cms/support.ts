@@ -37,10 +37,10 @@ export async function boot(kind: 'wordpress' | 'reference'): Promise<Booted> {
 export const RUN_ARGS = ['--runs', '2', '--fail-on', 'should'];
 
 /** The CLI against `target`, through a proxy with `faults` when given. */
-export async function runCms(target: Target, opts: { only: string; faults?: Fault[]; timeoutMs?: number }): Promise<CliRun> {
+export async function runCms(target: Target, opts: { only: string; faults?: Fault[]; timeoutMs?: number; args?: string[] }): Promise<CliRun> {
   const proxy = opts.faults ? await startFaultProxy(target.url, opts.faults, { profile: target.profile }) : undefined;
   try {
-    const args = ['run', '--target', proxy?.url ?? target.url, '--profile', target.profile, '--seed', '1', '--user', target.user!, '--app-password', target.appPassword!, '--only', opts.only, ...RUN_ARGS];
+    const args = ['run', '--target', proxy?.url ?? target.url, '--profile', target.profile, '--seed', '1', '--user', target.user!, '--app-password', target.appPassword!, '--only', opts.only, ...(opts.args ?? RUN_ARGS)];
     return await runCli(args, { timeoutMs: opts.timeoutMs ?? 240_000 });
   } finally {
     await proxy?.close();
@@ -168,11 +168,11 @@ export function cmsFaultSuite(name: string, opts: CmsFaultSuite): void {
  * Start a full cms run, wait until it has created tagged items, send SIGINT, and wait for the
  * CLI to exit (it cancels the run, deletes the fixtures in afterAll and sweeps by tag).
  */
-export async function interruptedRun(target: Target): Promise<{ code: number | null; signalled: boolean; stderr: string }> {
+export async function interruptedRun(target: Target, only = '^cms\\.'): Promise<{ code: number | null; signalled: boolean; stderr: string }> {
   const reportDir = mkdtempSync(join(tmpdir(), 'cmsc-report-'));
   const child = spawn(
     process.execPath,
-    [BIN, 'run', '--target', target.url, '--profile', target.profile, '--user', target.user!, '--app-password', target.appPassword!, '--only', '^cms\\.', '--seed', '1', '--report-dir', reportDir],
+    [BIN, 'run', '--target', target.url, '--profile', target.profile, '--user', target.user!, '--app-password', target.appPassword!, '--only', only, '--seed', '1', '--report-dir', reportDir],
     { cwd: ROOT, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
