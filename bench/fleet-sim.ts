@@ -12,7 +12,7 @@ import { SITES_APP_PASSWORD_ENV, SITES_USER_ENV, startReferenceSites, writeSites
 /** Which named faults a site of the simulation has (site numbers from 1). */
 export const SIMULATED_DEVIATIONS: { every: number; fault: string; behaviour: string }[] = [
   { every: 10, fault: 'ext.spamfilter.stats-path-rejects-documented', behaviour: 'spamfilter.stats.path' },
-  { every: 7, fault: 'disc.maximum-wrong', behaviour: 'disc.args.cms.posts.collection.list' },
+  { every: 7, fault: 'disc.maximum-wrong', behaviour: 'disc.args.cms.posts.collection.list.per_page' },
   { every: 50, fault: 'index.gmt-offset-out-of-range', behaviour: 'index.gmt-offset.value' },
 ];
 

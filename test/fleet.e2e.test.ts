@@ -116,7 +116,7 @@ describe('a simulated fleet: 12 sites, 4 shards in parallel processes, one merge
       return d ? d.failedSites.map((i) => report.sites[i]!.id).sort() : [];
     };
     expect(failing('spamfilter.stats.path')).toEqual(['site-10']);
-    expect(failing('disc.args.cms.posts.collection.list')).toEqual(['site-7']);
+    expect(failing('disc.args.cms.posts.collection.list.per_page')).toEqual(['site-7']);
     expect(report.verdict.gatingSites).toBe(2);
     expect(report.clean).toBe(10);
     for (const s of report.sites) expect(existsSync(resolve(join(root, 'fleet'), s.report!)), s.report).toBe(true);
