@@ -171,3 +171,10 @@ export interface Catalog {
   statuses: { write: readonly string[]; filterOnly: readonly string[] };
   notShown: NotShown[];
 }
+
+/** Why catalog items cannot be exercised by a request (schemas/catalog/uncovered.ts). */
+export interface UncoveredReason {
+  /** The item IDs the reason applies to (catalog item IDs as in schemas/coverage.ts). */
+  items: RegExp;
+  reason: string;
+}

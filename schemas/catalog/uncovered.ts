@@ -9,11 +9,7 @@
 import { CORE_UNCOVERED } from './uncovered-core.ts';
 import { EXTENSIONS_UNCOVERED } from './uncovered-extensions.ts';
 
-export interface UncoveredReason {
-  /** The item IDs the reason applies to (catalog item IDs as in schemas/coverage.ts). */
-  items: RegExp;
-  reason: string;
-}
+import type { UncoveredReason } from '../types.ts';
 
 export const UNCOVERED_REASONS: readonly UncoveredReason[] = [...CORE_UNCOVERED, ...EXTENSIONS_UNCOVERED];
 
