@@ -9,7 +9,9 @@
  * coercion in the list can make them valid, and never use inputs a correct server may read
  * either way (boolean aliases, empty scalars, other-case enum values, dates without a zone).
  */
-import { Faker, en } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
+// Only the en locale (the package's main entry loads all of its ~70 locales).
+import { faker as enFaker } from '@faker-js/faker/locale/en';
 import fc from 'fast-check';
 import type { ArgSpec, DeclaredType } from '../schemas/types.ts';
 import type { QueryValue } from '../src/client.ts';
@@ -231,7 +233,7 @@ export function propertyParams(run: { config: { seed: number; runs: number } }):
 
 /** A Faker whose output depends only on `seed` (titles, HTML content, excerpts, slugs). */
 export function seededFaker(seed: number): Faker {
-  const faker = new Faker({ locale: [en] });
+  const faker = new (enFaker.constructor as typeof Faker)({ locale: [enFaker.rawDefinitions] });
   faker.seed(seed);
   return faker;
 }

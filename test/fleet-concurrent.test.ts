@@ -6,10 +6,9 @@
  * Against the reference server always; against the real WordPress 7.1 target (../shared/targets/
  * boot.sh, port 9850) when that script is next to the checkout.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../src/client.ts';
 import { DEFAULT_SWEEP_AFTER_MS, SWEPT_COLLECTIONS, listTagged, tagFor } from '../src/fixtures.ts';
@@ -18,7 +17,8 @@ import { getProfile, type ProfileName } from '../schemas/profiles.ts';
 import type { FleetReport } from '../reporters/fleet.ts';
 import type { Results } from '../schemas/results.ts';
 import { startReferenceServer } from '../targets/reference/index.ts';
-import { ROOT, runCli, type CliRun } from './helpers/cli.ts';
+import { runCli, type CliRun } from './helpers/cli.ts';
+import { PLUGIN_TARGET_AVAILABLE, bootPluginTarget, type PluginTarget } from './helpers/plugin-target.ts';
 
 interface Site {
   url: string;
@@ -135,19 +135,13 @@ describe('two behaviour shards at once against one reference site', () => {
   concurrentShards(() => ({ url: srv.url, user: srv.user, appPassword: srv.appPassword, profile: 'spec' }), { timeoutMs: 200_000, expectAllPass: true });
 });
 
-const BOOT = resolve(ROOT, '../shared/targets/boot.sh');
-const PORT = process.env.CMSC_FLEET_WP_PORT ?? '9850';
+const PORT = process.env.CMSC_FLEET_WP_PORT ? Number(process.env.CMSC_FLEET_WP_PORT) : undefined;
 
-describe.skipIf(!existsSync(BOOT))('two behaviour shards at once against the real WordPress 7.1 target (boot.sh)', () => {
-  let site: Site;
-  beforeAll(() => {
-    const boot = spawnSync(BOOT, [PORT], { encoding: 'utf8', timeout: 180_000 });
-    expect(boot.status, boot.stderr).toBe(0);
-    const env = Object.fromEntries([...boot.stdout.matchAll(/^(?:export )?(\w+)=["']?([^"'\n]*)["']?$/gm)].map((m) => [m[1], m[2]]));
-    site = { url: env.TARGET_URL!, user: env.TARGET_USER!, appPassword: env.TARGET_APP_PASSWORD!, profile: 'wordpress' };
+describe.skipIf(!PLUGIN_TARGET_AVAILABLE)('two behaviour shards at once against the real WordPress 7.1 target (boot.sh)', () => {
+  let site: PluginTarget;
+  beforeAll(async () => {
+    site = await bootPluginTarget(PORT);
   }, 200_000);
-  afterAll(() => {
-    spawnSync(BOOT, [PORT, 'stop', '--clean'], { timeout: 60_000 });
-  });
+  afterAll(async () => site?.stop());
   concurrentShards(() => site, { timeoutMs: 900_000, expectAllPass: false });
 });

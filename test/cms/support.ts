@@ -4,47 +4,31 @@
  * faults name), run one after the other; after every run, the target is checked to hold no
  * tagged item (live-target safety: a full run, and runs with failures, leave nothing behind).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cmsFaults } from '../../faults/cms.ts';
-import { matchesCaughtBy, startFaultProxy, type Fault } from '../../faults/proxy.ts';
+import { matchesCaughtBy, type Fault } from '../../faults/proxy.ts';
 import { Client } from '../../src/client.ts';
 import { listTagged } from '../../src/fixtures.ts';
+import { bootHost, type Host, type HostKind } from '../../src/hosts.ts';
+import { proveFaults, runSuite, type Proof, type SuiteRun } from '../../src/proof.ts';
 import { getProfile } from '../../schemas/profiles.ts';
 import type { Results } from '../../schemas/results.ts';
-import { BIN, ROOT, runCli, type CliRun } from '../helpers/cli.ts';
-import { expectCaught, onlyFor, type Target } from '../helpers/harness.ts';
+import { BIN, exec } from '../helpers/cli.ts';
+import { expectCaught, type Target } from '../helpers/harness.ts';
 
-export interface Booted extends Target {
-  stop(): Promise<void>;
-}
-
-export async function boot(kind: 'wordpress' | 'reference'): Promise<Booted> {
-  if (kind === 'reference') {
-    const { startReferenceServer } = await import('../../targets/reference/index.ts');
-    const ref = await startReferenceServer({ port: 0 });
-    return { url: ref.url, user: ref.user, appPassword: ref.appPassword, profile: 'spec', stop: () => ref.stop() };
-  }
-  const { bootWordPress } = await import('../../targets/wordpress/index.ts');
-  const wp = await bootWordPress();
-  return { url: wp.url, user: wp.user, appPassword: wp.appPassword, profile: 'wordpress', stop: () => wp.stop() };
-}
+export type Booted = Host;
+export const boot = (kind: Extract<HostKind, 'wordpress' | 'reference'>): Promise<Booted> => bootHost(kind);
 
 /** Few random values per property: the boundary values (always run) catch every fault. */
 export const RUN_ARGS = ['--runs', '2', '--fail-on', 'should'];
+const RUN_TIMEOUT_MS = 240_000;
 
 /** The CLI against `target`, through a proxy with `faults` when given. */
-export async function runCms(target: Target, opts: { only: string; faults?: Fault[]; timeoutMs?: number; args?: string[] }): Promise<CliRun> {
-  const proxy = opts.faults ? await startFaultProxy(target.url, opts.faults, { profile: target.profile }) : undefined;
-  try {
-    const args = ['run', '--target', proxy?.url ?? target.url, '--profile', target.profile, '--seed', '1', '--user', target.user!, '--app-password', target.appPassword!, '--only', opts.only, ...(opts.args ?? RUN_ARGS)];
-    return await runCli(args, { timeoutMs: opts.timeoutMs ?? 240_000 });
-  } finally {
-    await proxy?.close();
-  }
+export async function runCms(target: Target, opts: { only: string; faults?: Fault[]; timeoutMs?: number; args?: string[] }): Promise<SuiteRun> {
+  return runSuite(target, { only: opts.only, ...(opts.faults ? { faults: opts.faults } : {}), args: opts.args ?? RUN_ARGS, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
 }
 
 /** Tagged items left on the target (posts and pages, any status, trash included). */
@@ -92,31 +76,22 @@ export function cmsFaultSuite(name: string, opts: CmsFaultSuite): void {
   describe(name, () => {
     let target: Booted;
     let baseline: Results;
-    let baselineLeft: string[] = [];
-    const runs = new Map<string, { run: CliRun; left: string[] } | Error>();
+    let proof: Proof<string[]>;
 
     beforeAll(async () => {
-      const timing = process.env.CMSC_TIMING ? (what: string, since: number) => console.log(`[cms timing] ${name}: ${what} ${((Date.now() - since) / 1000).toFixed(1)} s`) : () => {};
-      let since = Date.now();
       target = await boot(opts.target);
       await opts.prepare?.(target);
-      timing('boot', since);
-      since = Date.now();
-      const base = await runCms(target, { only: opts.baseline });
-      timing('baseline', since);
-      expect(base.stderr).not.toMatch(/internal error/);
-      baseline = base.results();
-      baselineLeft = await leftovers(target);
-      for (const group of groups) {
-        since = Date.now();
-        const only = onlyFor(group.flatMap((f) => f.caughtBy));
-        const result = await runCms(target, { only, faults: group }).then(
-          async (run) => ({ run, left: await leftovers(target) }),
-          (e: Error) => e,
-        );
-        for (const f of group) runs.set(f.id, result);
-        timing(`faults ${group[0]!.id} (+${group.length - 1})`, since);
-      }
+      proof = await proveFaults(target, {
+        baseline: opts.baseline,
+        rounds: groups,
+        baselineArgs: RUN_ARGS,
+        roundArgs: RUN_ARGS,
+        timeoutMs: RUN_TIMEOUT_MS,
+        // Live-target safety: after every run (a full one, and runs with failures) nothing tagged is left.
+        after: (t) => leftovers(t),
+      });
+      expect(proof.baseline.stderr).not.toMatch(/internal error/);
+      baseline = proof.baseline.results();
     }, 900_000);
     afterAll(async () => target?.stop());
 
@@ -138,18 +113,18 @@ export function cmsFaultSuite(name: string, opts: CmsFaultSuite): void {
     });
 
     it('a full run leaves no tagged item on the target', () => {
-      expect(baselineLeft).toEqual([]);
+      expect(proof.baselineAfter).toEqual([]);
     });
 
     for (const id of opts.groups.flat()) {
       const fault = faultById(id);
       it(`catches ${fault.id}: ${fault.title}`, () => {
-        const r = runs.get(fault.id);
-        if (r instanceof Error) throw r;
-        expect(r, `fault ${fault.id} did not run`).toBeDefined();
-        expect(r!.run.code, r!.run.stderr.slice(-2000)).toBe(1);
-        expectCaught(fault, r!.run.results(), baseline);
-        expect(r!.left, `items left on the target after the run with ${fault.id}`).toEqual([]);
+        const round = proof.roundOf.get(fault.id);
+        expect(round, `fault ${fault.id} did not run`).toBeDefined();
+        if (round!.error) throw round!.error;
+        expect(round!.run!.code, round!.run!.stderr.slice(-2000)).toBe(1);
+        expectCaught(fault, round!.run!.results(), baseline);
+        expect(round!.after, `items left on the target after the run with ${fault.id}`).toEqual([]);
       });
     }
 
@@ -170,30 +145,30 @@ export function cmsFaultSuite(name: string, opts: CmsFaultSuite): void {
  */
 export async function interruptedRun(target: Target, only = '^cms\\.'): Promise<{ code: number | null; signalled: boolean; stderr: string }> {
   const reportDir = mkdtempSync(join(tmpdir(), 'cmsc-report-'));
-  const child = spawn(
+  let signalled = false;
+  const run = await exec(
     process.execPath,
     [BIN, 'run', '--target', target.url, '--profile', target.profile, '--user', target.user!, '--app-password', target.appPassword!, '--only', only, '--seed', '1', '--report-dir', reportDir],
-    { cwd: ROOT, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      // 120 s to see 10 tagged items, then 90 s for the CLI to clean up and exit.
+      timeoutMs: 210_000,
+      onSpawn: (child) => {
+        void (async () => {
+          const deadline = Date.now() + 120_000;
+          while (Date.now() < deadline && child.exitCode === null) {
+            const left = await leftovers(target).catch(() => []);
+            if (left.length >= 10) {
+              child.kill('SIGINT');
+              signalled = true;
+              return;
+            }
+            await new Promise((r) => setTimeout(r, 250));
+          }
+        })();
+      },
+    },
   );
-  let stderr = '';
-  child.stdout.on('data', () => {});
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
-  let signalled = false;
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline && child.exitCode === null) {
-    const left = await leftovers(target).catch(() => []);
-    if (left.length >= 10) {
-      child.kill('SIGINT');
-      signalled = true;
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  const code = await exited;
-  clearTimeout(timer);
-  return { code, signalled, stderr };
+  return { code: run.code, signalled, stderr: run.stderr };
 }
 
 /** Every cms fault is proven somewhere, exactly once. */

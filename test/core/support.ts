@@ -17,22 +17,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fault } from '../../faults/proxy.ts';
 import type { Results } from '../../schemas/results.ts';
-import { expectCaught, onlyFor, runSuite, type SuiteRun, type Target } from '../helpers/harness.ts';
-
-interface Booted extends Target {
-  stop(): Promise<void>;
-}
-
-async function boot(kind: 'wordpress' | 'reference'): Promise<Booted> {
-  if (kind === 'reference') {
-    const { startReferenceServer } = await import('../../targets/reference/index.ts');
-    const ref = await startReferenceServer({ port: 0 });
-    return { url: ref.url, user: ref.user, appPassword: ref.appPassword, profile: 'spec', stop: () => ref.stop() };
-  }
-  const { bootWordPress } = await import('../../targets/wordpress/index.ts');
-  const wp = await bootWordPress();
-  return { url: wp.url, user: wp.user, appPassword: wp.appPassword, profile: 'wordpress', stop: () => wp.stop() };
-}
+import { bootHost, type Host } from '../../src/hosts.ts';
+import { proveFaults, type Proof } from '../../src/proof.ts';
+import { expectCaught } from '../helpers/harness.ts';
 
 export interface FaultSuiteOptions {
   /** `--only` pattern of the baseline run (the behaviours of the suite). */
@@ -58,9 +45,9 @@ export function faultSuite(name: string, opts: FaultSuiteOptions): void {
   const groups: Fault[][] = isolated || !opts.groups ? opts.faults.map((f) => [f]) : opts.groups.map((g) => g.map((id) => byId.get(id)!));
 
   describe(name, () => {
-    const wps: Booted[] = [];
+    const wps: Host[] = [];
     let baseline: Results;
-    const runs = new Map<string, SuiteRun | Error>();
+    let proof: Proof;
 
     it('groups: every fault is in exactly one group, and the faults of a group name disjoint behaviours', () => {
       if (!opts.groups) return;
@@ -74,30 +61,10 @@ export function faultSuite(name: string, opts: FaultSuiteOptions): void {
 
     beforeAll(async () => {
       const lanes = Math.max(1, Math.min(opts.lanes ?? 1, groups.length));
-      wps.push(...(await Promise.all(Array.from({ length: lanes }, () => boot(opts.target ?? 'wordpress')))));
-      const queue = [...groups];
-      const lane = async (wp: Booted, first?: () => Promise<void>) => {
-        await first?.();
-        for (let g = queue.shift(); g; g = queue.shift()) {
-          const faults = g;
-          const run = await runSuite(wp, { only: onlyFor(faults.flatMap((f) => f.caughtBy)), faults, args: ['--fail-on', 'should'] }).catch((e: Error) => e);
-          for (const f of faults) runs.set(f.id, run);
-        }
-      };
-      await Promise.all(
-        wps.map((wp, i) =>
-          lane(
-            wp,
-            i === 0
-              ? async () => {
-                  const run = await runSuite(wp, { only: opts.only });
-                  expect(run.stderr).not.toMatch(/internal error/);
-                  baseline = run.results();
-                }
-              : undefined,
-          ),
-        ),
-      );
+      wps.push(...(await Promise.all(Array.from({ length: lanes }, () => bootHost(opts.target ?? 'wordpress')))));
+      proof = await proveFaults(wps[0]!, { baseline: opts.only, rounds: groups, roundArgs: ['--fail-on', 'should'], lanes: wps.slice(1) });
+      expect(proof.baseline.stderr).not.toMatch(/internal error/);
+      baseline = proof.baseline.results();
     }, 600_000);
     afterAll(async () => {
       await Promise.all(wps.map((w) => w.stop()));
@@ -115,11 +82,11 @@ export function faultSuite(name: string, opts: FaultSuiteOptions): void {
 
     for (const fault of opts.faults) {
       it(`catches ${fault.id}: ${fault.title}`, () => {
-        const run = runs.get(fault.id);
-        if (run instanceof Error) throw run;
-        expect(run, `fault ${fault.id} did not run`).toBeDefined();
-        expect(run!.code, run!.stderr.slice(-2000)).toBe(1);
-        expectCaught(fault, run!.results(), baseline);
+        const round = proof.roundOf.get(fault.id);
+        expect(round, `fault ${fault.id} did not run`).toBeDefined();
+        if (round!.error) throw round!.error;
+        expect(round!.run!.code, round!.run!.stderr.slice(-2000)).toBe(1);
+        expectCaught(fault, round!.run!.results(), baseline);
       });
     }
   });

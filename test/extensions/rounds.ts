@@ -8,7 +8,8 @@ import { expect } from 'vitest';
 import { allFaults } from '../../faults/index.ts';
 import type { Fault } from '../../faults/proxy.ts';
 import type { Results } from '../../schemas/results.ts';
-import { expectCaught, onlyFor, runSuite, type Target } from '../helpers/harness.ts';
+import { proveFaults } from '../../src/proof.ts';
+import { expectCaught, type Target } from '../helpers/harness.ts';
 
 export const EXTENSION_BEHAVIOURS = '^(spamfilter|contactform|suite)\\.';
 
@@ -21,7 +22,9 @@ export function fault(id: string): Fault {
 /** Run the named behaviours of `faults` through one proxy; each fault's behaviours must fail (and pass in `baseline`). */
 export async function proveRound(target: Target, ids: string[], baseline: Results): Promise<void> {
   const faults = ids.map(fault);
-  const run = await runSuite(target, { only: onlyFor(faults.flatMap((f) => f.caughtBy)), faults });
+  const { rounds } = await proveFaults(target, { baseline: { code: null, stderr: '', results: () => baseline }, rounds: [faults] });
+  if (rounds[0]!.error) throw rounds[0]!.error;
+  const run = rounds[0]!.run!;
   expect(run.stderr).not.toMatch(/internal error/i);
   const results = run.results();
   for (const f of faults) expectCaught(f, results, baseline);

@@ -3,40 +3,13 @@
  * project's own tests — the way a user runs it (the real CLI in a child process).
  */
 import { afterAll, beforeAll, expect } from 'vitest';
-import { matchesCaughtBy, startFaultProxy, type Fault, type ProxyStats } from '../../faults/proxy.ts';
-import type { ProfileName } from '../../schemas/profiles.ts';
+import { matchesCaughtBy, type Fault } from '../../faults/proxy.ts';
 import type { Results } from '../../schemas/results.ts';
-import { runCli, type CliRun } from './cli.ts';
+import { bootHost, type Host } from '../../src/hosts.ts';
+import type { ProofTarget } from '../../src/proof.ts';
 
-export interface Target {
-  url: string;
-  user?: string;
-  appPassword?: string;
-  profile: ProfileName;
-}
-
-export interface SuiteRun extends CliRun {
-  stats?: ProxyStats;
-}
-
-/** A regular expression selecting exactly the behaviours a fault names (for --only). */
-export function onlyFor(caughtBy: string[]): string {
-  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return `^(${caughtBy.map((c) => (c.endsWith('*') ? `${esc(c.slice(0, -1))}\\S*` : esc(c))).join('|')}) `;
-}
-
-export async function runSuite(target: Target, opts: { only?: string; faults?: Fault[]; args?: string[]; env?: Record<string, string> } = {}): Promise<SuiteRun> {
-  const proxy = opts.faults ? await startFaultProxy(target.url, opts.faults, { profile: target.profile }) : undefined;
-  try {
-    const args = ['run', '--target', proxy?.url ?? target.url, '--profile', target.profile, '--seed', '1'];
-    if (target.user && target.appPassword) args.push('--user', target.user, '--app-password', target.appPassword);
-    if (opts.only) args.push('--only', opts.only);
-    const run = await runCli([...args, ...(opts.args ?? [])], { env: opts.env });
-    return Object.assign(run, { stats: proxy?.stats });
-  } finally {
-    await proxy?.close();
-  }
-}
+export { onlyFor, runSuite, type SuiteRun } from '../../src/proof.ts';
+export type Target = ProofTarget;
 
 export function statuses(results: Results): Record<string, string> {
   return Object.fromEntries(results.behaviours.map((b) => [b.id, b.status]));
@@ -59,12 +32,10 @@ export function expectCaught(fault: Fault, faulty: Results, baseline: Results): 
 }
 
 /** Boot the embedded WordPress once for a test file. */
-export function sharedWordPress(): () => Target & { stop(): Promise<void> } {
-  let wp: (Target & { stop(): Promise<void> }) | undefined;
+export function sharedWordPress(): () => Host {
+  let wp: Host | undefined;
   beforeAll(async () => {
-    const { bootWordPress } = await import('../../targets/wordpress/index.ts');
-    const booted = await bootWordPress();
-    wp = { url: booted.url, user: booted.user, appPassword: booted.appPassword, profile: 'wordpress', stop: () => booted.stop() };
+    wp = await bootHost('wordpress');
   }, 300_000);
   afterAll(async () => wp?.stop());
   return () => {

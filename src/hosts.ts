@@ -1,0 +1,68 @@
+/**
+ * The one way cms-conformance boots a target for itself (selftest, the fault proofs, the
+ * project's tests, the benchmarks): the in-memory reference server, the embedded WordPress,
+ * or a site booted by an outside script that prints `.env` lines (`boot.sh PORT`, as the
+ * real WordPress 7.1 + plugins target beside the checkout: ../shared/targets/boot.sh).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { ProfileName } from '../schemas/profiles.ts';
+import { PKG_ROOT } from './paths.ts';
+
+export interface Host {
+  url: string;
+  user: string;
+  appPassword: string;
+  profile: ProfileName;
+  label: string;
+  /** The port of a script-booted site. */
+  port?: number;
+  /** The file holding the PID (and process group) of a script-booted site's server. */
+  pidFile?: string;
+  stop(): Promise<void>;
+}
+
+export type HostKind = 'reference' | 'wordpress' | 'plugins';
+
+/** Where the real WordPress 7.1 + plugins target's script is (beside the checkout; CI has it). */
+export const BOOT_SH = process.env.CMSC_BOOT_SH ?? resolve(PKG_ROOT, '../shared/targets/boot.sh');
+export const bootShAvailable = () => existsSync(BOOT_SH);
+
+const run = promisify(execFile);
+
+export async function bootHost(kind: HostKind, opts: { port?: number } = {}): Promise<Host> {
+  if (kind === 'reference') {
+    const { startReferenceServer } = await import('../targets/reference/index.ts');
+    const s = await startReferenceServer({ port: opts.port ?? 0 });
+    return { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec', label: 'reference server', stop: () => s.stop() };
+  }
+  if (kind === 'wordpress') {
+    const { bootWordPress } = await import('../targets/wordpress/index.ts');
+    const wp = await bootWordPress();
+    return { url: wp.url, user: wp.user, appPassword: wp.appPassword, profile: 'wordpress', label: `WordPress ${wp.version}`, stop: () => wp.stop() };
+  }
+  return bootScript(BOOT_SH, opts.port);
+}
+
+/** `script PORT` boots a fresh site and prints TARGET_URL, TARGET_USER, TARGET_APP_PASSWORD; `script PORT stop --clean` removes it. */
+async function bootScript(script: string, port?: number): Promise<Host> {
+  if (!existsSync(script)) throw new Error(`${script} is not beside the checkout (CI has it)`);
+  const p = port ?? (await (await import('../targets/wordpress/proc.ts')).freePort());
+  const { stdout } = await run('bash', [script, String(p)], { maxBuffer: 16 << 20, timeout: 10 * 60_000 });
+  const env = Object.fromEntries([...stdout.matchAll(/^(?:export )?([A-Z_]+)=["']?([^"'\n]*)["']?$/gm)].map((m) => [m[1]!, m[2]!]));
+  if (!env.TARGET_URL || !env.TARGET_USER || !env.TARGET_APP_PASSWORD) throw new Error(`${script} ${p} printed no target: ${stdout.slice(0, 300)}`);
+  return {
+    url: env.TARGET_URL,
+    user: env.TARGET_USER,
+    appPassword: env.TARGET_APP_PASSWORD,
+    profile: 'wordpress',
+    label: 'WordPress 7.1 with Akismet, Contact Form 7 and Jetpack (boot.sh)',
+    port: p,
+    ...(env.TARGET_PID_FILE ? { pidFile: env.TARGET_PID_FILE } : {}),
+    stop: async () => {
+      await run('bash', [script, String(p), 'stop', '--clean'], { timeout: 60_000 }).catch(() => undefined);
+    },
+  };
+}
