@@ -1,13 +1,38 @@
 // The project's own tests (unit and end-to-end). The conformance suites under suites/ are
 // not run by this config: the CLI runs them against a target.
+//
+// Two projects, both run by `npm test` (each reported apart; `npx vitest run --project unit`
+// runs one):
+// - `proofs`: files that start processes or targets: the CLI in a child process, a fault proof,
+//   the embedded WordPress or boot.sh, Chromium, vitest itself (seconds to minutes each);
+// - `unit`: everything else (in-process, seconds in all).
+// A file is a proof when it imports one of the modules that do so (below), or is named
+// *.e2e.test.ts / *.browser.test.ts; a new file is classified by what it imports.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+const STARTS_PROCESSES =
+  /(?:from |import\()'[^']*(?:helpers\/(?:cli|harness|plugin-target|chromium|fleet)|src\/(?:hosts|proof|cli-process|runner|fleet|selftest)|\/support|extensions\/rounds|targets\/wordpress|vitest\/node|playwright-core)[^']*'/;
+
+const root = import.meta.dirname;
+const testFiles = readdirSync(join(root, 'test'), { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => `test/${f.split('\\').join('/')}`)
+  .sort();
+const isProof = (file: string) => /\.(e2e|browser)\.test\.ts$/.test(file) || STARTS_PROCESSES.test(readFileSync(join(root, file), 'utf8'));
+export const PROOFS = testFiles.filter(isProof);
+export const UNITS = testFiles.filter((f) => !isProof(f));
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNITS } },
+      { extends: true, test: { name: 'proofs', include: PROOFS } },
+    ],
   },
 });
