@@ -12,7 +12,13 @@
 import type { Results } from '../schemas/results.ts';
 import type { ProfileName } from '../schemas/profiles.ts';
 import { matchesCaughtBy, startFaultProxy, type Fault, type ProxyStats } from '../faults/proxy.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCli, type CliRun } from './cli-process.ts';
+import { DEFAULTS, parseFlags, resolveConfig } from './config.ts';
+import { UsageError } from './errors.ts';
+import { SuiteEngine, runConformance } from './runner.ts';
 
 export interface ProofTarget {
   url: string;
@@ -40,13 +46,73 @@ export interface SuiteRunOptions {
 export async function runSuite(target: ProofTarget, opts: SuiteRunOptions = {}): Promise<SuiteRun> {
   const proxy = opts.faults ? await startFaultProxy(target.url, opts.faults, { profile: target.profile }) : undefined;
   try {
-    const args = ['run', '--target', proxy?.url ?? target.url, '--profile', target.profile, '--seed', String(opts.seed ?? 1)];
-    if (target.user && target.appPassword) args.push('--user', target.user, '--app-password', target.appPassword);
-    if (opts.only) args.push('--only', opts.only);
-    const run = await runCli([...args, ...(opts.args ?? [])], { env: opts.env, removeReport: opts.removeReport ?? false, ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) });
+    const run = await runCli(runArgs(target, proxy?.url ?? target.url, opts), { env: opts.env, removeReport: opts.removeReport ?? false, ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) });
     return Object.assign(run, { stats: proxy?.stats });
   } finally {
     await proxy?.close();
+  }
+}
+
+/** The arguments of `cms-conformance run` for a suite run against `url`. */
+function runArgs(target: ProofTarget, url: string, opts: SuiteRunOptions): string[] {
+  const args = ['run', '--target', url, '--profile', target.profile, '--seed', String(opts.seed ?? 1)];
+  if (target.user && target.appPassword) args.push('--user', target.user, '--app-password', target.appPassword);
+  if (opts.only) args.push('--only', opts.only);
+  return [...args, ...(opts.args ?? [])];
+}
+
+export type SuiteRunner = (target: ProofTarget, opts: SuiteRunOptions) => Promise<SuiteRun>;
+
+/**
+ * Suite runs in this process on one engine (vitest started once, every suite file loaded once
+ * per run that selects it), each run with the same arguments as the CLI's: for the proofs whose
+ * runs only read what the target advertises (discovery), where a child process per run would cost
+ * more than the run itself. `close()` when done.
+ */
+export class InProcessRunner {
+  private constructor(private readonly engine: SuiteEngine) {}
+
+  static async open(): Promise<InProcessRunner> {
+    return new InProcessRunner(await SuiteEngine.create({ only: undefined, concurrency: DEFAULTS.concurrency, shard: undefined }, { perRunOnly: true }));
+  }
+
+  readonly run: SuiteRunner = async (target, opts) => {
+    const proxy = opts.faults ? await startFaultProxy(target.url, opts.faults, { profile: target.profile }) : undefined;
+    const reportDir = mkdtempSync(join(tmpdir(), 'cmsc-report-'));
+    let stderr = '';
+    try {
+      const { values } = parseFlags([...runArgs(target, proxy?.url ?? target.url, opts).slice(1), '--report-dir', reportDir, '--quiet']);
+      const cfg = resolveConfig(values as Record<string, string | boolean | undefined>, { ...opts.env }, reportDir);
+      let code: number;
+      let results: Results | undefined;
+      try {
+        const outcome = await runConformance(cfg, (l) => (stderr += `${l}\n`), { engine: this.engine, noLatest: true });
+        code = outcome.exitCode;
+        results = outcome.results;
+      } catch (e) {
+        stderr += `${(e as Error).message}\n`;
+        code = e instanceof UsageError ? 2 : 4;
+      }
+      return {
+        code,
+        signal: null,
+        stdout: '',
+        stderr,
+        reportDir,
+        ...(proxy ? { stats: proxy.stats } : {}),
+        results: () => {
+          if (!results) throw new Error(`run exited ${code} without results: ${stderr.trim().split('\n').pop() ?? ''}`);
+          return results;
+        },
+      };
+    } finally {
+      await proxy?.close();
+      if (opts.removeReport) rmSync(reportDir, { recursive: true, force: true });
+    }
+  };
+
+  close(): Promise<void> {
+    return this.engine.close();
   }
 }
 
@@ -123,6 +189,8 @@ export interface ProofPlan<X = undefined> {
   freshTarget?: () => Promise<ProofTarget & { stop(): Promise<void> }>;
   /** A check after the baseline and after each round, on the target the run used (e.g. nothing left behind). */
   after?: (target: ProofTarget) => Promise<X>;
+  /** How a run is made (default: the CLI in a child process, runSuite). */
+  runner?: SuiteRunner;
   /** Called when the baseline ends, and when a round ends (progress). */
   onBaseline?: (baseline: BaselineRun) => void;
   onRound?: (round: ProofRound<X>, baseline: BaselineRun) => void;
@@ -178,7 +246,7 @@ export async function proveFaults<X = undefined>(target: ProofTarget, plan: Proo
     const started = Date.now();
     const round: ProofRound<X> = { faults, scope: scope(faults), durationMs: 0 };
     try {
-      round.run = await runSuite(on, { ...runOpts(round.scope, plan.roundArgs), faults });
+      round.run = await (plan.runner ?? runSuite)(on, { ...runOpts(round.scope, plan.roundArgs), faults });
       if (plan.after) round.after = await plan.after(on);
     } catch (e) {
       round.error = e as Error;
@@ -209,7 +277,7 @@ export async function proveFaults<X = undefined>(target: ProofTarget, plan: Proo
   const first = async () => {
     if (typeof plan.baseline === 'object') baseline = plan.baseline;
     else {
-      baseline = await runSuite(target, runOpts(plan.baseline, plan.baselineArgs));
+      baseline = await (plan.runner ?? runSuite)(target, runOpts(plan.baseline, plan.baselineArgs));
       if (plan.after) baselineAfter = await plan.after(target);
     }
     plan.onBaseline?.(baseline);

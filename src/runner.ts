@@ -210,6 +210,8 @@ export async function declaredFor(only: string | undefined, collect: boolean): P
 export class SuiteEngine {
   private running = false;
   private started = false;
+  /** Each run selects its own behaviours (its config's --only) among every suite file loaded. */
+  private perRunOnly = false;
   /** A signal arrived: the current run is cancelled and no further run starts. */
   cancelled = false;
 
@@ -219,7 +221,7 @@ export class SuiteEngine {
   ) {}
 
   /** `reporters`: what else listens to every run (the progress line of a single run; a fleet prints one line per site instead). */
-  static async create(cfg: Pick<RunConfig, 'only' | 'concurrency' | 'shard'>, opts: { reporters?: Reporter[] } = {}): Promise<SuiteEngine> {
+  static async create(cfg: Pick<RunConfig, 'only' | 'concurrency' | 'shard'>, opts: { reporters?: Reporter[]; perRunOnly?: boolean } = {}): Promise<SuiteEngine> {
     const { createVitest } = await import('vitest/node');
     const shard = cfg.shard ? parseShard(cfg.shard) : undefined;
     const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
@@ -252,7 +254,9 @@ export class SuiteEngine {
     // deleted and the tag swept: keep only our handler, which cancels the run and lets cleanup run.
     for (const sig of ['SIGINT', 'SIGTERM'] as const)
       for (const l of process.listeners(sig)) if (!signalListeners[sig].includes(l)) process.off(sig, l as (...a: unknown[]) => void);
-    return new SuiteEngine(vitest, reporter);
+    const engine = new SuiteEngine(vitest, reporter);
+    engine.perRunOnly = opts.perRunOnly === true && !cfg.only && !shard;
+    return engine;
   }
 
   /** Stop the current run (cleanup hooks still run) and refuse further runs. */
@@ -268,7 +272,16 @@ export class SuiteEngine {
     this.vitest.provide('run', info);
     this.running = true;
     try {
-      if (!this.started) {
+      if (this.perRunOnly) {
+        // The suite files the run's --only can select, and the behaviours it selects in them.
+        const only = info.config.only;
+        if (only) this.vitest.setGlobalTestNamePattern(only);
+        else this.vitest.resetGlobalTestNamePattern();
+        const dirs = suiteFiles(only).map((g) => join(PKG_ROOT, g.replace(/\*\*\/\*\.spec\.ts$/, '')));
+        const specs = (await this.vitest.globTestSpecifications()).filter((s) => dirs.some((d) => s.moduleId.startsWith(d)));
+        this.started = true;
+        await this.vitest.runTestSpecifications(specs, true);
+      } else if (!this.started) {
         this.started = true;
         await this.vitest.start();
       } else {
