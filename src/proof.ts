@@ -191,6 +191,8 @@ export interface ProofPlan<X = undefined> {
   after?: (target: ProofTarget) => Promise<X>;
   /** How a run is made (default: the CLI in a child process, runSuite). */
   runner?: SuiteRunner;
+  /** Make the runs in this process (InProcessRunner), one engine per lane, closed at the end. */
+  inProcess?: boolean;
   /** Called when the baseline ends, and when a round ends (progress). */
   onBaseline?: (baseline: BaselineRun) => void;
   onRound?: (round: ProofRound<X>, baseline: BaselineRun) => void;
@@ -242,11 +244,19 @@ export async function proveFaults<X = undefined>(target: ProofTarget, plan: Proo
   const rounds: ProofRound<X>[] = [];
   const roundOf = new Map<string, ProofRound<X>>();
 
-  const prove = async (on: ProofTarget, faults: Fault[]) => {
+  const engines: InProcessRunner[] = [];
+  const runnerForLane = async (): Promise<SuiteRunner> => {
+    if (!plan.inProcess) return plan.runner ?? runSuite;
+    const r = await InProcessRunner.open();
+    engines.push(r);
+    return r.run;
+  };
+
+  const prove = async (on: ProofTarget, faults: Fault[], run: SuiteRunner) => {
     const started = Date.now();
     const round: ProofRound<X> = { faults, scope: scope(faults), durationMs: 0 };
     try {
-      round.run = await (plan.runner ?? runSuite)(on, { ...runOpts(round.scope, plan.roundArgs), faults });
+      round.run = await run(on, { ...runOpts(round.scope, plan.roundArgs), faults });
       if (plan.after) round.after = await plan.after(on);
     } catch (e) {
       round.error = e as Error;
@@ -256,15 +266,16 @@ export async function proveFaults<X = undefined>(target: ProofTarget, plan: Proo
     for (const f of faults) roundOf.set(f.id, round);
     plan.onRound?.(round, baseline);
   };
-  const lane = async (on: ProofTarget) => {
+  const lane = async (on: ProofTarget, run: SuiteRunner | Promise<SuiteRunner>) => {
+    const runner = await run;
     for (let faults = queue.shift(); faults; faults = queue.shift()) {
       if (!plan.freshTarget) {
-        await prove(on, faults);
+        await prove(on, faults, runner);
         continue;
       }
       const fresh = await plan.freshTarget();
       try {
-        await prove(fresh, faults);
+        await prove(fresh, faults, runner);
       } finally {
         await fresh.stop();
       }
@@ -274,18 +285,23 @@ export async function proveFaults<X = undefined>(target: ProofTarget, plan: Proo
   // The baseline runs on the first target while the other lanes start on the rounds.
   let baseline!: BaselineRun;
   let baselineAfter: X | undefined;
-  const first = async () => {
-    if (typeof plan.baseline === 'object') baseline = plan.baseline;
-    else {
-      baseline = await (plan.runner ?? runSuite)(target, runOpts(plan.baseline, plan.baselineArgs));
-      if (plan.after) baselineAfter = await plan.after(target);
-    }
-    plan.onBaseline?.(baseline);
-  };
-  const baselineDone = first();
-  const others = plan.freshTarget ? [] : (plan.lanes ?? []).map(async (l) => lane(l));
-  await baselineDone;
-  await Promise.all([lane(target), ...others]);
+  try {
+    const firstRunner = runnerForLane();
+    const first = async () => {
+      if (typeof plan.baseline === 'object') baseline = plan.baseline;
+      else {
+        baseline = await (await firstRunner)(target, runOpts(plan.baseline, plan.baselineArgs));
+        if (plan.after) baselineAfter = await plan.after(target);
+      }
+      plan.onBaseline?.(baseline);
+    };
+    const baselineDone = first();
+    const others = plan.freshTarget ? [] : (plan.lanes ?? []).map(async (l) => lane(l, runnerForLane()));
+    await baselineDone;
+    await Promise.all([lane(target, firstRunner), ...others]);
+  } finally {
+    await Promise.all(engines.map((e) => e.close()));
+  }
   // Rounds in the order they were planned, whatever lane ran them.
   const order = new Map(plan.rounds.map((r, i) => [r, i]));
   rounds.sort((a, b) => order.get(a.faults)! - order.get(b.faults)!);

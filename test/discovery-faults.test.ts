@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoveryFaults } from '../faults/discovery.ts';
 import type { Results } from '../schemas/results.ts';
 import { formerBehaviourId } from '../src/discovery.ts';
-import { InProcessRunner, proveFaults, type Proof } from '../src/proof.ts';
+import { proveFaults, type Proof } from '../src/proof.ts';
 import { expectCaught, runSuite } from './helpers/harness.ts';
 import { serveIndex } from './helpers/index-server.ts';
 
@@ -26,12 +26,7 @@ describe('discovery catches deviations of the recorded 7.1 index', () => {
     server = await serveIndex(fixture);
     // One baseline of the area, then every fault alone through the proxy, in this process: the
     // discovery checks only read the index, so a run costs less than a child process would.
-    const inProcess = await InProcessRunner.open();
-    try {
-      proof = await proveFaults({ url: server.url, profile: 'wordpress' }, { baseline: '^disc\\.', rounds: discoveryFaults.map((f) => [f]), runner: inProcess.run });
-    } finally {
-      await inProcess.close();
-    }
+    proof = await proveFaults({ url: server.url, profile: 'wordpress' }, { baseline: '^disc\\.', rounds: discoveryFaults.map((f) => [f]), inProcess: true });
     expect(proof.baseline.stderr).not.toMatch(/internal error/);
     baseline = proof.baseline.results();
   }, 600_000);

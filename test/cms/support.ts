@@ -89,6 +89,9 @@ export function cmsFaultSuite(name: string, opts: CmsFaultSuite): void {
         timeoutMs: RUN_TIMEOUT_MS,
         // Live-target safety: after every run (a full one, and runs with failures) nothing tagged is left.
         after: (t) => leftovers(t),
+        // In this process, on one suite engine: no CLI start per run (the CLI itself, and a run
+        // interrupted by SIGINT, are checked by model.test.ts and the interrupted-run check).
+        inProcess: true,
       });
       expect(proof.baseline.stderr).not.toMatch(/internal error/);
       baseline = proof.baseline.results();

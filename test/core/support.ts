@@ -62,7 +62,8 @@ export function faultSuite(name: string, opts: FaultSuiteOptions): void {
     beforeAll(async () => {
       const lanes = Math.max(1, Math.min(opts.lanes ?? 1, groups.length));
       wps.push(...(await Promise.all(Array.from({ length: lanes }, () => bootHost(opts.target ?? 'wordpress')))));
-      proof = await proveFaults(wps[0]!, { baseline: opts.only, rounds: groups, roundArgs: ['--fail-on', 'should'], lanes: wps.slice(1) });
+      // In this process (one suite engine per lane): no CLI start per run.
+      proof = await proveFaults(wps[0]!, { baseline: opts.only, rounds: groups, roundArgs: ['--fail-on', 'should'], lanes: wps.slice(1), inProcess: true });
       expect(proof.baseline.stderr).not.toMatch(/internal error/);
       baseline = proof.baseline.results();
     }, 600_000);

@@ -22,7 +22,7 @@ export function fault(id: string): Fault {
 /** Run the named behaviours of `faults` through one proxy; each fault's behaviours must fail (and pass in `baseline`). */
 export async function proveRound(target: Target, ids: string[], baseline: Results): Promise<void> {
   const faults = ids.map(fault);
-  const { rounds } = await proveFaults(target, { baseline: { code: null, stderr: '', results: () => baseline }, rounds: [faults] });
+  const { rounds } = await proveFaults(target, { baseline: { code: null, stderr: '', results: () => baseline }, rounds: [faults], inProcess: true });
   if (rounds[0]!.error) throw rounds[0]!.error;
   const run = rounds[0]!.run!;
   expect(run.stderr).not.toMatch(/internal error/i);
