@@ -12,7 +12,6 @@
  *   npm run bench:fleet -- [--sites 1000] [--shards 4] [--merge-sites 10000] [--write] [--keep] [--dir DIR]
  *   npm run bench:fleet -- --from DIR --merge-sites 1000,10000
  */
-import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
@@ -23,6 +22,7 @@ import type { Counts } from '../schemas/results.ts';
 import type { FleetReport } from '../reporters/fleet.ts';
 import { PKG_ROOT } from '../src/paths.ts';
 import { startSimulatedFleet } from './fleet-sim.ts';
+import { timedCli, type Measured } from './measure.ts';
 
 const { values } = parseArgs({
   options: {
@@ -42,46 +42,9 @@ const K = Number(values.shards);
 const MERGE_SITES = values['merge-sites'] ? values['merge-sites'].split(',').map(Number) : [];
 const dir = values.from ?? values.dir ?? mkdtempSync(join(tmpdir(), 'cmsc-bench-fleet-'));
 mkdirSync(dir, { recursive: true });
-const BIN = join(PKG_ROOT, 'bin/cms-conformance.js');
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-
-interface Measured {
-  code: number;
-  wallMs: number;
-  /** From /usr/bin/time: CPU seconds (user + system) and peak resident memory (KiB). */
-  cpuS?: number;
-  maxRssKiB?: number;
-  stdout: string;
-  stderr: string;
-}
 
 /** Run the CLI in a child process (under /usr/bin/time when there is one). */
-function cli(args: string[], env: Record<string, string> = {}): Promise<Measured> {
-  const timeFile = join(dir, `.time-${Math.random().toString(36).slice(2)}`);
-  const cmd = TIME ? TIME : process.execPath;
-  const argv = TIME ? ['-f', '%e %U %S %M', '-o', timeFile, process.execPath, BIN, ...args] : [BIN, ...args];
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, argv, { env: { ...process.env, ...env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wallMs = performance.now() - started;
-      let cpuS: number | undefined;
-      let maxRssKiB: number | undefined;
-      if (TIME && existsSync(timeFile)) {
-        const [, user, sys, rss] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
-        cpuS = user! + sys!;
-        maxRssKiB = rss;
-        rmSync(timeFile, { force: true });
-      }
-      resolve({ code: code ?? -1, wallMs, cpuS, maxRssKiB, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], env: Record<string, string> = {}): Promise<Measured> => timedCli(args, { env, cwd: process.cwd() });
 
 /** Open a fleet report in Chromium: load time, and the time of filter changes (in the page: event to matrix redrawn and painted). */
 async function browse(file: string): Promise<{ loadMs: number; filters: { what: string; ms: number; shown: string }[] } | undefined> {

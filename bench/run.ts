@@ -16,14 +16,14 @@
  *
  *   npm run bench [-- --rows reference,plugins,tests] [-- --write] [-- --port 8613]
  */
-import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Results } from '../schemas/results.ts';
-import { exec } from '../src/cli-process.ts';
 import { bootHost, bootShAvailable, type Host } from '../src/hosts.ts';
 import { PKG_ROOT } from '../src/paths.ts';
+import { timed } from './measure.ts';
 
 const { values } = parseArgs({
   options: {
@@ -34,33 +34,6 @@ const { values } = parseArgs({
 });
 const rows = values.rows!.split(',');
 const cores = availableParallelism();
-const TIME = '/usr/bin/time';
-
-interface Measured {
-  wallS: number;
-  cpuS?: number;
-  maxRssMb?: number;
-  code: number | null;
-  stderr: string;
-}
-
-/** A command, timed from outside by /usr/bin/time when it is there (CPU and peak memory of the whole process tree's largest process). */
-async function timed(argv: string[], opts: { cwd?: string; timeoutMs: number }): Promise<Measured> {
-  const started = performance.now();
-  const withTime = existsSync(TIME);
-  const r = withTime
-    ? await exec(TIME, ['-f', 'BENCH-TIME %e %U %S %M', ...argv], opts)
-    : await exec(argv[0]!, argv.slice(1), opts);
-  const wallS = (performance.now() - started) / 1000;
-  const m = /BENCH-TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
-  return {
-    wallS: m ? Number(m[1]) : wallS,
-    ...(m ? { cpuS: Number(m[2]) + Number(m[3]), maxRssMb: Number(m[4]) / 1024 } : {}),
-    code: r.code,
-    stderr: r.stderr,
-  };
-}
-
 /** CPU seconds used so far by the processes of a process group (live ones and the children they reaped). */
 export function groupCpuSeconds(pgid: number): number {
   const tick = 100; // USER_HZ on Linux
@@ -80,6 +53,7 @@ export function groupCpuSeconds(pgid: number): number {
   return ticks / tick;
 }
 
+const mb = (kib: number | undefined) => (kib === undefined ? '?' : (kib / 1024).toFixed(0));
 const load = () => loadavg()[0]!.toFixed(1);
 const cliRun = (host: Host, reportDir: string) => [
   process.execPath, join(PKG_ROOT, 'bin/cms-conformance.js'), 'run', '--target', host.url, '--user', host.user, '--app-password', host.appPassword,
@@ -99,12 +73,12 @@ row('|---|---|---|---|');
 if (rows.includes('reference')) {
   // The CLI boots the reference server in its own process: its CPU and memory are part of the figure.
   const argv = [process.execPath, join(PKG_ROOT, 'bin/cms-conformance.js'), 'run', '--target', 'reference', '--seed', '1', '--quiet', '--report-dir', tmp('reference')];
-  await timed(argv, { timeoutMs: 600_000 }); // warm-up: Vite's transform cache
+  await timed(argv); // warm-up: Vite's transform cache
   const before = load();
-  const m = await timed(argv, { timeoutMs: 600_000 });
+  const m = await timed(argv);
   const r = results(tmp('reference'));
   row(
-    `| \`run --target reference\` (${r.summary.total} behaviours, ${r.requests.count} requests) | ${m.wallS.toFixed(1)} s wall, ${m.cpuS?.toFixed(1) ?? '?'} CPU-s, ${m.maxRssMb?.toFixed(0) ?? '?'} MB peak | ≤ 5 s, ≤ 8 CPU-s, ≤ 300 MB | ${before} → ${load()} |`,
+    `| \`run --target reference\` (${r.summary.total} behaviours, ${r.requests.count} requests) | ${(m.wallMs / 1000).toFixed(1)} s wall, ${m.cpuS?.toFixed(1) ?? '?'} CPU-s, ${mb(m.maxRssKiB)} MB peak | ≤ 5 s, ≤ 8 CPU-s, ≤ 300 MB | ${before} → ${load()} |`,
   );
 }
 
@@ -116,12 +90,12 @@ if (rows.includes('plugins')) {
       const pgid = Number(readFileSync(host.pidFile!, 'utf8').trim());
       const before = load();
       const cpu0 = groupCpuSeconds(pgid);
-      const m = await timed(cliRun(host, tmp('plugins')), { timeoutMs: 3_600_000 });
+      const m = await timed(cliRun(host, tmp('plugins')));
       const php = groupCpuSeconds(pgid) - cpu0;
       const r = results(tmp('plugins'));
-      const ratio = m.wallS / (php / cores);
+      const ratio = m.wallMs / 1000 / (php / cores);
       row(
-        `| WordPress 7.1 + plugins (boot.sh, ${r.summary.total} behaviours: ${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.skipped} skipped, ${r.summary.error} errors) | ${m.wallS.toFixed(1)} s wall, ${r.requests.count} requests; PHP ${php.toFixed(1)} CPU-s (${(php / cores).toFixed(1)} s on ${cores} cores); cms-conformance ${m.cpuS?.toFixed(1) ?? '?'} CPU-s, ${m.maxRssMb?.toFixed(0) ?? '?'} MB; **ratio ${ratio.toFixed(2)}** | ratio ≤ 1.05 | ${before} → ${load()} |`,
+        `| WordPress 7.1 + plugins (boot.sh, ${r.summary.total} behaviours: ${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.skipped} skipped, ${r.summary.error} errors) | ${(m.wallMs / 1000).toFixed(1)} s wall, ${r.requests.count} requests; PHP ${php.toFixed(1)} CPU-s (${(php / cores).toFixed(1)} s on ${cores} cores); cms-conformance ${m.cpuS?.toFixed(1) ?? '?'} CPU-s, ${mb(m.maxRssKiB)} MB; **ratio ${ratio.toFixed(2)}** | ratio ≤ 1.05 | ${before} → ${load()} |`,
       );
     } finally {
       await host.stop();
@@ -131,8 +105,8 @@ if (rows.includes('plugins')) {
 
 if (rows.includes('tests')) {
   const before = load();
-  const m = await timed([process.execPath, join(PKG_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.ts'], { cwd: PKG_ROOT, timeoutMs: 3_600_000 });
-  row(`| \`npm test\` (exit ${m.code}) | ${(m.wallS / 60).toFixed(1)} min wall, ${m.cpuS !== undefined ? (m.cpuS / 60).toFixed(1) : '?'} CPU-min | ≤ 4 min (idle 2-core machine) | ${before} → ${load()} |`);
+  const m = await timed([process.execPath, join(PKG_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.ts'], { cwd: PKG_ROOT });
+  row(`| \`npm test\` (exit ${m.code}) | ${(m.wallMs / 60_000).toFixed(1)} min wall, ${m.cpuS !== undefined ? (m.cpuS / 60).toFixed(1) : '?'} CPU-min | ≤ 4 min (idle 2-core machine) | ${before} → ${load()} |`);
 }
 
 if (values.write) {
