@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoveryFaults } from '../faults/discovery.ts';
 import type { Results } from '../schemas/results.ts';
 import { formerBehaviourId } from '../src/discovery.ts';
-import { proveFaults, type Proof } from '../src/proof.ts';
-import { expectCaught, runSuite } from './helpers/harness.ts';
+import { InProcessRunner, proveFaults, type Proof } from '../src/proof.ts';
+import { expectCaught } from './helpers/harness.ts';
 import { serveIndex } from './helpers/index-server.ts';
 
 const fixture = JSON.parse(readFileSync(new URL('./fixtures/wordpress-7.1-index.json', import.meta.url), 'utf8'));
@@ -22,15 +22,21 @@ describe('discovery catches deviations of the recorded 7.1 index', () => {
   let server: Awaited<ReturnType<typeof serveIndex>>;
   let baseline: Results;
   let proof: Proof;
+  let inProcess: InProcessRunner;
   beforeAll(async () => {
     server = await serveIndex(fixture);
-    // One baseline of the area, then every fault alone through the proxy, in this process: the
-    // discovery checks only read the index, so a run costs less than a child process would.
-    proof = await proveFaults({ url: server.url, profile: 'wordpress' }, { baseline: '^disc\\.', rounds: discoveryFaults.map((f) => [f]), inProcess: true });
+    inProcess = await InProcessRunner.open();
+    // One baseline of the area, then every fault alone through the proxy, in this process (one
+    // suite engine for every run of the file): the discovery checks only read the index, so a run
+    // costs less than a child process would.
+    proof = await proveFaults({ url: server.url, profile: 'wordpress' }, { baseline: '^disc\\.', rounds: discoveryFaults.map((f) => [f]), runner: inProcess.run });
     expect(proof.baseline.stderr).not.toMatch(/internal error/);
     baseline = proof.baseline.results();
   }, 600_000);
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await inProcess?.close();
+    await server?.close();
+  });
 
   it('runs every discovery behaviour on the unmodified index', () => {
     expect(baseline.summary.total).toBeGreaterThan(200);
@@ -70,22 +76,22 @@ describe('discovery catches deviations of the recorded 7.1 index', () => {
     const sibling = discoveryFaults.find((f) => f.id === 'disc.sibling-arg-wrong')!;
 
     // Deprecation path: the old entries cover every part (as they did: the old ID failed for any of them).
-    const known = await runSuite({ url: server.url, profile: 'wordpress' }, { only: '^disc\\.', args: ['--baseline', old] });
+    const known = await inProcess.run({ url: server.url, profile: 'wordpress' }, { only: '^disc\\.', args: ['--baseline', old] });
     expect(known.code, known.stderr.slice(-1000)).toBe(0);
     expect(known.results().baseline?.newFailures).toEqual([]);
     expect(known.results().baseline?.known.map((k) => k.id)).toContain('disc.args.suite.settings.update.subscription_options');
-    const covered = await runSuite({ url: server.url, profile: 'wordpress' }, { only: '^disc\\.', faults: [sibling], args: ['--baseline', old] });
+    const covered = await inProcess.run({ url: server.url, profile: 'wordpress' }, { only: '^disc\\.', faults: [sibling], args: ['--baseline', old] });
     expect(covered.code).toBe(0);
 
     // Re-recorded, the baseline names the parts (keeping the old reasons): a new deviation on the same endpoint fails the run.
     const renewed = join(dir, 'new.json');
     writeFileSync(renewed, readFileSync(old));
-    const rec = await runSuite({ url: server.url, profile: 'wordpress' }, { only: '^disc\\.', args: ['--write-baseline', renewed] });
+    const rec = await inProcess.run({ url: server.url, profile: 'wordpress' }, { only: '^disc\\.', args: ['--write-baseline', renewed] });
     expect(rec.code).toBe(1);
     const entries: { id: string; reason: string }[] = JSON.parse(readFileSync(renewed, 'utf8')).failures;
     expect(entries.find((e) => e.id === 'disc.args.suite.settings.update.subscription_options')?.reason).toBe('recorded before the split: disc.args.suite.settings.update');
     expect(entries.map((e) => e.id)).not.toContain('disc.args.suite.settings.update');
-    const run = await runSuite({ url: server.url, profile: 'wordpress' }, { only: '^disc\\.', faults: [sibling], args: ['--baseline', renewed] });
+    const run = await inProcess.run({ url: server.url, profile: 'wordpress' }, { only: '^disc\\.', faults: [sibling], args: ['--baseline', renewed] });
     expect(run.code).toBe(1);
     expect(run.results().baseline?.newFailures).toEqual(['disc.args.suite.settings.update.carousel_background_color']);
   });
