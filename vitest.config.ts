@@ -6,14 +6,14 @@
 // - `proofs`: files that start processes or targets: the CLI in a child process, a fault proof,
 //   the embedded WordPress or boot.sh, Chromium, vitest itself (seconds to minutes each);
 // - `unit`: everything else (in-process, seconds in all).
-// A file is a proof when it imports one of the modules that do so (below), or is named
-// *.e2e.test.ts / *.browser.test.ts; a new file is classified by what it imports.
+// A file is a proof when it calls one of the functions that do so (below), or is named
+// *.e2e.test.ts / *.browser.test.ts; a new file is classified by what it calls.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const STARTS_PROCESSES =
-  /(?:from |import\()'[^']*(?:helpers\/(?:cli|harness|plugin-target|chromium|fleet)|src\/(?:hosts|proof|cli-process|runner|fleet|selftest)|\/support|extensions\/rounds|targets\/wordpress|vitest\/node|playwright-core)[^']*'/;
+  /(?<![.\w])(?:runCli|runSuite|exec|spawn|spawnSync|bootHost|bootWordPress|bootPluginTarget|sharedWordPress|proveFaults|proveRound|faultSuite|cmsFaultSuite|runCms|interruptedRun|listBehaviours|runConformance|createVitest|runFleet)\s*\(|SuiteEngine\.create|InProcessRunner\.open/;
 
 const root = import.meta.dirname;
 const testFiles = readdirSync(join(root, 'test'), { recursive: true, encoding: 'utf8' })
