@@ -82,7 +82,8 @@ export class InProcessRunner {
     let stderr = '';
     try {
       const { values } = parseFlags([...runArgs(target, proxy?.url ?? target.url, opts).slice(1), '--report-dir', reportDir, '--quiet']);
-      const cfg = resolveConfig(values as Record<string, string | boolean | undefined>, { ...opts.env }, reportDir);
+      // The environment a CLI child would get (no .env file: the report folder holds none).
+      const cfg = resolveConfig(values as Record<string, string | boolean | undefined>, { ...process.env, ...opts.env }, reportDir);
       let code: number;
       let results: Results | undefined;
       try {

@@ -40,7 +40,8 @@ export async function runSelftest(opts: {
     rounds: faults.map((f) => [f]),
     scope: (fs) => scopeFor(fs[0]!),
     seed: opts.seed ?? 1,
-    timeoutMs: 30 * 60_000,
+    // Every run in this process on one suite engine (no CLI start per fault).
+    inProcess: true,
     onBaseline: (run) => {
       baseline = run.results();
       const b = baseline.summary;
