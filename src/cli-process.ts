@@ -35,6 +35,9 @@ export function exec(command: string, args: string[], opts: ExecOptions = {}): P
     const child = spawn(command, args, { cwd: opts.cwd ?? PKG_ROOT, env: { ...process.env, CI: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
+    // Decoded as a stream: a character split across two chunks stays whole (a `§` was read as two U+FFFD).
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 110_000);
