@@ -149,7 +149,7 @@ ${para(RESULTS_NOTE)}
 Exit codes (run; compare and selftest say theirs in their help):
 ${helpRows(EXIT_ROWS, 4)}`;
 
-/** Help of each command (serve has its own, in targets/reference/serve.ts). */
+/** Help of each command (serve has its own, in src/serve.ts). */
 export const HELP: Record<'global' | 'run' | 'list' | 'compare' | 'selftest' | 'merge', string> = {
   global: GLOBAL_HELP,
   merge: MERGE_HELP,
@@ -362,7 +362,7 @@ async function list(argv: string[], out: NodeJS.WritableStream): Promise<number>
 }
 
 async function serve(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
-  const { serveMain } = await import('../targets/reference/serve.ts');
+  const { serveMain } = await import('./serve.ts');
   return serveMain(argv, out, err);
 }
 
