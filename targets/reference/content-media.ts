@@ -1,4 +1,5 @@
 /** The media collection (`cms/v2/media`): list and upload, as WP_REST_Attachments_Controller. */
+import { catalog } from '../../schemas/catalog/index.ts';
 import { RestError, authCode, restError } from './errors.ts';
 import { queryCollection, paginationLinks } from './content-query.ts';
 import { renderMedia, uploadPath } from './content-render.ts';
@@ -29,7 +30,7 @@ const MEDIA_LIST_EXTRA: Record<string, WpSchema> = {
 const MEDIA_CREATE_ARGS: Record<string, WpSchema> = {
   date: { type: ['string', 'null'], format: 'date-time' },
   slug: { type: 'string' },
-  status: { type: 'string', enum: ['publish', 'future', 'draft', 'pending', 'private'] },
+  status: { type: 'string', enum: [...catalog.statuses.write] },
   title: { type: 'object', properties: { raw: { type: 'string' } } },
   author: { type: 'integer' },
   comment_status: { type: 'string', enum: ['open', 'closed'] },

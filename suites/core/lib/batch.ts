@@ -8,6 +8,7 @@ import { endpointById } from '../../../schemas/catalog/index.ts';
 import { fixtures, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { Response } from '../../../src/client.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
+import { pages, posts, WRITE_STATUSES } from '../../cms/lib/collections.ts';
 
 export const BATCH = endpointById('batch.v1.create');
 export const BATCH_ARGS = BATCH.endpoint.args as Record<string, any>;
@@ -20,9 +21,9 @@ export const SPEC = BATCH.endpoint.spec;
 export const ROUTE = BATCH.route.path;
 
 export type Collection = 'posts' | 'pages';
-export const COLLECTION_ROUTE = (c: Collection) => `/cms/v2/${c}`;
+export const COLLECTION_ROUTE = (c: Collection) => (c === 'posts' ? posts : pages).collection;
 /** Every write status, and trash (only reachable by DELETE), so state reads see every item. */
-export const ALL_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
+export const ALL_STATUSES = [...WRITE_STATUSES, 'trash'];
 
 export interface Item {
   method?: string;
