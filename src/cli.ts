@@ -295,29 +295,8 @@ async function selftest(argv: string[], out: NodeJS.WritableStream, err: NodeJS.
   const { allFaults } = await import('../faults/index.ts');
   const faults = pattern ? allFaults.filter((f) => pattern!.test(f.id)) : allFaults;
   if (!faults.length) throw new UsageError(`--faults ${values.faults} names no fault`);
-  const { bootHost, runSelftest, selftestMarkdown } = await import('./selftest.ts');
-  const { mkdirSync, writeFileSync } = await import('node:fs');
-  const { resolve } = await import('node:path');
-  const dir = resolve((values['report-dir'] as string | undefined) ?? 'reports/selftest');
-  let booted;
-  try {
-    booted = await bootHost(host);
-  } catch (e) {
-    throw new UnreachableError(`cannot boot the ${host} host: ${(e as Error).message}`);
-  }
-  err.write(`self-test of ${faults.length} fault(s) against the ${booted.label}, seed ${seed}\n`);
-  try {
-    const report = await runSelftest({ host: booted, faults, seed, log: (l) => err.write(`${l}\n`) });
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(resolve(dir, 'selftest.json'), `${JSON.stringify(report, null, 2)}\n`);
-    writeFileSync(resolve(dir, 'selftest.md'), selftestMarkdown(report));
-    out.write(`mutation score ${(report.score * 100).toFixed(1)}%: ${report.caught} of ${report.total} faults caught\n`);
-    for (const f of report.faults.filter((x) => !x.caught)) out.write(`  missed: ${f.id}: ${f.title}${f.error ? ` (${f.error})` : ''}\n`);
-    out.write(`report: ${resolve(dir, 'selftest.md')}\n`);
-    return report.caught === report.total ? EXIT.ok : 1;
-  } finally {
-    await booted.stop();
-  }
+  const { selftestCommand } = await import('./selftest.ts');
+  return selftestCommand({ host, faults, seed, dir: (values['report-dir'] as string | undefined) ?? 'reports/selftest' }, out, err);
 }
 
 // ---------------------------------------------------------------- fleets
