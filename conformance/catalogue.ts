@@ -32,7 +32,9 @@ const HEADER = `# The behaviours of cms-conformance: one entry per behaviour, so
 #   checks     what it checks (its title); sentence: the spec sentence, when the declaration gives one
 #   facts      the catalog facts it covers (schemas/catalog), each as the catalog states it
 #   location   where behaviour() declares it (path:line; also in list --json and results.json)
-#   provenBy   the named faults (faults/*.ts) it must catch; selftest runs each
+#   provenBy   the named faults (faults/*.ts) it must catch; selftest runs each. Empty for most of the
+#              discovery behaviours made per catalog item: they are proven per kind of check
+#              (test/discovery-faults.test.ts)
 # Generated from the declarations: do not edit. After adding or changing behaviours or faults:
 #   ${CATALOGUE_COMMAND}
 `;
