@@ -55,7 +55,7 @@ describe('behaviours', async () => {
     const changed = [...new Set([...now.keys(), ...was.keys()])].filter((id) => now.get(id) !== was.get(id)).sort();
     const shown = changed.slice(0, 10).map((id) => `  ${id}: ${!was.has(id) ? 'not catalogued' : !now.has(id) ? 'no longer declared' : 'changed'}`);
     expect.fail(
-      `conformance/behaviours.yaml is stale (${changed.length || 'header or order'} entr${changed.length === 1 ? 'y' : 'ies'}): run \`${CATALOGUE_COMMAND}\` and commit it\n${shown.join('\n')}${changed.length > 10 ? `\n  … and ${changed.length - 10} more` : ''}`,
+      `conformance/behaviours.yaml is stale (${changed.length ? `${changed.length} entr${changed.length === 1 ? 'y' : 'ies'}` : 'its header or order'}): run \`${CATALOGUE_COMMAND}\` and commit it\n${shown.join('\n')}${changed.length > 10 ? `\n  … and ${changed.length - 10} more` : ''}`,
     );
   });
 });
