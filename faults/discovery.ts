@@ -2,7 +2,7 @@
  * Faults in what a server advertises (its site index). Each changes one documented fact of
  * the index the target answers with.
  */
-import { routeShape } from '../src/discovery.ts';
+import { routeShape } from '../schemas/route-keys.ts';
 import type { Fault, FaultRequest, FaultResponse } from './proxy.ts';
 
 /** Same documented shape, whatever the parameter names and regexes ('/cms/v2/posts/<id>'). */

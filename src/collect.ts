@@ -64,7 +64,7 @@ export function behaviourResults(cases: Iterable<TestCase>, errorsOut: Results['
   for (const tc of cases) {
     const result = tc.result();
     if (result.state === 'skipped' && tc.options.mode !== 'run') continue; // not selected
-    if (result.state === 'pending') continue;
+    if (result.state === 'pending' && tc.options.mode !== 'run') continue; // not selected
     const meta = tc.meta().behaviour;
     const file = tc.module.relativeModuleId;
     if (!meta) {
@@ -74,7 +74,12 @@ export function behaviourResults(cases: Iterable<TestCase>, errorsOut: Results['
     let status: Status;
     let reason: string | undefined;
     let extras: ReturnType<typeof failureExtras> = {};
-    if (result.state === 'passed') status = 'passed';
+    if (result.state === 'pending') {
+      // Selected, but the run ended before it reported: never silently absent from the results.
+      status = 'error';
+      meta.failureKind ??= 'harness';
+      reason = 'harness error (a bug in cms-conformance, not the target): the behaviour was selected but the run ended before it reported a result';
+    } else if (result.state === 'passed') status = 'passed';
     else if (result.state === 'skipped') {
       status = 'skipped';
       reason = result.note;

@@ -4,6 +4,9 @@
  */
 import { catalog } from '../schemas/catalog/index.ts';
 import type { ArgSpec, DeclaredType, IndexFieldSpec } from '../schemas/types.ts';
+import { routeParams, routeShape } from '../schemas/route-keys.ts';
+
+export { routeParams, routeShape };
 
 export interface Deviation {
   /** Dotted path of the argument ("per_page", "categories.oneOf[object].operator"). */
@@ -17,47 +20,6 @@ export function describeDeviation(d: Deviation): string {
   const fmt = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
   if (d.attribute === 'presence') return `${d.path}: documented but not advertised`;
   return `${d.path}: ${d.attribute} is ${fmt(d.advertised)}, documented ${fmt(d.documented)}`;
-}
-
-/** Find the named groups `(?P<name>...)` of a route regex, with their bodies. */
-export function routeParams(key: string): { name: string; source: string; start: number; end: number }[] {
-  const out: { name: string; source: string; start: number; end: number }[] = [];
-  const re = /\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(key))) {
-    let depth = 1;
-    let i = m.index + m[0].length;
-    let inClass = false;
-    for (; i < key.length && depth > 0; i++) {
-      const c = key[i];
-      if (c === '\\') {
-        i++;
-        continue;
-      }
-      if (inClass) {
-        if (c === ']') inClass = false;
-        continue;
-      }
-      if (c === '[') inClass = true;
-      else if (c === '(') depth++;
-      else if (c === ')') depth--;
-    }
-    out.push({ name: m[1]!, source: key.slice(m.index + m[0].length, i - 1), start: m.index, end: i });
-    re.lastIndex = i;
-  }
-  return out;
-}
-
-/** '/cms/v2/posts/(?P<id>[\d]+)' → '/cms/v2/posts/<id>' (trailing slash dropped, as WordPress untrailingslashes routes). */
-export function routeShape(key: string): string {
-  let out = '';
-  let last = 0;
-  for (const p of routeParams(key)) {
-    out += key.slice(last, p.start) + `<${p.name}>`;
-    last = p.end;
-  }
-  out += key.slice(last);
-  return out.length > 1 ? out.replace(/\/+$/, '') : out;
 }
 
 const anonymous = (shape: string) => shape.replace(/<[^>]*>/g, '<>').toLowerCase();

@@ -3,9 +3,12 @@
  * then once per named fault through the fault-injecting proxy, and report which faults were
  * caught by which behaviours (the mutation score). A missed fault is a gap in the suite.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Results } from '../schemas/results.ts';
 import { allFaults } from '../faults/index.ts';
 import type { Fault } from '../faults/proxy.ts';
+import { EXIT, UnreachableError } from './errors.ts';
 import { bootHost, type Host } from './hosts.ts';
 import { outcome, proveFaults, roundOutcomes, scopeFor, type FaultOutcome } from './proof.ts';
 
@@ -84,4 +87,37 @@ export function selftestMarkdown(r: SelftestReport): string {
   const missed = r.faults.filter((f) => !f.caught);
   if (missed.length) lines.push('', '## Missed faults (gaps to close)', '', ...missed.map((f) => `- \`${f.id}\`: ${f.title}${f.notApplicable.length ? ` (named behaviours not applicable on this host: ${f.notApplicable.join(', ')})` : ''}`));
   return lines.join('\n') + '\n';
+}
+
+/**
+ * `selftest` once its flags are checked: boot the host, run the suite once healthy and once per
+ * fault through the proxy, write selftest.json and selftest.md to `dir`, print the mutation score.
+ * Returns the exit code (0 when every fault was caught).
+ */
+export async function selftestCommand(
+  opts: { host: 'reference' | 'wordpress'; faults: Fault[]; seed: number; dir: string },
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
+  const dir = resolve(opts.dir);
+  const { host, faults, seed } = opts;
+  let booted;
+  try {
+    booted = await bootHost(host);
+  } catch (e) {
+    throw new UnreachableError(`cannot boot the ${host} host: ${(e as Error).message}`);
+  }
+  err.write(`self-test of ${faults.length} fault(s) against the ${booted.label}, seed ${seed}\n`);
+  try {
+    const report = await runSelftest({ host: booted, faults, seed, log: (l) => err.write(`${l}\n`) });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(resolve(dir, 'selftest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(resolve(dir, 'selftest.md'), selftestMarkdown(report));
+    out.write(`mutation score ${(report.score * 100).toFixed(1)}%: ${report.caught} of ${report.total} faults caught\n`);
+    for (const f of report.faults.filter((x) => !x.caught)) out.write(`  missed: ${f.id}: ${f.title}${f.error ? ` (${f.error})` : ''}\n`);
+    out.write(`report: ${resolve(dir, 'selftest.md')}\n`);
+    return report.caught === report.total ? EXIT.ok : 1;
+  } finally {
+    await booted.stop();
+  }
 }

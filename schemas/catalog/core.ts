@@ -63,13 +63,15 @@ const S = {
   part8: ref('8. Limits'),
   part9: ref('9. Versioning'),
 } as const;
+/** The sections of the core document that behaviours cite (part 3, part 5, Contexts, ...). */
+export const coreSections = S;
 
 // ---------------------------------------------------------------------------
 // Small shared facts
 // ---------------------------------------------------------------------------
 
 /** Part 2 › Contexts: "A `context` parameter takes `view`, `embed` or `edit` (default `view`)". */
-const CONTEXT_VALUES = ['view', 'embed', 'edit'] as const;
+export const CONTEXT_VALUES = ['view', 'embed', 'edit'] as const;
 
 /** Part 3: values accepted on write. */
 const WRITE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const;

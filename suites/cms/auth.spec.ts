@@ -11,6 +11,7 @@ import type { Response } from '../../src/client.ts';
 import { answerOf, expectControlAccepted, noRoute } from '../../src/controls.ts';
 import { idsOf, textOf } from './lib/items.ts';
 import { fileSetup } from './lib/setup.ts';
+import { cmsDecl } from './lib/declare.ts';
 
 interface Data {
   item: number;
@@ -67,17 +68,8 @@ async function titleOf(t: BehaviourContext, type: PostType, id: number): Promise
 }
 
 for (const type of postTypes) {
-  const decl = (id: string, title: string, path = type.paths.item) => ({
-    id: `cms.${type.name}.auth.${id}`,
-    level: 'SECURITY' as const,
-    namespace: 'cms/v2',
-    route: path,
-    title,
-    spec: SPEC_AUTH,
-  });
-
   behaviour(
-    decl('create', `an anonymous create is refused and creates nothing`, type.paths.collection),
+    cmsDecl(type, 'auth.create', { level: 'SECURITY', title: `an anonymous create is refused and creates nothing`, route: type.paths.collection, spec: SPEC_AUTH }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
@@ -97,7 +89,7 @@ for (const type of postTypes) {
   );
 
   behaviour(
-    decl('update', `anonymous updates (POST, PATCH) are refused and change nothing`),
+    cmsDecl(type, 'auth.update', { level: 'SECURITY', title: `anonymous updates (POST, PATCH) are refused and change nothing`, route: type.paths.item, spec: SPEC_AUTH }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
@@ -114,7 +106,7 @@ for (const type of postTypes) {
   );
 
   behaviour(
-    decl('delete', `an anonymous DELETE (force=true) is refused and the item still exists`),
+    cmsDecl(type, 'auth.delete', { level: 'SECURITY', title: `an anonymous DELETE (force=true) is refused and the item still exists`, route: type.paths.item, spec: SPEC_AUTH }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
@@ -129,7 +121,7 @@ for (const type of postTypes) {
   );
 
   behaviour(
-    decl('autosave', `an anonymous autosave is refused and the ${type.noun} keeps its title`, type.paths.autosaves),
+    cmsDecl(type, 'auth.autosave', { level: 'SECURITY', title: `an anonymous autosave is refused and the ${type.noun} keeps its title`, route: type.paths.autosaves, spec: SPEC_AUTH }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
@@ -142,7 +134,7 @@ for (const type of postTypes) {
   );
 
   behaviour(
-    decl('revision-delete', `an anonymous revision DELETE (force=true) is refused and the revision still exists`, type.paths.revision),
+    cmsDecl(type, 'auth.revision-delete', { level: 'SECURITY', title: `an anonymous revision DELETE (force=true) is refused and the revision still exists`, route: type.paths.revision, spec: SPEC_AUTH }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
@@ -160,7 +152,7 @@ for (const type of postTypes) {
   );
 
   behaviour(
-    decl('edit-context', `context=edit is refused without credentials (list and single), and no raw field is served`),
+    cmsDecl(type, 'auth.edit-context', { level: 'SECURITY', title: `context=edit is refused without credentials (list and single), and no raw field is served`, route: type.paths.item, spec: SPEC_AUTH }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
@@ -180,7 +172,7 @@ for (const type of postTypes) {
   );
 
   behaviour(
-    decl('status', `without credentials no non-public status is listed (draft, pending, private, trash, any)`, type.paths.collection),
+    cmsDecl(type, 'auth.status', { level: 'SECURITY', title: `without credentials no non-public status is listed (draft, pending, private, trash, any)`, route: type.paths.collection, spec: SPEC_AUTH }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;

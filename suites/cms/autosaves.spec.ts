@@ -8,6 +8,7 @@ import { postTypes, SPEC_REVISIONS } from './lib/collections.ts';
 import { revisionProblems, textOf } from './lib/items.ts';
 import { fileSetup } from './lib/setup.ts';
 import { FixtureError } from '../../src/fixtures.ts';
+import { cmsDecl } from './lib/declare.ts';
 
 const setup = fileSetup('autosaves', async (s) => {
   const out: Record<string, { listed: number; autosave: number | string; created: number; title: string; tag: string }> = {};
@@ -23,17 +24,8 @@ const setup = fileSetup('autosaves', async (s) => {
 });
 
 for (const type of postTypes) {
-  const decl = (id: string, level: 'MUST' | 'SHOULD', title: string, path: string, spec = type.spec.routes) => ({
-    id: `cms.${type.name}.autosaves.${id}`,
-    level,
-    namespace: 'cms/v2',
-    route: path,
-    title,
-    spec,
-  });
-
   behaviour(
-    decl('create', 'MUST', `POST ${type.paths.autosaves} creates an autosave of the ${type.noun}: its own id, parent = the ${type.noun}`, type.paths.autosaves, SPEC_REVISIONS),
+    cmsDecl(type, 'autosaves.create', { level: 'MUST', title: `POST ${type.paths.autosaves} creates an autosave of the ${type.noun}: its own id, parent = the ${type.noun}`, route: type.paths.autosaves, spec: SPEC_REVISIONS }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
@@ -47,7 +39,7 @@ for (const type of postTypes) {
   );
 
   behaviour(
-    decl('list', 'MUST', `GET ${type.paths.autosaves} lists the ${type.noun}'s autosave, each with parent = the ${type.noun}`, type.paths.autosaves, SPEC_REVISIONS),
+    cmsDecl(type, 'autosaves.list', { level: 'MUST', title: `GET ${type.paths.autosaves} lists the ${type.noun}'s autosave, each with parent = the ${type.noun}`, route: type.paths.autosaves, spec: SPEC_REVISIONS }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
@@ -62,7 +54,7 @@ for (const type of postTypes) {
   );
 
   behaviour(
-    decl('read', 'MUST', `GET ${type.paths.autosave} returns the autosave with parent = the ${type.noun}`, type.paths.autosave, SPEC_REVISIONS),
+    cmsDecl(type, 'autosaves.read', { level: 'MUST', title: `GET ${type.paths.autosave} returns the autosave with parent = the ${type.noun}`, route: type.paths.autosave, spec: SPEC_REVISIONS }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
@@ -77,7 +69,7 @@ for (const type of postTypes) {
   );
 
   behaviour(
-    decl('parent-unchanged', 'SHOULD', `an autosave of a published ${type.noun} leaves the ${type.noun} itself unchanged`, type.paths.autosaves),
+    cmsDecl(type, 'autosaves.parent-unchanged', { level: 'SHOULD', title: `an autosave of a published ${type.noun} leaves the ${type.noun} itself unchanged`, route: type.paths.autosaves, spec: type.spec.routes }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;

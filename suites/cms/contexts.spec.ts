@@ -15,6 +15,7 @@ import { whyNotAccepted } from '../../src/controls.ts';
 import { CONTEXTS, postTypes, SPEC_CONTEXTS, type Context, type PostType } from './lib/collections.ts';
 import { itemProblems } from './lib/items.ts';
 import { fileSetup } from './lib/setup.ts';
+import { cmsDecl } from './lib/declare.ts';
 
 /** WordPress's embed field set, among the documented fields. */
 const EMBED_FIELDS = ['date', 'slug', 'title', 'excerpt', 'author', 'featured_media'];
@@ -64,19 +65,11 @@ function expectContext(t: BehaviourContext, type: PostType, reads: { what: strin
 }
 
 for (const type of postTypes) {
-  const decl = (id: string, level: 'MUST' | 'SHOULD', title: string, path = type.paths.item) => ({
-    id: `cms.${type.name}.context.${id}`,
-    level,
-    namespace: 'cms/v2',
-    route: path,
-    title,
-    spec: level === 'MUST' ? type.spec.fields : SPEC_CONTEXTS,
-    covers: [`arg:cms.${type.name}.item.read.context`, `arg:cms.${type.name}.collection.list.context`, `field:${type.resource.id}`],
-  });
+  const contextCovers = [`arg:cms.${type.name}.item.read.context`, `arg:cms.${type.name}.collection.list.context`, `field:${type.resource.id}`];
 
   for (const context of ['view', 'embed'] as const) {
     behaviour(
-      decl(context, 'MUST', `context=${context}: list and single items carry the sub-properties declared for ${context} only (no raw), with documented types`),
+      cmsDecl(type, `context.${context}`, { level: 'MUST', title: `context=${context}: list and single items carry the sub-properties declared for ${context} only (no raw), with documented types`, route: type.paths.item, spec: type.spec.fields, covers: contextCovers }),
       async (t: BehaviourContext) => {
         const id = setup.get(t)[type.name]!;
         expectContext(t, type, await readBoth(t, type, id, context), context);
@@ -86,7 +79,7 @@ for (const type of postTypes) {
   }
 
   behaviour(
-    decl('default', 'MUST', 'without context, items are as in context=view (the default)'),
+    cmsDecl(type, 'context.default', { level: 'MUST', title: 'without context, items are as in context=view (the default)', route: type.paths.item, spec: type.spec.fields, covers: contextCovers }),
     async (t: BehaviourContext) => {
       const id = setup.get(t)[type.name]!;
       expectContext(t, type, await readBoth(t, type, id, undefined), 'view');
@@ -95,7 +88,7 @@ for (const type of postTypes) {
   );
 
   behaviour(
-    decl('edit', 'MUST', 'context=edit (authenticated): items carry title.raw, content.raw, content.block_version, excerpt.raw and the other edit sub-properties'),
+    cmsDecl(type, 'context.edit', { level: 'MUST', title: 'context=edit (authenticated): items carry title.raw, content.raw, content.block_version, excerpt.raw and the other edit sub-properties', route: type.paths.item, spec: type.spec.fields, covers: contextCovers }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const id = setup.get(t)[type.name]!;
@@ -113,11 +106,7 @@ for (const type of postTypes) {
   for (const context of CONTEXTS) {
     const e = expectedFields[context];
     behaviour(
-      decl(
-        `${context}.fields`,
-        'SHOULD',
-        `context=${context} carries ${context === 'edit' ? 'every documented field' : context === 'view' ? 'every documented field but password' : e.present.join(', ')}${context === 'embed' ? ' and none of the other documented fields' : ''}`,
-      ),
+      cmsDecl(type, `context.${context}.fields`, { level: 'SHOULD', title: `context=${context} carries ${context === 'edit' ? 'every documented field' : context === 'view' ? 'every documented field but password' : e.present.join(', ')}${context === 'embed' ? ' and none of the other documented fields' : ''}`, route: type.paths.item, spec: SPEC_CONTEXTS, covers: contextCovers }),
       async (t: BehaviourContext) => {
         if (context === 'edit') t.requireCredentials();
         const id = setup.get(t)[type.name]!;

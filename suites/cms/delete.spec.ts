@@ -8,6 +8,7 @@ import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import { postTypes, SPEC_STATES, type PostType } from './lib/collections.ts';
 import { idsOf } from './lib/items.ts';
 import { fileSetup } from './lib/setup.ts';
+import { cmsDecl } from './lib/declare.ts';
 
 const setup = fileSetup('delete', async (s) => {
   const out: Record<string, { trash: number; trashExplicit: number; force: number }> = {};
@@ -27,18 +28,8 @@ async function listed(t: BehaviourContext, type: PostType, id: number, status?: 
 }
 
 for (const type of postTypes) {
-  const decl = (id: string, title: string) => ({
-    id: `cms.${type.name}.delete.${id}`,
-    level: 'MUST' as const,
-    namespace: 'cms/v2',
-    route: type.paths.item,
-    title,
-    spec: SPEC_STATES,
-    covers: [`arg:cms.${type.name}.item.delete.force`],
-  });
-
   behaviour(
-    decl('trash', 'DELETE without force (and with force=false) moves the item to the trash: readable by its author with status trash, gone from the default listing, listed under status=trash'),
+    cmsDecl(type, 'delete.trash', { level: 'MUST', title: 'DELETE without force (and with force=false) moves the item to the trash: readable by its author with status trash, gone from the default listing, listed under status=trash', route: type.paths.item, spec: SPEC_STATES, covers: [`arg:cms.${type.name}.item.delete.force`] }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
@@ -60,7 +51,7 @@ for (const type of postTypes) {
   );
 
   behaviour(
-    decl('force', 'DELETE with force=true deletes the item for good: not readable, not listed in any status'),
+    cmsDecl(type, 'delete.force', { level: 'MUST', title: 'DELETE with force=true deletes the item for good: not readable, not listed in any status', route: type.paths.item, spec: SPEC_STATES, covers: [`arg:cms.${type.name}.item.delete.force`] }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const id = setup.get(t)[type.name]!.force;

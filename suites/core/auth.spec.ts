@@ -17,6 +17,7 @@ import { beforeAll } from 'vitest';
 import { catalog } from '../../schemas/catalog/index.ts';
 import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/behaviour.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
+import { posts, WRITE_STATUSES } from '../cms/lib/collections.ts';
 
 const SPEC = catalog.authentication.spec;
 const ok = (status: number) => status >= 200 && status <= 299;
@@ -47,10 +48,10 @@ beforeAll(async () => {
     const password = `pw${nonce}`;
     const secret = `protected-content-${nonce}`;
     const [target, protectedPost, draft, privatePost] = await Promise.all([
-      f.create('/cms/v2/posts', { title: 'auth target' }),
-      f.create('/cms/v2/posts', { title: 'auth protected', password, content: `<p>${secret}</p>`, excerpt: secret }),
-      f.create('/cms/v2/posts', { title: 'auth draft', status: 'draft', content: `<p>draft ${nonce}</p>` }),
-      f.create('/cms/v2/posts', { title: 'auth private', status: 'private', content: `<p>private ${nonce}</p>` }),
+      f.create(posts.collection, { title: 'auth target' }),
+      f.create(posts.collection, { title: 'auth protected', password, content: `<p>${secret}</p>`, excerpt: secret }),
+      f.create(posts.collection, { title: 'auth draft', status: 'draft', content: `<p>draft ${nonce}</p>` }),
+      f.create(posts.collection, { title: 'auth private', status: 'private', content: `<p>private ${nonce}</p>` }),
     ]);
     fx = { target, protectedPost, password, secret, draft, privatePost };
   } catch (err) {
@@ -69,15 +70,15 @@ function fixturesFor(t: BehaviourContext): AuthFixtures {
 
 /** Re-read a post with the configured credentials. */
 async function readBack(t: BehaviourContext, id: number) {
-  return t.client.get(`/cms/v2/posts/${id}`, { query: { context: 'edit' } });
+  return t.client.get(posts.item(id), { query: { context: 'edit' } });
 }
 
 /** Posts (any status, trash included) whose raw title starts with `label`; tracked for deletion. */
 async function findLabelled(t: BehaviourContext, label: string): Promise<any[]> {
-  const res = await t.client.get('/cms/v2/posts', { query: { search: label, status: ['publish', 'future', 'draft', 'pending', 'private', 'trash'], context: 'edit', per_page: 100 } });
-  if (res.status !== 200 || !Array.isArray(res.body)) t.fail(`cannot verify by reading back: ${whyNotAccepted(res, `GET /cms/v2/posts?search=${label}&context=edit (authenticated)`)}`);
+  const res = await t.client.get(posts.collection, { query: { search: label, status: [...WRITE_STATUSES, 'trash'], context: 'edit', per_page: 100 } });
+  if (res.status !== 200 || !Array.isArray(res.body)) t.fail(`cannot verify by reading back: ${whyNotAccepted(res, `GET ${posts.collection}?search=${label}&context=edit (authenticated)`)}`);
   const mine = res.body.filter((p: any) => typeof p?.title?.raw === 'string' && p.title.raw.startsWith(label));
-  for (const p of mine) t.track(`/cms/v2/posts/${p.id}`);
+  for (const p of mine) t.track(posts.item(p.id));
   return mine;
 }
 
@@ -137,7 +138,7 @@ behaviour(
     id: 'auth.credentials.write-accepted',
     level: 'SHOULD',
     namespace: 'cms/v2',
-    route: '/cms/v2/posts',
+    route: posts.collection,
     title: 'valid application-password credentials authenticate: a create and an update with them are applied',
     spec: SPEC,
     covers: ['authentication.application-passwords', 'endpoint:cms.posts.collection.create', 'endpoint:cms.posts.item.update'],
@@ -149,11 +150,11 @@ behaviour(
     t.requireWrites();
     t.requireCredentials();
     const label = fixtures().label('auth-valid');
-    const created = await t.client.post('/cms/v2/posts', { title: label, content: label, status: 'draft' });
+    const created = await t.client.post(posts.collection, { title: label, content: label, status: 'draft' });
     const found = await findLabelled(t, label);
     if (!ok(created.status) || found.length !== 1) t.fail(`a create with valid credentials answered ${created.status} and made ${found.length} posts: ${created.text.slice(0, 200)}`);
     const id = found[0].id;
-    const updated = await t.client.request('PUT', `/cms/v2/posts/${id}`, { body: { title: `${label} updated` } });
+    const updated = await t.client.request('PUT', posts.item(id), { body: { title: `${label} updated` } });
     const after = await readBack(t, id);
     if (!ok(updated.status) || after.body?.title?.raw !== `${label} updated`)
       t.fail(`an update with valid credentials answered ${updated.status}; the title is now ${JSON.stringify(after.body?.title?.raw)}`);
@@ -166,7 +167,7 @@ behaviour(
     id: 'auth.wrong-password.refused',
     level: 'SECURITY',
     namespace: 'cms/v2',
-    route: '/cms/v2/posts',
+    route: posts.collection,
     title: 'security: a wrong application password is refused: a create with it is not applied',
     spec: SPEC,
     covers: ['authentication.application-passwords'],
@@ -179,13 +180,13 @@ behaviour(
     if (!user) t.skip('credentials were given as a complete header (--auth-header): no user name to pair a wrong password with');
     const wrong = `cmscWrong${Math.random().toString(36).slice(2, 17)}`.slice(0, 24);
     const label = fixtures().label('auth-wrong');
-    const res = await t.client.post('/cms/v2/posts', { title: label, content: label, status: 'draft' }, { auth: { user, appPassword: wrong } });
+    const res = await t.client.post(posts.collection, { title: label, content: label, status: 'draft' }, { auth: { user, appPassword: wrong } });
     const found = await findLabelled(t, label);
     if (found.length) t.fail(`a create with a wrong password was applied (post ${found[0].id}, answer ${res.status})`);
     if (!refused(res.status)) t.fail(`a create with a wrong password answered ${res.status}, not refused (4xx)`);
     // Positive control: the same create with the right password is accepted and stored.
     const right = fixtures().label('auth-right');
-    const control = await t.client.post('/cms/v2/posts', { title: right, content: right, status: 'draft' });
+    const control = await t.client.post(posts.collection, { title: right, content: right, status: 'draft' });
     expectControlAccepted(t, control, 'the same create with the configured credentials', 'the wrong password');
     if ((await findLabelled(t, right)).length !== 1) t.fail(`positive control: the create with the configured credentials answered ${control.status} but was not stored`);
   },
@@ -201,7 +202,7 @@ behaviour(
     id: 'auth.anonymous.write-refused',
     level: 'SECURITY',
     namespace: 'cms/v2',
-    route: '/cms/v2/posts',
+    route: posts.collection,
     title: 'security: without credentials a create, an update and a delete of a post are refused and change nothing',
     spec: SPEC,
     covers: ['endpoint:cms.posts.collection.create', 'endpoint:cms.posts.item.update', 'endpoint:cms.posts.item.delete'],
@@ -211,9 +212,9 @@ behaviour(
   async (t) => {
     const f = fixturesFor(t);
     const label = fixtures().label('auth-anon');
-    const target = `/cms/v2/posts/${f.target.id}`;
+    const target = posts.item(f.target.id);
     const [create, update] = await Promise.all([
-      t.client.post('/cms/v2/posts', { title: label, content: label, status: 'publish' }, { auth: 'none' }),
+      t.client.post(posts.collection, { title: label, content: label, status: 'publish' }, { auth: 'none' }),
       t.client.post(target, { title: `${label} anonymous edit` }, { auth: 'none' }),
     ]);
     const del = await t.client.delete(target, { query: { force: true }, auth: 'none' });
@@ -250,8 +251,8 @@ behaviour(
       '/batch/v1',
       {
         requests: [
-          { method: 'POST', path: t.run.profile.toTargetRoute('/cms/v2/posts'), body: { title: label, content: label, status: 'publish' } },
-          { method: 'POST', path: t.run.profile.toTargetRoute(`/cms/v2/posts/${f.target.id}`), body: { title: `${label} anonymous edit` } },
+          { method: 'POST', path: t.run.profile.toTargetRoute(posts.collection), body: { title: label, content: label, status: 'publish' } },
+          { method: 'POST', path: t.run.profile.toTargetRoute(posts.item(f.target.id)), body: { title: `${label} anonymous edit` } },
         ],
       },
       { auth: 'none' },
@@ -261,7 +262,7 @@ behaviour(
     if (after.body?.title?.raw !== f.target.title.raw) t.fail(`an anonymous batch changed post ${f.target.id}'s title to ${JSON.stringify(after.body?.title?.raw)}`);
     // Positive control: the same kind of batch with the configured credentials is applied.
     const own = fixtures().label('auth-batch-control');
-    const control = await t.client.post('/batch/v1', { requests: [{ method: 'POST', path: t.run.profile.toTargetRoute('/cms/v2/posts'), body: { title: own, content: own, status: 'draft' } }] });
+    const control = await t.client.post('/batch/v1', { requests: [{ method: 'POST', path: t.run.profile.toTargetRoute(posts.collection), body: { title: own, content: own, status: 'draft' } }] });
     expectControlAccepted(t, control, 'the same batch with the configured credentials', 'the anonymous batch');
     if ((await findLabelled(t, own)).length !== 1) t.fail(`positive control: the batch with the configured credentials answered ${control.status} but its create was not applied`);
   },
@@ -273,7 +274,7 @@ behaviour(
     id: 'auth.anonymous.protected-content',
     level: 'SECURITY',
     namespace: 'cms/v2',
-    route: '/cms/v2/posts/<id>',
+    route: posts.paths.item,
     title: "security: without credentials, context=edit never reveals a password-protected post's password or content",
     spec: { doc: 'core', section: '2. Resources and their fields › Post' },
     covers: ['arg:cms.posts.item.read.context', 'arg:cms.posts.collection.list.context'],
@@ -284,16 +285,16 @@ behaviour(
     const f = fixturesFor(t);
     const id = f.protectedPost.id;
     const answers = await Promise.all([
-      t.client.get(`/cms/v2/posts/${id}`, { query: { context: 'edit' }, auth: 'none' }),
-      t.client.get('/cms/v2/posts', { query: { context: 'edit', include: [id] }, auth: 'none' }),
+      t.client.get(posts.item(id), { query: { context: 'edit' }, auth: 'none' }),
+      t.client.get(posts.collection, { query: { context: 'edit', include: [id] }, auth: 'none' }),
     ]);
     for (const res of answers) {
       if (res.text.includes(f.secret)) t.fail(`an anonymous ${res.exchange.url.includes('include') ? 'list' : 'GET'} with context=edit revealed the protected content (answer ${res.status})`);
       if (res.text.includes(`"${f.password}"`)) t.fail(`an anonymous request with context=edit revealed the post password (answer ${res.status})`);
     }
     // Positive control: the author (configured credentials) reads the content in context=edit.
-    const own = await t.client.get(`/cms/v2/posts/${id}`, { query: { context: 'edit' } });
-    expectControlAccepted(t, own, `GET /cms/v2/posts/${id}?context=edit with the configured credentials`, 'the anonymous reads');
+    const own = await t.client.get(posts.item(id), { query: { context: 'edit' } });
+    expectControlAccepted(t, own, `GET ${posts.item(id)}?context=edit with the configured credentials`, 'the anonymous reads');
     if (!own.text.includes(f.secret)) t.fail(`positive control: the author's context=edit read does not carry the content either (answer ${own.status}): nothing to protect was observed`);
   },
   { concurrent: true },
@@ -304,7 +305,7 @@ behaviour(
     id: 'auth.anonymous.edit-context-refused',
     level: 'SECURITY',
     namespace: 'cms/v2',
-    route: '/cms/v2/posts/<id>',
+    route: posts.paths.item,
     title: 'security: without credentials, context=edit on a post and on the post list is refused (401 in the reference)',
     spec: SPEC,
     covers: ['arg:cms.posts.item.read.context', 'arg:cms.posts.collection.list.context'],
@@ -314,12 +315,12 @@ behaviour(
   async (t) => {
     const f = fixturesFor(t);
     const answers = await Promise.all([
-      t.client.get(`/cms/v2/posts/${f.target.id}`, { query: { context: 'edit' }, auth: 'none' }),
-      t.client.get('/cms/v2/posts', { query: { context: 'edit' }, auth: 'none' }),
+      t.client.get(posts.item(f.target.id), { query: { context: 'edit' }, auth: 'none' }),
+      t.client.get(posts.collection, { query: { context: 'edit' }, auth: 'none' }),
     ]);
     const wrong = answers.filter((r) => !refused(r.status)).map((r) => `${r.exchange.url.replace(/^.*rest_route=/, '')}: ${r.status}`);
     if (wrong.length) t.fail(`anonymous context=edit not refused: ${wrong.join('; ')}`);
-    expectControlAccepted(t, await t.client.get(`/cms/v2/posts/${f.target.id}`, { query: { context: 'edit' } }), `GET /cms/v2/posts/${f.target.id}?context=edit with the configured credentials`, 'the anonymous context=edit');
+    expectControlAccepted(t, await t.client.get(posts.item(f.target.id), { query: { context: 'edit' } }), `GET ${posts.item(f.target.id)}?context=edit with the configured credentials`, 'the anonymous context=edit');
   },
   { concurrent: true },
 );
@@ -327,11 +328,11 @@ behaviour(
 /** Positive control of the hidden-post checks: the author (configured credentials) reads the post and lists it by status. */
 async function expectVisibleToAuthor(t: BehaviourContext, post: any): Promise<void> {
   const [item, list] = await Promise.all([
-    t.client.get(`/cms/v2/posts/${post.id}`),
-    t.client.get('/cms/v2/posts', { query: { status: post.status, include: [post.id] } }),
+    t.client.get(posts.item(post.id)),
+    t.client.get(posts.collection, { query: { status: post.status, include: [post.id] } }),
   ]);
-  expectControlAccepted(t, item, `GET /cms/v2/posts/${post.id} with the configured credentials`, 'the anonymous reads');
-  expectControlAccepted(t, list, `GET /cms/v2/posts?status=${post.status}&include=${post.id} with the configured credentials`, 'the anonymous lists');
+  expectControlAccepted(t, item, `GET ${posts.item(post.id)} with the configured credentials`, 'the anonymous reads');
+  expectControlAccepted(t, list, `GET ${posts.collection}?status=${post.status}&include=${post.id} with the configured credentials`, 'the anonymous lists');
   if (!Array.isArray(list.body) || !list.body.some((p: any) => p?.id === post.id)) t.fail(`positive control: with the configured credentials status=${post.status} does not list post ${post.id} either`);
 }
 
@@ -339,13 +340,13 @@ async function expectVisibleToAuthor(t: BehaviourContext, post: any): Promise<vo
 async function anonymousSightings(t: BehaviourContext, post: any, status: string): Promise<string[]> {
   const id = post.id;
   const [item, byStatus, byAny, byInclude] = await Promise.all([
-    t.client.get(`/cms/v2/posts/${id}`, { auth: 'none' }),
-    t.client.get('/cms/v2/posts', { query: { status, per_page: 100 }, auth: 'none' }),
-    t.client.get('/cms/v2/posts', { query: { status: 'any', include: [id] }, auth: 'none' }),
-    t.client.get('/cms/v2/posts', { query: { include: [id] }, auth: 'none' }),
+    t.client.get(posts.item(id), { auth: 'none' }),
+    t.client.get(posts.collection, { query: { status, per_page: 100 }, auth: 'none' }),
+    t.client.get(posts.collection, { query: { status: 'any', include: [id] }, auth: 'none' }),
+    t.client.get(posts.collection, { query: { include: [id] }, auth: 'none' }),
   ]);
   const seen: string[] = [];
-  if (ok(item.status) && item.body?.id === id) seen.push(`GET /cms/v2/posts/${id} answered it (${item.status})`);
+  if (ok(item.status) && item.body?.id === id) seen.push(`GET ${posts.item(id)} answered it (${item.status})`);
   for (const [what, res] of [[`status=${status}`, byStatus], ['status=any', byAny], [`include=${id}`, byInclude]] as const)
     if (ok(res.status) && Array.isArray(res.body) && res.body.some((p: any) => p?.id === id)) seen.push(`the list with ${what} contains it`);
   return seen;
@@ -356,7 +357,7 @@ behaviour(
     id: 'auth.anonymous.private-hidden',
     level: 'SECURITY',
     namespace: 'cms/v2',
-    route: '/cms/v2/posts',
+    route: posts.collection,
     title: 'security: without credentials a private post is neither listed (status=private, any, include) nor readable',
     spec: { doc: 'core', section: '3. States and transitions' },
     covers: ['arg:cms.posts.collection.list.status'],
@@ -377,7 +378,7 @@ behaviour(
     id: 'auth.anonymous.drafts-hidden',
     level: 'SECURITY',
     namespace: 'cms/v2',
-    route: '/cms/v2/posts',
+    route: posts.collection,
     title: 'security: without credentials a draft is neither listed (status=draft, any, include) nor readable',
     spec: { doc: 'core', section: '3. States and transitions' },
     covers: ['arg:cms.posts.collection.list.status'],

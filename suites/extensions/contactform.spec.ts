@@ -20,6 +20,7 @@ import { behaviour, fixtures, runContext, type BehaviourContext } from '../../sr
 import type { Client, Method, Response } from '../../src/client.ts';
 import { FixtureError, TAG_PREFIX } from '../../src/fixtures.ts';
 import { CONTACTFORM, answered, brief, expectAnswered, expectControl, expectRefused, isNoRoute, refused, sameRefusal, show, skipIfForbidden } from './support.ts';
+import { extDecl } from './declare.ts';
 
 const FORMS = '/contactform/v1/contact-forms';
 const item = (id: number) => `${FORMS}/${id}`;
@@ -33,16 +34,6 @@ const feedback = routeById('contactform.forms.feedback');
 const feedbackSchema = routeById('contactform.forms.feedback-schema');
 const refill = routeById('contactform.forms.refill');
 const SPEC = itemRoute.spec;
-
-const decl = (id: string, title: string, route: string, covers: string[], level: 'MUST' | 'SHOULD' = 'MUST') => ({
-  id,
-  level,
-  namespace: CONTACTFORM,
-  route,
-  title,
-  spec: SPEC,
-  covers,
-});
 
 /** What the reference implementation takes to store a form: its fields and `context: "save"`. */
 const saved = (fields: Record<string, unknown>) => ({ ...fields, context: 'save' });
@@ -87,7 +78,7 @@ const submit = (client: Client, id: number) => {
 };
 
 behaviour(
-  decl('contactform.index', 'GET /contactform/v1 (the namespace index) answers', '/contactform/v1', ['endpoint:contactform.index.read']),
+  extDecl('contactform.index', { namespace: CONTACTFORM, route: '/contactform/v1', title: 'GET /contactform/v1 (the namespace index) answers', spec: SPEC, covers: ['endpoint:contactform.index.read'] }),
   async (t) => {
     t.requireNamespace(CONTACTFORM);
     expectAnswered(t, await t.client.get('/contactform/v1'), 'GET /contactform/v1');
@@ -96,7 +87,7 @@ behaviour(
 );
 
 behaviour(
-  decl('contactform.forms.list', 'GET /contact-forms answers', collection.path, ['endpoint:contactform.forms.collection.list']),
+  extDecl('contactform.forms.list', { namespace: CONTACTFORM, route: collection.path, title: 'GET /contact-forms answers', spec: SPEC, covers: ['endpoint:contactform.forms.collection.list'] }),
   async (t) => {
     requireForms(t);
     expectAnswered(t, await t.client.get(FORMS), `GET ${FORMS}`);
@@ -105,13 +96,7 @@ behaviour(
 );
 
 behaviour(
-  decl(
-    CREATE,
-    'POST /contact-forms with a title and context "save" (as the reference implementation takes it) creates a form identified by an integer id',
-    collection.path,
-    ['endpoint:contactform.forms.collection.create'],
-    'SHOULD',
-  ),
+  extDecl(CREATE, { level: 'SHOULD', namespace: CONTACTFORM, route: collection.path, title: 'POST /contact-forms with a title and context "save" (as the reference implementation takes it) creates a form identified by an integer id', spec: SPEC, covers: ['endpoint:contactform.forms.collection.create'] }),
   async (t) => {
     requireForms(t);
     t.requireWrites();
@@ -126,7 +111,7 @@ behaviour(
 );
 
 behaviour(
-  decl('contactform.forms.listed', 'a created form appears in GET /contact-forms (by id)', collection.path, ['endpoint:contactform.forms.collection.list'], 'SHOULD'),
+  extDecl('contactform.forms.listed', { level: 'SHOULD', namespace: CONTACTFORM, route: collection.path, title: 'a created form appears in GET /contact-forms (by id)', spec: SPEC, covers: ['endpoint:contactform.forms.collection.list'] }),
   async (t) => {
     requireForms(t);
     t.requireWrites();
@@ -140,7 +125,7 @@ behaviour(
 );
 
 behaviour(
-  decl('contactform.forms.read', 'GET /contact-forms/<id> answers for the integer id of a form that exists', itemRoute.path, ['endpoint:contactform.forms.item.read', `param:${itemRoute.id}.id`]),
+  extDecl('contactform.forms.read', { namespace: CONTACTFORM, route: itemRoute.path, title: 'GET /contact-forms/<id> answers for the integer id of a form that exists', spec: SPEC, covers: ['endpoint:contactform.forms.item.read', `param:${itemRoute.id}.id`] }),
   async (t) => {
     requireForms(t);
     t.requireWrites();
@@ -155,7 +140,7 @@ for (const [route, what, get] of [
   [refill, 'refill', (id: number) => `${item(id)}/refill`],
 ] as const) {
   behaviour(
-    decl(`contactform.forms.${route.id.split('.').pop()}`, `GET /contact-forms/<id>/${what} answers for a form that exists`, route.path, [`endpoint:${route.endpoints[0]!.id}`]),
+    extDecl(`contactform.forms.${route.id.split('.').pop()}`, { namespace: CONTACTFORM, route: route.path, title: `GET /contact-forms/<id>/${what} answers for a form that exists`, spec: SPEC, covers: [`endpoint:${route.endpoints[0]!.id}`] }),
     async (t) => {
       requireForms(t);
       t.requireWrites();
@@ -167,12 +152,7 @@ for (const [route, what, get] of [
 }
 
 behaviour(
-  decl(
-    'contactform.forms.feedback',
-    'POST /contact-forms/<id>/feedback exists for a form that exists: not "no route", not a server failure, and answered otherwise than for an id no form has',
-    feedback.path,
-    [`endpoint:${feedback.endpoints[0]!.id}`],
-  ),
+  extDecl('contactform.forms.feedback', { namespace: CONTACTFORM, route: feedback.path, title: 'POST /contact-forms/<id>/feedback exists for a form that exists: not "no route", not a server failure, and answered otherwise than for an id no form has', spec: SPEC, covers: [`endpoint:${feedback.endpoints[0]!.id}`] }),
   async (t) => {
     requireForms(t);
     t.requireWrites();
@@ -191,13 +171,7 @@ behaviour(
 );
 
 behaviour(
-  decl(
-    'contactform.forms.feedback-submit',
-    'a submission without the required fields (multipart/form-data with _wpcf7_unit_tag, as the reference implementation takes it) is answered 200 with status validation_failed and the invalid fields',
-    feedback.path,
-    [`endpoint:${feedback.endpoints[0]!.id}`],
-    'SHOULD',
-  ),
+  extDecl('contactform.forms.feedback-submit', { level: 'SHOULD', namespace: CONTACTFORM, route: feedback.path, title: 'a submission without the required fields (multipart/form-data with _wpcf7_unit_tag, as the reference implementation takes it) is answered 200 with status validation_failed and the invalid fields', spec: SPEC, covers: [`endpoint:${feedback.endpoints[0]!.id}`] }),
   async (t) => {
     requireForms(t);
     t.requireWrites();
@@ -212,7 +186,7 @@ behaviour(
 );
 
 behaviour(
-  decl('contactform.forms.update', 'POST, PUT and PATCH /contact-forms/<id> each answer for a form that exists', itemRoute.path, ['endpoint:contactform.forms.item.update']),
+  extDecl('contactform.forms.update', { namespace: CONTACTFORM, route: itemRoute.path, title: 'POST, PUT and PATCH /contact-forms/<id> each answer for a form that exists', spec: SPEC, covers: ['endpoint:contactform.forms.item.update'] }),
   async (t) => {
     requireForms(t);
     t.requireWrites();
@@ -225,13 +199,7 @@ behaviour(
 );
 
 behaviour(
-  decl(
-    'contactform.forms.update-readback',
-    'a title written with POST /contact-forms/<id> (context "save") reads back on GET',
-    itemRoute.path,
-    ['endpoint:contactform.forms.item.update'],
-    'SHOULD',
-  ),
+  extDecl('contactform.forms.update-readback', { level: 'SHOULD', namespace: CONTACTFORM, route: itemRoute.path, title: 'a title written with POST /contact-forms/<id> (context "save") reads back on GET', spec: SPEC, covers: ['endpoint:contactform.forms.item.update'] }),
   async (t) => {
     requireForms(t);
     t.requireWrites();
@@ -246,7 +214,7 @@ behaviour(
 );
 
 behaviour(
-  decl('contactform.forms.delete', 'DELETE /contact-forms/<id> removes the form: GET then refuses it', itemRoute.path, ['endpoint:contactform.forms.item.delete']),
+  extDecl('contactform.forms.delete', { namespace: CONTACTFORM, route: itemRoute.path, title: 'DELETE /contact-forms/<id> removes the form: GET then refuses it', spec: SPEC, covers: ['endpoint:contactform.forms.item.delete'] }),
   async (t) => {
     requireForms(t);
     t.requireWrites();
@@ -289,7 +257,7 @@ const missing: MissingCase[] = [
 
 for (const m of missing) {
   behaviour(
-    decl(`contactform.forms.missing-id.${m.key}`, `${m.method} ${m.route.path} with an id no form has is refused`, m.route.path, [`param:${m.route.id}.id`]),
+    extDecl(`contactform.forms.missing-id.${m.key}`, { namespace: CONTACTFORM, route: m.route.path, title: `${m.method} ${m.route.path} with an id no form has is refused`, spec: SPEC, covers: [`param:${m.route.id}.id`] }),
     async (t) => {
       requireForms(t);
       // The positive control needs a form of our own, so writes are needed even to read.

@@ -29,6 +29,7 @@ import {
   skipIfForbidden,
   withRestore,
 } from './support.ts';
+import { extDecl } from './declare.ts';
 
 const KEY = '/spamfilter/v1/key';
 const SETTINGS = '/spamfilter/v1/settings';
@@ -83,16 +84,6 @@ async function restoreKey(t: BehaviourContext, original: unknown): Promise<strin
   return undefined;
 }
 
-const keyDecl = (id: string, title: string, covers: string[]) => ({
-  id,
-  level: 'MUST' as const,
-  namespace: SPAMFILTER,
-  route: KEY,
-  title,
-  spec: ref,
-  covers: ['field:resource.spamfilter.key', ...covers],
-});
-
 // --- namespace index and statistics (read-only, concurrent) ------------------------------------
 
 behaviour(
@@ -111,16 +102,6 @@ behaviour(
   },
   { concurrent: true },
 );
-
-const statsDecl = (id: string, title: string, route: string, covers: string[]) => ({
-  id,
-  level: 'MUST' as const,
-  namespace: SPAMFILTER,
-  route,
-  title,
-  spec: statsRead.endpoint.spec,
-  covers: [...covers],
-});
 
 /** Collect answers; fail naming every request whose answer is not as expected. */
 async function expectEach(t: BehaviourContext, cases: { what: string; send: () => Promise<Response> }[], want: 'answered' | 'refused'): Promise<Response[]> {
@@ -146,9 +127,9 @@ async function expectRefusedWithControl(t: BehaviourContext, cases: { what: stri
 }
 
 behaviour(
-  statsDecl('spamfilter.stats.query', `GET /stats answers for interval ${INTERVALS.join(', ')} and without interval`, STATS, [
+  extDecl('spamfilter.stats.query', { namespace: SPAMFILTER, route: STATS, title: `GET /stats answers for interval ${INTERVALS.join(', ')} and without interval`, spec: statsRead.endpoint.spec, covers: [
     `arg:${statsRead.endpoint.id}.interval`,
-  ]),
+  ] }),
   async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
@@ -165,7 +146,7 @@ behaviour(
 );
 
 behaviour(
-  statsDecl('spamfilter.stats.query-enum', `GET /stats refuses an interval other than ${INTERVALS.join(', ')}`, STATS, [`arg:${statsRead.endpoint.id}.interval`]),
+  extDecl('spamfilter.stats.query-enum', { namespace: SPAMFILTER, route: STATS, title: `GET /stats refuses an interval other than ${INTERVALS.join(', ')}`, spec: statsRead.endpoint.spec, covers: [`arg:${statsRead.endpoint.id}.interval`] }),
   async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
@@ -179,7 +160,7 @@ behaviour(
 );
 
 behaviour(
-  statsDecl('spamfilter.stats.path', `GET /stats/<interval> answers for ${INTERVALS.join(', ')}`, pathRoute.path, [`route:${pathRoute.id}`, `param:${pathRoute.id}.interval`]),
+  extDecl('spamfilter.stats.path', { namespace: SPAMFILTER, route: pathRoute.path, title: `GET /stats/<interval> answers for ${INTERVALS.join(', ')}`, spec: statsRead.endpoint.spec, covers: [`route:${pathRoute.id}`, `param:${pathRoute.id}.interval`] }),
   async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
@@ -189,9 +170,9 @@ behaviour(
 );
 
 behaviour(
-  statsDecl('spamfilter.stats.path-enum', `GET /stats/<interval> refuses an interval other than ${INTERVALS.join(', ')}`, pathRoute.path, [
+  extDecl('spamfilter.stats.path-enum', { namespace: SPAMFILTER, route: pathRoute.path, title: `GET /stats/<interval> refuses an interval other than ${INTERVALS.join(', ')}`, spec: statsRead.endpoint.spec, covers: [
     `param:${pathRoute.id}.interval`,
-  ]),
+  ] }),
   async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
@@ -205,9 +186,9 @@ behaviour(
 );
 
 behaviour(
-  statsDecl('spamfilter.stats.default', `GET /stats without interval answers as interval=${INTERVAL_DEFAULT} (the default)`, STATS, [
+  extDecl('spamfilter.stats.default', { namespace: SPAMFILTER, route: STATS, title: `GET /stats without interval answers as interval=${INTERVAL_DEFAULT} (the default)`, spec: statsRead.endpoint.spec, covers: [
     `arg:${statsRead.endpoint.id}.interval`,
-  ]),
+  ] }),
   async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
@@ -231,14 +212,14 @@ behaviour(
 
 // --- key (site state: one behaviour at a time) ----------------------------------------------
 
-behaviour(keyDecl('spamfilter.key.read', 'GET /key answers', ['endpoint:spamfilter.key.read']), async (t) => {
+behaviour(extDecl('spamfilter.key.read', { namespace: SPAMFILTER, route: KEY, title: 'GET /key answers', spec: ref, covers: ['field:resource.spamfilter.key', 'endpoint:spamfilter.key.read'] }), async (t) => {
   t.requireNamespace(SPAMFILTER);
   t.requireCredentials();
   await readKey(t);
 });
 
 behaviour(
-  keyDecl('spamfilter.key.length', `a key of any length other than ${KEY_LENGTH} is refused (POST, PUT, PATCH) and not stored`, [`arg:${keyWrite.endpoint.id}.key`]),
+  extDecl('spamfilter.key.length', { namespace: SPAMFILTER, route: KEY, title: `a key of any length other than ${KEY_LENGTH} is refused (POST, PUT, PATCH) and not stored`, spec: ref, covers: ['field:resource.spamfilter.key', `arg:${keyWrite.endpoint.id}.key`] }),
   async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
@@ -277,10 +258,11 @@ behaviour(
 );
 
 behaviour(
-  keyDecl('spamfilter.key.accept', `a ${KEY_LENGTH}-character key is accepted and stored (where the server can verify it)`, [
+  extDecl('spamfilter.key.accept', { namespace: SPAMFILTER, route: KEY, title: `a ${KEY_LENGTH}-character key is accepted and stored (where the server can verify it)`, spec: ref, covers: [
+    'field:resource.spamfilter.key',
     `arg:${keyWrite.endpoint.id}.key`,
     `endpoint:${keyWrite.endpoint.id}`,
-  ]),
+  ] }),
   async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
@@ -312,7 +294,7 @@ behaviour(
 );
 
 behaviour(
-  keyDecl('spamfilter.key.delete', 'DELETE /key answers and removes the stored key', ['endpoint:spamfilter.key.delete']),
+  extDecl('spamfilter.key.delete', { namespace: SPAMFILTER, route: KEY, title: 'DELETE /key answers and removes the stored key', spec: ref, covers: ['field:resource.spamfilter.key', 'endpoint:spamfilter.key.delete'] }),
   async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
@@ -370,19 +352,12 @@ async function restoreBoolean(t: BehaviourContext, name: string, original: boole
 }
 
 for (const [i, name] of SETTING_NAMES.entries()) {
-  const decl = (id: string, title: string) => ({
-    id,
-    level: 'MUST' as const,
-    namespace: SPAMFILTER,
-    route: SETTINGS,
-    title,
-    spec: routeById('spamfilter.settings').spec,
-    covers: [`arg:${settingsWrite.endpoint.id}.${name}`, 'field:resource.spamfilter.settings'],
-  });
   // Both write methods of the pair are exercised across the two settings.
   const [there, back]: Method[] = i % 2 === 0 ? ['POST', 'PUT'] : ['PATCH', 'POST'];
+  const settingsSpec = routeById('spamfilter.settings').spec;
+  const settingsCovers = [`arg:${settingsWrite.endpoint.id}.${name}`, 'field:resource.spamfilter.settings'];
 
-  behaviour(decl(`spamfilter.settings.roundtrip.${idPart(name)}`, `${name}: true and false written (${there}, ${back}) read back on GET /settings`), async (t) => {
+  behaviour(extDecl(`spamfilter.settings.roundtrip.${idPart(name)}`, { namespace: SPAMFILTER, route: SETTINGS, title: `${name}: true and false written (${there}, ${back}) read back on GET /settings`, spec: settingsSpec, covers: settingsCovers }), async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
     t.requireWrites();
@@ -404,7 +379,7 @@ for (const [i, name] of SETTING_NAMES.entries()) {
     );
   });
 
-  behaviour(decl(`spamfilter.settings.type.${idPart(name)}`, `${name}: a value that is not a boolean is refused and not stored`), async (t) => {
+  behaviour(extDecl(`spamfilter.settings.type.${idPart(name)}`, { namespace: SPAMFILTER, route: SETTINGS, title: `${name}: a value that is not a boolean is refused and not stored`, spec: settingsSpec, covers: settingsCovers }), async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
     t.requireWrites();

@@ -54,6 +54,7 @@ import {
   skipIfForbidden,
   withRestore,
 } from './support.ts';
+import { extDecl } from './declare.ts';
 
 const allActive = endpointById('suite.module.all.active.update');
 const oneActive = endpointById('suite.module.active.update');
@@ -144,8 +145,6 @@ async function withModuleIn(t: BehaviourContext, state: boolean, fn: (slug: stri
   });
 }
 
-const decl = (id: string, title: string, route: string, covers: string[]) => ({ id, level: 'MUST' as const, namespace: SUITE, route, title, spec: SECTION, covers });
-
 // --- one at a time --------------------------------------------------------------------------
 
 /** The behaviours that choose a module to work on: declare them first, not concurrent. */
@@ -155,7 +154,7 @@ export function declareModuleSetupBehaviours(): void {
     ['modules-type', { modules: { cmsc: 'carousel' }, active: true }, 'with modules that is not an array'],
   ] as const) {
     behaviour(
-      decl(`suite.modules.all-active.${key}`, `POST /module/all/active ${why} is refused and changes no module`, allActive.route.path, [`arg:${allActive.endpoint.id}.modules`]),
+      extDecl(`suite.modules.all-active.${key}`, { namespace: SUITE, route: allActive.route.path, title: `POST /module/all/active ${why} is refused and changes no module`, spec: SECTION, covers: [`arg:${allActive.endpoint.id}.modules`] }),
       async (t) => {
         start(t);
         await t.need(SETTINGS_OBJECT);
@@ -182,9 +181,9 @@ export function declareModuleSetupBehaviours(): void {
   }
 
   behaviour(
-    decl('suite.modules.all-active.default-active', 'POST /module/all/active with modules and no active activates them (active defaults to true)', allActive.route.path, [
+    extDecl('suite.modules.all-active.default-active', { namespace: SUITE, route: allActive.route.path, title: 'POST /module/all/active with modules and no active activates them (active defaults to true)', spec: SECTION, covers: [
       `arg:${allActive.endpoint.id}.active`,
-    ]),
+    ] }),
     async (t) => {
       start(t);
       await t.need(SETTINGS_OBJECT);
@@ -199,10 +198,10 @@ export function declareModuleSetupBehaviours(): void {
   );
 
   behaviour(
-    decl('suite.modules.all-active.deactivate', 'POST /module/all/active with modules and active false deactivates them', allActive.route.path, [
+    extDecl('suite.modules.all-active.deactivate', { namespace: SUITE, route: allActive.route.path, title: 'POST /module/all/active with modules and active false deactivates them', spec: SECTION, covers: [
       `arg:${allActive.endpoint.id}.active`,
       `arg:${allActive.endpoint.id}.modules`,
-    ]),
+    ] }),
     async (t) => {
       start(t);
       await t.need(SETTINGS_OBJECT);
@@ -216,12 +215,7 @@ export function declareModuleSetupBehaviours(): void {
   );
 
   behaviour(
-    decl(
-      'suite.modules.active.default',
-      'POST /module/<slug>/active without active either is refused (required) or activates the module (default true), nothing else',
-      oneActive.route.path,
-      [`arg:${oneActive.endpoint.id}.active`],
-    ),
+    extDecl('suite.modules.active.default', { namespace: SUITE, route: oneActive.route.path, title: 'POST /module/<slug>/active without active either is refused (required) or activates the module (default true), nothing else', spec: SECTION, covers: [`arg:${oneActive.endpoint.id}.active`] }),
     async (t) => {
       start(t);
       await t.need(SETTINGS_OBJECT);
@@ -246,9 +240,9 @@ export function declareModuleSetupBehaviours(): void {
   );
 
   behaviour(
-    decl('suite.modules.active.type', 'POST /module/<slug>/active with an active that is not a boolean is refused and changes nothing', oneActive.route.path, [
+    extDecl('suite.modules.active.type', { namespace: SUITE, route: oneActive.route.path, title: 'POST /module/<slug>/active with an active that is not a boolean is refused and changes nothing', spec: SECTION, covers: [
       `arg:${oneActive.endpoint.id}.active`,
-    ]),
+    ] }),
     async (t) => {
       start(t);
       await t.need(SETTINGS_OBJECT);
@@ -277,11 +271,11 @@ export function declareModuleSetupBehaviours(): void {
 export function declareModuleValues(): void {
   for (const m of catalog.modules) {
     behaviour(
-      decl(`suite.modules.value.${idPart(m.slug)}`, `GET /settings carries the module toggle ${m.slug} as a boolean`, SETTINGS, [
+      extDecl(`suite.modules.value.${idPart(m.slug)}`, { namespace: SUITE, route: SETTINGS, title: `GET /settings carries the module toggle ${m.slug} as a boolean`, spec: SECTION, covers: [
         m.id,
         'endpoint:suite.settings.read',
         `field:resource.suite.settings.${m.slug}`,
-      ]),
+      ] }),
       async (t) => {
         t.requireNamespace(SUITE);
         t.requireCredentials();
@@ -302,12 +296,7 @@ export function declareModuleValues(): void {
 export function declareModuleToggles(): void {
   for (const m of catalog.modules) {
     behaviour(
-      decl(
-        `suite.modules.toggle.${idPart(m.slug)}`,
-        `module ${m.slug} toggles through POST /module/${m.slug}/active and back through POST /settings, read on GET /settings`,
-        oneActive.route.path,
-        [m.id, `endpoint:${oneActive.endpoint.id}`, 'endpoint:suite.settings.update'],
-      ),
+      extDecl(`suite.modules.toggle.${idPart(m.slug)}`, { namespace: SUITE, route: oneActive.route.path, title: `module ${m.slug} toggles through POST /module/${m.slug}/active and back through POST /settings, read on GET /settings`, spec: SECTION, covers: [m.id, `endpoint:${oneActive.endpoint.id}`, 'endpoint:suite.settings.update'] }),
       async (t) => {
         start(t);
         await t.need(SETTINGS_OBJECT);

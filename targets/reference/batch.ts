@@ -8,8 +8,7 @@
  */
 import { RestError, isRestError, restError } from './errors.ts';
 import { normalizeRoute, parseQuery } from './http.ts';
-import type { Prepared } from './router.ts';
-import { RestRequest, RestResponse, type HandlerTable } from './types.ts';
+import { RestRequest, RestResponse, type HandlerTable, type Prepared } from './types.ts';
 import { isPlainObject } from './validate.ts';
 
 interface Envelope {

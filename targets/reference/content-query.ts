@@ -3,6 +3,7 @@
  * WP_REST_Posts_Controller::get_items() over WP_Query (wordpress-behaviour.md §4), on the
  * in-memory store.
  */
+import { catalog } from '../../schemas/catalog/index.ts';
 import { RestError, restError } from './errors.ts';
 import type { ContentStore, PostRecord, PostType } from './content-store.ts';
 import { parseInputDate } from './content-store.ts';
@@ -10,7 +11,7 @@ import type { RestRequest } from './types.ts';
 import { isPlainObject, restIsArray, sanitizeTextField } from './validate.ts';
 
 /** What `status=any` stands for (statuses not excluded from search). */
-const ANY_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
+const ANY_STATUSES: readonly string[] = catalog.statuses.write;
 
 /** WP_Query::get_search_stopwords(). */
 const STOPWORDS = new Set(

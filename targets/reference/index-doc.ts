@@ -5,9 +5,9 @@
  */
 import { catalog } from '../../schemas/catalog/index.ts';
 import { restError } from './errors.ts';
-import type { Router, RouteEntry } from './router.ts';
+import type { Router } from './router.ts';
 import { advertise } from './schema.ts';
-import type { EndpointImpl, HandlerContext, HandlerTable } from './types.ts';
+import type { EndpointImpl, HandlerContext, HandlerTable, RouteEntry } from './types.ts';
 
 export function routeDoc(entry: RouteEntry, ctx: HandlerContext): Record<string, unknown> {
   return {

@@ -13,27 +13,8 @@ import { catalog } from '../../schemas/catalog/index.ts';
 import type { EndpointSpec, RouteSpec } from '../../schemas/types.ts';
 import { RestError, isRestError, noRoute, restError, restForbidden } from './errors.ts';
 import { fillMissing, fromArgSpec, segmentGroup, type WpSchema } from './schema.ts';
-import { RestResponse, type EndpointImpl, type HandlerContext, type HandlerTable, type RestRequest } from './types.ts';
+import { RestResponse, type EndpointEntry, type EndpointImpl, type HandlerContext, type HandlerTable, type Prepared, type RestRequest, type RouteEntry } from './types.ts';
 import { sanitizeValue, validateValue } from './validate.ts';
-
-export interface EndpointEntry {
-  id: string;
-  methods: string[];
-  allowBatch: boolean;
-  args: Record<string, WpSchema>;
-  impl: EndpointImpl;
-}
-
-export interface RouteEntry {
-  id: string;
-  namespace: string;
-  /** Documented shape, e.g. /cms/v2/posts/<id> */
-  path: string;
-  /** Index key, e.g. /cms/v2/posts/(?P<id>\d+) */
-  key: string;
-  regex: RegExp;
-  endpoints: EndpointEntry[];
-}
 
 /**
  * Path segments the spec does not characterise: WordPress's (Jetpack's) route patterns.
@@ -144,12 +125,6 @@ export class Router {
     if (hit || method !== 'HEAD') return hit;
     return entry.endpoints.find((e) => e.methods.includes('GET'));
   }
-}
-
-export interface Prepared {
-  entry: RouteEntry;
-  endpoint: EndpointEntry;
-  req: RestRequest;
 }
 
 /** has_valid_params() then sanitize_params(). */

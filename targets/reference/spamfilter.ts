@@ -8,13 +8,8 @@
  * Unlike Akismet (whose key check is remote), a 12-character key is accepted as valid here.
  */
 import { restForbidden } from './errors.ts';
+import type { SpamFilterState } from './spamfilter-state.ts';
 import type { HandlerTable, RestRequest } from './types.ts';
-
-export class SpamFilterState {
-  key: string | null = null;
-  /** Akismet reads `get_option('akismet_strictness', '1')`: true until set. */
-  strictness = true;
-}
 
 const admin = (req: RestRequest) => (req.loggedIn ? true : restForbidden(false));
 

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { ContentStore } from './content-store.ts';
 import { FormStore } from './contactform-store.ts';
-import { SpamFilterState } from './spamfilter.ts';
+import { SpamFilterState } from './spamfilter-state.ts';
 import { SuiteState } from './suite-state.ts';
 
 export interface User {

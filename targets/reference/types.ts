@@ -2,7 +2,6 @@
 import type { RestError } from './errors.ts';
 import type { Params, UploadedFile } from './http.ts';
 import type { WpSchema } from './schema.ts';
-import type { Prepared } from './router.ts';
 import type { Site, User } from './state.ts';
 
 /**
@@ -134,3 +133,28 @@ export interface EndpointImpl {
 }
 
 export type HandlerTable = Record<string, EndpointImpl>;
+
+export interface EndpointEntry {
+  id: string;
+  methods: string[];
+  allowBatch: boolean;
+  args: Record<string, WpSchema>;
+  impl: EndpointImpl;
+}
+
+export interface RouteEntry {
+  id: string;
+  namespace: string;
+  /** Documented shape, e.g. /cms/v2/posts/<id> */
+  path: string;
+  /** Index key, e.g. /cms/v2/posts/(?P<id>\d+) */
+  key: string;
+  regex: RegExp;
+  endpoints: EndpointEntry[];
+}
+
+export interface Prepared {
+  entry: RouteEntry;
+  endpoint: EndpointEntry;
+  req: RestRequest;
+}

@@ -7,7 +7,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDir, ensureTemplate, wpConfig } from './cache.ts';
-import { type BootOptions, type Running, type WordPressTarget, SITE_PREFIX, copySite, installExitHandlers, running, stopSite } from './index.ts';
+import { type BootOptions, type Running, type WordPressTarget, SITE_PREFIX, copySite, installExitHandlers, running, stopSite } from './site.ts';
 import { TargetBootError, freePort, killGroup, run, sleep, tail } from './proc.ts';
 
 const CLI_VERSION = '3.1.56';

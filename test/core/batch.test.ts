@@ -1,4 +1,4 @@
-/** Every batch behaviour (suites/core/batch.spec.ts) fails against at least one named fault. */
+/** Every batch behaviour (suites/core/batch*.spec.ts) fails against at least one named fault. */
 import { coreFaults } from '../../faults/core.ts';
 import { faultSuite } from './support.ts';
 

@@ -5,6 +5,7 @@
  * and parameterised by one of these.
  */
 import { catalog, endpointById, routeById } from '../../../schemas/catalog/index.ts';
+import { CONTEXT_VALUES, coreSections } from '../../../schemas/catalog/core.ts';
 import type { ArgSpec, EndpointSpec, FieldSpec, ResourceSpec, SpecRef } from '../../../schemas/types.ts';
 
 export interface PostType {
@@ -92,12 +93,12 @@ export const FILTER_ONLY_STATUSES: readonly string[] = catalog.statuses.filterOn
 /** Values an item's `status` can hold when read back (a trashed item says "trash"). */
 export const READABLE_STATUSES: readonly string[] = [...catalog.statuses.write, ...catalog.statuses.filterOnly.filter((s) => s !== 'any')];
 
-export const CONTEXTS = ['view', 'embed', 'edit'] as const;
+export const CONTEXTS = CONTEXT_VALUES;
 export type Context = (typeof CONTEXTS)[number];
 
 /** The spec section of part 3 and part 5. */
-export const SPEC_STATES: SpecRef = { doc: 'core', section: '3. States and transitions' };
-export const SPEC_AUTH: SpecRef = { doc: 'core', section: '5. Authentication' };
-export const SPEC_CONTEXTS: SpecRef = { doc: 'core', section: '2. Resources and their fields › Contexts' };
-export const SPEC_REVISIONS: SpecRef = { doc: 'core', section: '2. Resources and their fields › Revision and autosave' };
-export const SPEC_LIMITS: SpecRef = { doc: 'core', section: '8. Limits' };
+export const SPEC_STATES: SpecRef = coreSections.part3;
+export const SPEC_AUTH: SpecRef = coreSections.part5;
+export const SPEC_CONTEXTS: SpecRef = coreSections.contexts;
+export const SPEC_REVISIONS: SpecRef = coreSections.revisionAutosave;
+export const SPEC_LIMITS: SpecRef = coreSections.part8;

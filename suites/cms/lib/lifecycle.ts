@@ -13,6 +13,7 @@ import { FILTER_ONLY_STATUSES, SPEC_STATES, WRITE_STATUSES, type PostType } from
 import { idsOf, textOf } from './items.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { fileSetup } from './setup.ts';
+import { cmsDecl } from './declare.ts';
 
 const DAY = 86_400_000;
 
@@ -37,15 +38,6 @@ export function defineLifecycle(type: PostType): void {
     return { tag: s.tag, token: () => s.token(), updates: { POST: post.id, PUT: put.id, PATCH: patch.id } as Record<string, number>, partial: partial.id, statusTarget: statusTarget.id, protectedItem: protectedItem.id, secret };
   });
 
-  const decl = (id: string, level: 'MUST' | 'SHOULD', title: string, spec = type.spec.fields, path = type.paths.collection) => ({
-    id: `cms.${type.name}.${id}`,
-    level,
-    namespace: 'cms/v2',
-    route: path,
-    title,
-    spec,
-  });
-
   /** POST a create that may succeed or not; whatever is created is tracked for deletion. */
   async function tryCreate(t: BehaviourContext, body: Record<string, unknown>) {
     const res = await t.client.post(type.collection, body);
@@ -67,7 +59,7 @@ export function defineLifecycle(type: PostType): void {
   }
 
   behaviour(
-    decl('create.optional-fields', 'MUST', 'create succeeds with most writable fields left out (only a title; only content and slug; only an excerpt and slug), and stores what was sent'),
+    cmsDecl(type, 'create.optional-fields', { level: 'MUST', title: 'create succeeds with most writable fields left out (only a title; only content and slug; only an excerpt and slug), and stores what was sent', route: type.paths.collection, spec: type.spec.fields }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -92,7 +84,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    decl('create.slug-only', 'MUST', 'create succeeds with every writable field left out but slug (no title, content or excerpt)'),
+    cmsDecl(type, 'create.slug-only', { level: 'MUST', title: 'create succeeds with every writable field left out but slug (no title, content or excerpt)', route: type.paths.collection, spec: type.spec.fields }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -106,7 +98,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    decl('write.statuses', 'MUST', `every write status (${WRITE_STATUSES.join(', ')}) is accepted on create and read back`, SPEC_STATES),
+    cmsDecl(type, 'write.statuses', { level: 'MUST', title: `every write status (${WRITE_STATUSES.join(', ')}) is accepted on create and read back`, route: type.paths.collection, spec: SPEC_STATES }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -159,7 +151,7 @@ export function defineLifecycle(type: PostType): void {
   }
 
   behaviour(
-    decl('write.status.filter-only', 'MUST', `the filter-only statuses (${FILTER_ONLY_STATUSES.join(', ')}) are rejected on create and update, and nothing is written`, SPEC_STATES),
+    cmsDecl(type, 'write.status.filter-only', { level: 'MUST', title: `the filter-only statuses (${FILTER_ONLY_STATUSES.join(', ')}) are rejected on create and update, and nothing is written`, route: type.paths.collection, spec: SPEC_STATES }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -169,7 +161,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    decl('write.status.unknown', 'MUST', 'an unknown status is rejected on create and update, and nothing is written', SPEC_STATES),
+    cmsDecl(type, 'write.status.unknown', { level: 'MUST', title: 'an unknown status is rejected on create and update, and nothing is written', route: type.paths.collection, spec: SPEC_STATES }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -183,7 +175,7 @@ export function defineLifecycle(type: PostType): void {
 
   for (const method of ['POST', 'PUT', 'PATCH'] as Method[]) {
     behaviour(
-      decl(`update.${method.toLowerCase()}`, 'MUST', `${method} on an item updates it (title read back)`, type.spec.routes, type.paths.item),
+      cmsDecl(type, `update.${method.toLowerCase()}`, { level: 'MUST', title: `${method} on an item updates it (title read back)`, route: type.paths.item, spec: type.spec.routes }),
       async (t: BehaviourContext) => {
         t.requireWrites();
         t.requireCredentials();
@@ -200,7 +192,7 @@ export function defineLifecycle(type: PostType): void {
   }
 
   behaviour(
-    decl('update.partial', 'SHOULD', 'an update that sends only the title leaves content and excerpt as they were', type.spec.routes, type.paths.item),
+    cmsDecl(type, 'update.partial', { level: 'SHOULD', title: 'an update that sends only the title leaves content and excerpt as they were', route: type.paths.item, spec: type.spec.routes }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -217,7 +209,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    decl('password.protects', 'MUST', 'a password protects content and excerpt: anonymous list and single reads (view, embed) say protected: true and carry neither the content, the excerpt nor the password'),
+    cmsDecl(type, 'password.protects', { level: 'MUST', title: 'a password protects content and excerpt: anonymous list and single reads (view, embed) say protected: true and carry neither the content, the excerpt nor the password', route: type.paths.collection, spec: type.spec.fields }),
     async (t: BehaviourContext) => {
       const f = setup.get(t);
       const id = f.protectedItem;
@@ -243,7 +235,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    decl('password.query', 'MUST', 'the password query argument of a single GET unlocks the content; a wrong one does not', type.spec.routes, type.paths.item),
+    cmsDecl(type, 'password.query', { level: 'MUST', title: 'the password query argument of a single GET unlocks the content; a wrong one does not', route: type.paths.item, spec: type.spec.routes }),
     async (t: BehaviourContext) => {
       const f = setup.get(t);
       const id = f.protectedItem;

@@ -25,6 +25,7 @@ import { FINALLY, finish, MAX_ITEMS, SeqModel, sequenceArb, type Sequence } from
 import { ALL_STATUSES } from './model.ts';
 import { SeqReal, type SessionEnv, type Step } from './model-real.ts';
 import { curlScript, numberedRequests } from './model-report.ts';
+import { cmsDecl } from './declare.ts';
 
 /** Commands per sequence, at most (fewer run when a command does not apply). */
 export const MAX_COMMANDS = 10;
@@ -195,28 +196,21 @@ async function shrinkShould(t: BehaviourContext, type: PostType, dev: Deviation,
   reportFailure(t, type, ids.should, dev.steps, dev.ids, `${dev.message} (met once; the sequence passed when replayed)`);
 }
 
-const decl = (type: PostType, id: string, level: 'MUST' | 'SHOULD', title: string) => ({
-    id,
-    level,
-    namespace: 'cms/v2',
-    route: type.paths.item,
-    title,
-    spec: SPEC_STATES,
-    covers: [
-      `endpoint:cms.${type.name}.collection.create`,
-      `endpoint:cms.${type.name}.collection.list`,
-      `endpoint:cms.${type.name}.item.read`,
-      `endpoint:cms.${type.name}.item.update`,
-      `endpoint:cms.${type.name}.item.delete`,
-      `endpoint:cms.${type.name}.revisions.collection.list`,
-      `endpoint:cms.${type.name}.revisions.item.read`,
-      `endpoint:cms.${type.name}.revisions.item.delete`,
-      `endpoint:cms.${type.name}.autosaves.collection.list`,
-      `endpoint:cms.${type.name}.autosaves.collection.create`,
-      `endpoint:cms.${type.name}.autosaves.item.read`,
-      'endpoint:batch.v1.create',
-    ],
-  });
+/** The endpoints a model sequence exercises. */
+const modelCovers = (type: PostType) => [
+  `endpoint:cms.${type.name}.collection.create`,
+  `endpoint:cms.${type.name}.collection.list`,
+  `endpoint:cms.${type.name}.item.read`,
+  `endpoint:cms.${type.name}.item.update`,
+  `endpoint:cms.${type.name}.item.delete`,
+  `endpoint:cms.${type.name}.revisions.collection.list`,
+  `endpoint:cms.${type.name}.revisions.item.read`,
+  `endpoint:cms.${type.name}.revisions.item.delete`,
+  `endpoint:cms.${type.name}.autosaves.collection.list`,
+  `endpoint:cms.${type.name}.autosaves.collection.create`,
+  `endpoint:cms.${type.name}.autosaves.item.read`,
+  'endpoint:batch.v1.create',
+];
 
 /**
  * The MUST behaviour of a post type. Declared before the SHOULD ones (the MUST behaviours of
@@ -225,12 +219,7 @@ const decl = (type: PostType, id: string, level: 'MUST' | 'SHOULD', title: strin
 export function defineModelMust(type: PostType): void {
   const ids = modelIds(type);
   behaviour(
-    decl(
-      type,
-      ids.must,
-      'MUST',
-      `random sequences of ${type.noun} writes (create, update, trash, force delete, autosave, revision delete, batch) and list filters keep the target consistent with part 3: statuses accepted on write, trash versus force=true, revisions without trash, filters over the current state, batch items applied as single requests`,
-    ),
+    cmsDecl(type, 'model', { level: 'MUST', title: `random sequences of ${type.noun} writes (create, update, trash, force delete, autosave, revision delete, batch) and list filters keep the target consistent with part 3: statuses accepted on write, trash versus force=true, revisions without trash, filters over the current state, batch items applied as single requests`, route: type.paths.item, spec: SPEC_STATES, covers: modelCovers(type) }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -253,12 +242,7 @@ export function defineModelMust(type: PostType): void {
 export function defineModelShould(type: PostType): void {
   const ids = modelIds(type);
   behaviour(
-    decl(
-      type,
-      ids.should,
-      'SHOULD',
-      `the same sequences behave as WordPress where the spec is silent: unsent fields kept, a second trash answered 410, a revision per update that changes the content, one autosave per parent, batch items applied in order, ${MAX_ITEMS} items at most`,
-    ),
+    cmsDecl(type, 'model.should', { level: 'SHOULD', title: `the same sequences behave as WordPress where the spec is silent: unsent fields kept, a second trash answered 410, a revision per update that changes the content, one autosave per parent, batch items applied in order, ${MAX_ITEMS} items at most`, route: type.paths.item, spec: SPEC_STATES, covers: modelCovers(type) }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();

@@ -9,6 +9,7 @@ import { defineQueryBehaviours, expectListOk, type QueryTarget } from './query.t
 import { fileSetup, type SetupContext } from './setup.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { FixtureError } from '../../../src/fixtures.ts';
+import { cmsDecl } from './declare.ts';
 
 async function update(s: SetupContext, type: PostType, id: number, fields: Record<string, unknown>): Promise<void> {
   const res = await s.client.post(type.item(id), fields);
@@ -53,17 +54,8 @@ export function defineRevisions(type: PostType): void {
   };
   defineQueryBehaviours(target);
 
-  const decl = (id: string, level: 'MUST' | 'SHOULD', title: string, path: string, spec = type.spec.routes) => ({
-    id: `cms.${type.name}.revisions.${id}`,
-    level,
-    namespace: 'cms/v2',
-    route: path,
-    title,
-    spec,
-  });
-
   behaviour(
-    decl('created-on-update', 'SHOULD', `an update of title and content creates a revision listed under the ${type.noun}`, type.paths.revisions),
+    cmsDecl(type, 'revisions.created-on-update', { level: 'SHOULD', title: `an update of title and content creates a revision listed under the ${type.noun}`, route: type.paths.revisions, spec: type.spec.routes }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t);
@@ -79,7 +71,7 @@ export function defineRevisions(type: PostType): void {
   );
 
   behaviour(
-    decl('parent', 'MUST', `revisions listed under a ${type.noun} belong to it (parent), and read back by id with that parent`, type.paths.revision, SPEC_REVISIONS),
+    cmsDecl(type, 'revisions.parent', { level: 'MUST', title: `revisions listed under a ${type.noun} belong to it (parent), and read back by id with that parent`, route: type.paths.revision, spec: SPEC_REVISIONS }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t);
@@ -98,7 +90,7 @@ export function defineRevisions(type: PostType): void {
   );
 
   behaviour(
-    decl('wrong-parent', 'MUST', `a revision read through another ${type.noun} is refused`, type.paths.revision, SPEC_REVISIONS),
+    cmsDecl(type, 'revisions.wrong-parent', { level: 'MUST', title: `a revision read through another ${type.noun} is refused`, route: type.paths.revision, spec: SPEC_REVISIONS }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t);
@@ -113,7 +105,7 @@ export function defineRevisions(type: PostType): void {
   );
 
   behaviour(
-    decl('delete.without-force', 'MUST', 'DELETE on a revision without force=true is refused, and the revision still exists', type.paths.revision, SPEC_STATES),
+    cmsDecl(type, 'revisions.delete.without-force', { level: 'MUST', title: 'DELETE on a revision without force=true is refused, and the revision still exists', route: type.paths.revision, spec: SPEC_STATES }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t);
@@ -141,7 +133,7 @@ export function defineRevisions(type: PostType): void {
   );
 
   behaviour(
-    decl('delete.force', 'MUST', 'DELETE on a revision with force=true deletes it for good', type.paths.revision, SPEC_STATES),
+    cmsDecl(type, 'revisions.delete.force', { level: 'MUST', title: 'DELETE on a revision with force=true deletes it for good', route: type.paths.revision, spec: SPEC_STATES }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t);

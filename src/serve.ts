@@ -2,16 +2,16 @@
  * `cms-conformance serve`: run the reference server in the foreground, print its URL and the
  * administrator's credentials, stop cleanly on SIGINT / SIGTERM.
  *
- *   npx tsx targets/reference/serve.ts [--port N] [--host H] [--user NAME] [--app-password P]
+ *   npx tsx src/serve.ts [--port N] [--host H] [--user NAME] [--app-password P]
  *
  * The CLI calls serveMain(argv); this file also runs on its own.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { chunkPassword } from './state.ts';
-import { startReferenceServer } from './index.ts';
-import { shq } from '../../reporters/html-kit.ts';
-import { helpRows, joinNegativeValues, parseArgsMessage } from '../../src/config.ts';
+import { chunkPassword } from '../targets/reference/state.ts';
+import { startReferenceServer } from '../targets/reference/index.ts';
+import { shq } from '../reporters/html-kit.ts';
+import { helpRows, joinNegativeValues, parseArgsMessage } from './config.ts';
 
 export const SERVE_USAGE = `Usage: cms-conformance serve [--port N] [--host HOST] [--user NAME] [--app-password PASSWORD]
        cms-conformance serve --sites N [--targets-file PATH] [--port N] ...

@@ -4,7 +4,7 @@
  */
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SITES_APP_PASSWORD_ENV, SITES_USER_ENV, startReferenceSites, writeSitesTargetsFile } from './multi.ts';
+import { SITES_APP_PASSWORD_ENV, SITES_USER_ENV, startReferenceSites, writeSitesTargetsFile } from '../targets/reference/multi.ts';
 
 export async function serveSitesMain(
   values: Record<string, string | boolean | undefined>,
