@@ -360,6 +360,22 @@ const indexFaults: Fault[] = [
       if (key) res.json.routes[key].namespace = 'elsewhere/v9';
     },
   },
+  {
+    id: 'index.page-on-front-dangling',
+    title: 'the site index answers a page_on_front that names no page',
+    caughtBy: ['index.root.fields'],
+    response(req, res) {
+      if (req.method === 'GET' && req.route === '/' && res.json && 'page_on_front' in res.json) res.json.page_on_front = 987654;
+    },
+  },
+  {
+    id: 'index.namespace-index-missing',
+    title: 'an advertised namespace (cms-site-health/v1) has no namespace index: 404 rest_no_route',
+    caughtBy: ['index.namespaces.served'],
+    request(req) {
+      if (req.method === 'GET' && req.route === '/cms-site-health/v1') return json(404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import { postTypes, SPEC_REVISIONS } from './lib/collections.ts';
 import { revisionProblems, textOf } from './lib/items.ts';
 import { fileSetup } from './lib/setup.ts';
+import { requiredCovers } from './lib/write-fields.ts';
 import { FixtureError } from '../../src/fixtures.ts';
 
 const setup = fileSetup('autosaves', async (s) => {
@@ -33,7 +34,11 @@ for (const type of postTypes) {
   });
 
   behaviour(
-    decl('create', 'MUST', `POST ${type.paths.autosaves} creates an autosave of the ${type.noun}: its own id, parent = the ${type.noun}`, type.paths.autosaves, SPEC_REVISIONS),
+    {
+      ...decl('create', 'MUST', `POST ${type.paths.autosaves} creates an autosave of the ${type.noun}: its own id, parent = the ${type.noun}`, type.paths.autosaves, SPEC_REVISIONS),
+      // Only title and content are sent: every other body field is shown not required.
+      covers: [`endpoint:cms.${type.name}.autosaves.collection.create`, ...requiredCovers(`cms.${type.name}.autosaves.collection.create`, ['title', 'content'])],
+    },
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;

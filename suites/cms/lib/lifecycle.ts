@@ -13,6 +13,7 @@ import { FILTER_ONLY_STATUSES, SPEC_STATES, WRITE_STATUSES, type PostType } from
 import { idsOf, textOf } from './items.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { fileSetup } from './setup.ts';
+import { requiredCovers } from './write-fields.ts';
 
 const DAY = 86_400_000;
 
@@ -37,14 +38,20 @@ export function defineLifecycle(type: PostType): void {
     return { tag: s.tag, token: () => s.token(), updates: { POST: post.id, PUT: put.id, PATCH: patch.id } as Record<string, number>, partial: partial.id, statusTarget: statusTarget.id, protectedItem: protectedItem.id, secret };
   });
 
-  const decl = (id: string, level: 'MUST' | 'SHOULD', title: string, spec = type.spec.fields, path = type.paths.collection) => ({
+  const decl = (id: string, level: 'MUST' | 'SHOULD', title: string, spec = type.spec.fields, path = type.paths.collection, covers: string[] = []) => ({
     id: `cms.${type.name}.${id}`,
     level,
     namespace: 'cms/v2',
     route: path,
     title,
     spec,
+    covers,
   });
+  const createId = `cms.${type.name}.collection.create`;
+  const updateId = `cms.${type.name}.item.update`;
+  /** Every body arg is left out by one of the accepted creates: none is required. */
+  const optionalOnCreate = requiredCovers(createId);
+  const statusCovers = [`arg:${createId}.status#type`, `arg:${createId}.status#enum`, `arg:${updateId}.status#type`, `arg:${updateId}.status#enum`];
 
   /** POST a create that may succeed or not; whatever is created is tracked for deletion. */
   async function tryCreate(t: BehaviourContext, body: Record<string, unknown>) {
@@ -67,7 +74,7 @@ export function defineLifecycle(type: PostType): void {
   }
 
   behaviour(
-    decl('create.optional-fields', 'MUST', 'create succeeds with most writable fields left out (only a title; only content and slug; only an excerpt and slug), and stores what was sent'),
+    decl('create.optional-fields', 'MUST', 'create succeeds with most writable fields left out (only a title; only content and slug; only an excerpt and slug), and stores what was sent', type.spec.fields, type.paths.collection, [...optionalOnCreate, `endpoint:${createId}`]),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -92,7 +99,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    decl('create.slug-only', 'MUST', 'create succeeds with every writable field left out but slug (no title, content or excerpt)'),
+    decl('create.slug-only', 'MUST', 'create succeeds with every writable field left out but slug (no title, content or excerpt)', type.spec.fields, type.paths.collection, optionalOnCreate),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -106,7 +113,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    decl('write.statuses', 'MUST', `every write status (${WRITE_STATUSES.join(', ')}) is accepted on create and read back`, SPEC_STATES),
+    decl('write.statuses', 'MUST', `every write status (${WRITE_STATUSES.join(', ')}) is accepted on create and read back`, SPEC_STATES, type.paths.collection, statusCovers.slice(0, 2)),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -159,7 +166,7 @@ export function defineLifecycle(type: PostType): void {
   }
 
   behaviour(
-    decl('write.status.filter-only', 'MUST', `the filter-only statuses (${FILTER_ONLY_STATUSES.join(', ')}) are rejected on create and update, and nothing is written`, SPEC_STATES),
+    decl('write.status.filter-only', 'MUST', `the filter-only statuses (${FILTER_ONLY_STATUSES.join(', ')}) are rejected on create and update, and nothing is written`, SPEC_STATES, type.paths.collection, statusCovers),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -169,7 +176,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    decl('write.status.unknown', 'MUST', 'an unknown status is rejected on create and update, and nothing is written', SPEC_STATES),
+    decl('write.status.unknown', 'MUST', 'an unknown status is rejected on create and update, and nothing is written', SPEC_STATES, type.paths.collection, statusCovers),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -200,7 +207,7 @@ export function defineLifecycle(type: PostType): void {
   }
 
   behaviour(
-    decl('update.partial', 'SHOULD', 'an update that sends only the title leaves content and excerpt as they were', type.spec.routes, type.paths.item),
+    decl('update.partial', 'SHOULD', 'an update that sends only the title leaves content and excerpt as they were', type.spec.routes, type.paths.item, requiredCovers(updateId, ['title'])),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -243,7 +250,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    decl('password.query', 'MUST', 'the password query argument of a single GET unlocks the content; a wrong one does not', type.spec.routes, type.paths.item),
+    decl('password.query', 'MUST', 'the password query argument of a single GET unlocks the content; a wrong one does not', type.spec.routes, type.paths.item, [`arg:cms.${type.name}.item.read.password`]),
     async (t: BehaviourContext) => {
       const f = setup.get(t);
       const id = f.protectedItem;

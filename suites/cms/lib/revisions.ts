@@ -53,13 +53,14 @@ export function defineRevisions(type: PostType): void {
   };
   defineQueryBehaviours(target);
 
-  const decl = (id: string, level: 'MUST' | 'SHOULD', title: string, path: string, spec = type.spec.routes) => ({
+  const decl = (id: string, level: 'MUST' | 'SHOULD', title: string, path: string, spec = type.spec.routes, covers: string[] = []) => ({
     id: `cms.${type.name}.revisions.${id}`,
     level,
     namespace: 'cms/v2',
     route: path,
     title,
     spec,
+    covers,
   });
 
   behaviour(
@@ -113,7 +114,7 @@ export function defineRevisions(type: PostType): void {
   );
 
   behaviour(
-    decl('delete.without-force', 'MUST', 'DELETE on a revision without force=true is refused, and the revision still exists', type.paths.revision, SPEC_STATES),
+    decl('delete.without-force', 'MUST', 'DELETE on a revision without force=true is refused, and the revision still exists', type.paths.revision, SPEC_STATES, [`arg:cms.${type.name}.revisions.item.delete.force`]),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t);
@@ -141,7 +142,7 @@ export function defineRevisions(type: PostType): void {
   );
 
   behaviour(
-    decl('delete.force', 'MUST', 'DELETE on a revision with force=true deletes it for good', type.paths.revision, SPEC_STATES),
+    decl('delete.force', 'MUST', 'DELETE on a revision with force=true deletes it for good', type.paths.revision, SPEC_STATES, [`arg:cms.${type.name}.revisions.item.delete.force`]),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t);
