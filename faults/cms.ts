@@ -577,6 +577,22 @@ const fieldFaults: Fault[] = [
       if (isGet(req) && (REVISION.test(req.route) || AUTOSAVES.test(req.route) || AUTOSAVE.test(req.route)) && !['view', 'embed', 'edit'].includes(contextOf(req))) req.query.delete('context');
     },
   },
+  {
+    id: 'cms.error-body-bare',
+    title: 'answers refusals on posts with a bare {"error": ...} body (no code, message or data.status)',
+    caughtBy: ['cms.errors.body-shape'],
+    response(req, res) {
+      if (res.status >= 400 && req.route.startsWith('/cms/v2/')) res.json = { error: String(res.json?.message ?? 'refused') };
+    },
+  },
+  {
+    id: 'cms.pagination-total-wrong',
+    title: 'answers X-WP-Total as the number of items on the page, not in the collection',
+    caughtBy: perType('pagination.headers'),
+    response(req, res) {
+      if (isGet(req) && COLLECTION.test(req.route) && Array.isArray(res.json) && 'x-wp-total' in res.headers) res.headers['x-wp-total'] = String(res.json.length);
+    },
+  },
 ];
 
 export const cmsFaults: Fault[] = [...queryFaults, ...filterFaults, ...contextFaults, ...authFaults, ...writeFaults, ...deleteFaults, ...fieldFaults];

@@ -155,12 +155,23 @@ const batchFaults: Fault[] = [
   {
     id: 'batch.not-batchable-accepted',
     title: 'runs items aimed at non-batchable routes (revisions, autosaves, media, oEmbed, a nested batch)',
-    caughtBy: ['batch.not-batchable.revisions-autosaves', 'batch.not-batchable.error-items'],
+    caughtBy: ['batch.not-batchable.revisions-autosaves', 'batch.not-batchable.error-items', 'batch.not-batchable.pages'],
     request(req) {
       const list = isBatch(req) ? items(req) : undefined;
       if (list?.some((i) => NOT_BATCHABLE.test(specPath(req, i?.path)))) return runDirectly(req, list);
     },
   },
+  batchRewrite(
+    'batch.delete-items-ignored',
+    'answers DELETE items on posts and pages but deletes nothing (aims them at an item that does not exist)',
+    ['batch.endpoints.posts.batchable', 'batch.endpoints.pages.batchable'],
+    (body, req) => {
+      for (const i of items(req) ?? []) {
+        const [path, query] = String(i?.path ?? '').split('?');
+        if (i?.method === 'DELETE' && /^\/cms\/v2\/(posts|pages)\/\d+$/.test(req.profile.toSpecRoute(path ?? ''))) i.path = `${path!.replace(/\d+$/, '987654')}${query ? `?${query}` : ''}`;
+      }
+    },
+  ),
   batchRewrite('batch.drops-last-item', 'silently drops the last item of every batch', ['batch.property.same-as-one-by-one', 'batch.requests.max-accepted'], (body) => {
     if (Array.isArray(body.requests) && body.requests.length) body.requests = body.requests.slice(0, -1);
   }),
@@ -365,7 +376,7 @@ const indexFaults: Fault[] = [
     title: 'the site index answers a page_on_front that names no page',
     caughtBy: ['index.root.fields'],
     response(req, res) {
-      if (req.method === 'GET' && req.route === '/' && res.json && 'page_on_front' in res.json) res.json.page_on_front = 987654;
+      if (req.method === 'GET' && req.route === '/' && res.json && typeof res.json === 'object') res.json.page_on_front = 987654;
     },
   },
   {

@@ -4,8 +4,8 @@
  * part of the namespace").
  *
  * suites/discovery/index.spec.ts checks the types of the index fields on the index the CLI
- * fetched once; here a live GET / must carry every documented field, the URLs must be absolute,
- * the page identifiers must name pages; a field of the wrong type is left to discovery.
+ * fetched once (a missing field or a wrong type is reported there); here a live GET / is read:
+ * the URLs must be absolute, the page identifiers must name pages.
  */
 import { catalog, extensionOnlyNamespaces } from '../../schemas/catalog/index.ts';
 import { behaviour } from '../../src/behaviour.ts';
@@ -24,17 +24,16 @@ behaviour(
     level: 'MUST',
     namespace: '',
     route: '/',
-    title: `GET / answers every site index field (${coreFields.map((f) => f.name).join(', ')}); url and home are absolute URLs; page_for_posts and page_on_front are 0 or name a page`,
+    title: 'GET / answers the site index: url and home are absolute URLs; page_for_posts and page_on_front are 0 or name a page',
     spec: SPEC,
-    covers: coreFields.map((f) => f.id),
   },
   async (t) => {
     const res = await t.client.get('/');
     if (!ok(res.status) || !res.body || typeof res.body !== 'object') t.fail(whyNotAccepted(res, 'GET /'));
     const index = normalizeIndex(res.body, t.run.profile) as Record<string, any>;
     const problems: string[] = [];
-    const missing = coreFields.filter((f) => !(f.name in index)).map((f) => f.name);
-    if (missing.length) problems.push(`fields missing: ${missing.join(', ')}`);
+    // A field missing from the answer is reported by disc.index.field.<name>; the fields present are exercised here.
+    t.covers(...coreFields.filter((f) => f.name in index).map((f) => f.id));
     for (const name of ['url', 'home']) {
       const v = index[name];
       if (typeof v !== 'string') continue; // its type: disc.index.field.<name>
@@ -57,9 +56,7 @@ behaviour(
     }
     // On the extension instance the index carries the extension document's fields too (their values: disc.*).
     if (extensionOnlyNamespaces().some((ns) => (index.namespaces ?? []).includes(ns))) {
-      const absent = extensionFields.filter((f) => !(f.name in index)).map((f) => f.name);
-      if (absent.length) problems.push(`fields of the extension instance missing: ${absent.join(', ')}`);
-      t.covers(...extensionFields.map((f) => f.id));
+      t.covers(...extensionFields.filter((f) => f.name in index).map((f) => f.id));
     }
     if (problems.length) t.fail(problems.join('; '));
   },

@@ -105,6 +105,9 @@ export const REFERENCE_GROUPS: string[][] = [
     'cms.non-decimal-id-routed',
     'cms.subroute-context-unchecked',
   ],
+  // Refusal bodies under cms/v2 (only cms.errors.body-shape reads them; a refusal's code is read
+  // by nothing else in this group) and X-WP-Total of post and page lists (read by nothing else here).
+  ['cms.error-body-bare', 'cms.pagination-total-wrong'],
   // One post field of the wrong type: alone, since it changes every post read.
   ['cms.post-field-wrong-type'],
   // Revision DELETE without force accepted: its behaviour's positive control deletes with
