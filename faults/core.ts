@@ -269,6 +269,22 @@ const oembedFaults: Fault[] = [
     },
   },
   {
+    id: 'oembed.proxy-maxwidth-default-wrong',
+    title: 'takes proxy maxwidth 300 when it is omitted (documented default 600)',
+    caughtBy: ['oembed.proxy.defaults'],
+    request(req) {
+      if (isGet(req, PROXY) && !req.query.has('maxwidth')) req.query.set('maxwidth', '300');
+    },
+  },
+  {
+    id: 'oembed.embed-xml-as-json',
+    title: 'answers an embed asked for format=xml in JSON',
+    caughtBy: ['oembed.format.xml'],
+    request(req) {
+      if (isGet(req, EMBED) && req.query.get('format') === 'xml') req.query.delete('format');
+    },
+  },
+  {
     id: 'oembed.proxy-format-unchecked',
     title: 'takes any proxy format other than xml as json',
     caughtBy: ['oembed.proxy.format.validated'],
