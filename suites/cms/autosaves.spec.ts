@@ -37,7 +37,7 @@ for (const type of postTypes) {
     {
       ...decl('create', 'MUST', `POST ${type.paths.autosaves} creates an autosave of the ${type.noun}: its own id, parent = the ${type.noun}`, type.paths.autosaves, SPEC_REVISIONS),
       // Only title and content are sent: every other body field is shown not required.
-      covers: [`endpoint:cms.${type.name}.autosaves.collection.create`, ...requiredCovers(`cms.${type.name}.autosaves.collection.create`, ['title', 'content'])],
+      covers: [`endpoint:cms.${type.name}.autosaves.collection.create`, ...requiredCovers(`cms.${type.name}.autosaves.collection.create`, ['title', 'content']), 'field:autosave.parent', 'field:autosave.id'],
     },
     async (t: BehaviourContext) => {
       t.requireCredentials();

@@ -80,7 +80,7 @@ export function defineRevisions(type: PostType): void {
   );
 
   behaviour(
-    decl('parent', 'MUST', `revisions listed under a ${type.noun} belong to it (parent), and read back by id with that parent`, type.paths.revision, SPEC_REVISIONS),
+    decl('parent', 'MUST', `revisions listed under a ${type.noun} belong to it (parent), and read back by id with that parent`, type.paths.revision, SPEC_REVISIONS, ['field:revision.parent', 'field:revision.id']),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t);

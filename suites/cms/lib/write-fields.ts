@@ -215,7 +215,8 @@ export function defineWriteFields(type: PostType): void {
       'fields.enum-values',
       'MUST',
       `every documented value of ${enumFields.join(', ')} is accepted on update and read back`,
-      enumFields.flatMap((n) => [`arg:${update}.${n}#enum`, `arg:${update}.${n}#type`]),
+      // Each PATCH sends one field: every other body arg is left out of an accepted update.
+      [...enumFields.flatMap((n) => [`arg:${update}.${n}#enum`, `arg:${update}.${n}#type`]), ...requiredCovers(update)],
       type.paths.item,
     ),
     async (t: BehaviourContext) => {
@@ -356,8 +357,8 @@ export function defineWriteFields(type: PostType): void {
     decl(
       'autosaves.fields',
       'MUST',
-      'an autosave with every documented body field set to a valid value is accepted; a wrong type or value of any of them is refused',
-      [...valueCovers(autosave, autosaveNames)],
+      'an autosave with every documented body field set to a valid value is accepted, so is one with only an excerpt; a wrong type or value of any field is refused',
+      [...valueCovers(autosave, autosaveNames), ...requiredCovers(autosave)],
       type.paths.autosaves,
     ),
     async (t: BehaviourContext) => {
@@ -368,6 +369,9 @@ export function defineWriteFields(type: PostType): void {
       const body = { ...validBody(f, 'autosave'), parent: id };
       const res = await t.client.post(type.autosaves(id), body);
       expectControlAccepted(t, res, `an autosave with every documented field`, 'wrong values');
+      // No body field is required: an autosave of the excerpt alone is accepted.
+      const alone = await t.client.post(type.autosaves(id), { excerpt: `${f.tag} only the excerpt ${f.token()}` });
+      if (!ok(alone.status)) t.fail(`an autosave with only an excerpt (no title, no content) ${whyNotAccepted(alone, `POST ${type.autosaves(id)}`).replace(/^POST \S+ /, '')}`);
       const problems: string[] = [];
       const invalid = Object.entries(argsOf(autosave))
         .map(([n, a]) => [n, invalidValue(n, a)] as const)
