@@ -12,6 +12,8 @@ const MAX_FAILURES = 200;
 const MAX_UNCOVERED = 300;
 /** Item IDs shown per reason of the behavioural gaps (results.json lists them all). */
 const MAX_IDS_PER_REASON = 12;
+/** "arg:suite", "batch:cms", "namespace", "index": the kind and first segment of an item ID, to summarise a long list. */
+const areaOf = (id: string) => /^[a-z-]+:[a-z0-9-]+|^[a-z-]+/i.exec(id)?.[0] ?? id;
 
 /** Escape text for a Markdown table cell (one line, no pipes). */
 export const cell = (s: unknown, max = 300): string => {
@@ -111,7 +113,10 @@ export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}
         L.push(`<details><summary>Not exercised by a request (${n}), by reason</summary>`, '');
         for (const g of gaps) {
           const ids = g.ids.slice(0, MAX_IDS_PER_REASON);
-          L.push(`- ${g.reason === null ? '**no reason stated**' : cell(g.reason)} (${g.ids.length}): ${ids.map(code).join(', ')}${ids.length < g.ids.length ? `, … ${g.ids.length - ids.length} more` : ''}`);
+          const byArea = new Map<string, number>();
+          for (const id of g.ids) byArea.set(areaOf(id), (byArea.get(areaOf(id)) ?? 0) + 1);
+          const areas = byArea.size > 1 ? ` [${[...byArea].sort((a, b) => b[1] - a[1]).map(([a, n]) => `${a} ${n}`).join(', ')}]` : '';
+          L.push(`- ${g.reason === null ? '**no reason stated**' : cell(g.reason)} (${g.ids.length}${areas}): ${ids.map(code).join(', ')}${ids.length < g.ids.length ? `, … ${g.ids.length - ids.length} more` : ''}`);
         }
         L.push('', '</details>', '');
       }
