@@ -127,12 +127,16 @@ export const WORDPRESS_GENUINE: Record<string, string> = {
   'cms.posts.query.search_semantics.values': 'WordPress 6.5.5 has no search_semantics argument (added in 6.7): any value is accepted (ignored)',
   'cms.pages.query.search_semantics.values': 'WordPress 6.5.5 has no search_semantics argument (added in 6.7): any value is accepted (ignored)',
   'cms.posts.create.slug-only': 'WordPress refuses a post without title, content and excerpt (400 empty_content); the spec makes every writable field optional',
+  'cms.posts.fields.invalid-refused': 'WordPress 6.5.5 answers password=["x"] on an update of a password-protected post with 500, not a refusal (7.1 answers 400)',
+  'cms.pages.fields.invalid-refused': 'WordPress 6.5.5 answers password=["x"] on an update of a password-protected page with 500, not a refusal (7.1 answers 400)',
 };
 
 /** Behaviours that skip against WordPress 6.5.5, and why. */
 export const WORDPRESS_SKIPPED: Record<string, string> = {
   'cms.posts.filter.search_semantics': 'search_semantics is not advertised (checked only where advertised)',
   'cms.pages.filter.search_semantics': 'search_semantics is not advertised (checked only where advertised)',
+  'cms.posts.read.excerpt-length': 'excerpt_length is not advertised by WordPress 6.5.5 (checked only where advertised)',
+  'cms.pages.read.excerpt-length': 'excerpt_length is not advertised by WordPress 6.5.5 (checked only where advertised)',
   'cms.posts.revisions.delete.force': 'WordPress refuses revision deletion to every user (403), a capability matter the spec does not show',
   'cms.pages.revisions.delete.force': 'WordPress refuses revision deletion to every user (403), a capability matter the spec does not show',
   'cms.posts.revisions.delete.without-force': 'WordPress refuses revision deletion even with force=true (403): its refusal without force says nothing about force',
