@@ -578,6 +578,14 @@ const fieldFaults: Fault[] = [
     },
   },
   {
+    id: 'cms.revisions-order-default-asc',
+    title: 'lists revisions oldest first when order is omitted (documented default desc)',
+    caughtBy: perType('revisions.query.defaults'),
+    request(req) {
+      if (isGet(req) && REVISIONS.test(req.route) && !req.query.has('order')) req.query.set('order', 'asc');
+    },
+  },
+  {
     id: 'cms.error-body-bare',
     title: 'answers refusals on posts with a bare {"error": ...} body (no code, message or data.status)',
     caughtBy: ['cms.errors.body-shape'],

@@ -11,15 +11,20 @@ import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { Method } from '../../../src/client.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { CONTEXTS, SPEC_CONTEXTS, type PostType } from './collections.ts';
-import { fileSetup } from './setup.ts';
+import { fileSetup, waitSince } from './setup.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;
 
 export function defineSubroutes(type: PostType): void {
   const setup = fileSetup(`${type.name}.subroutes`, async (s) => {
     const item = await s.create(type.collection, { title: `subroutes ${s.text().title}`, content: s.text().content });
-    // An update makes a revision; an autosave of the published item makes an autosave.
-    await s.client.post(type.item(item.id), { content: `<p>${s.token()} revised</p>` });
+    // Each update makes a revision, a second apart (revision dates have second resolution: the
+    // default order by date is then observable); an autosave of the published item makes an autosave.
+    for (let i = 0; i < 3; i++) {
+      const since = Date.now();
+      await s.client.post(type.item(item.id), { content: `<p>${s.token()} revised ${i}</p>` });
+      if (i < 2) await waitSince(since, 1100);
+    }
     const [revs, auto] = await Promise.all([
       s.client.get(type.revisions(item.id)),
       s.client.post(type.autosaves(item.id), { title: `${s.tag} subroutes autosave`, content: `<p>${s.token()} autosaved</p>` }),
@@ -87,6 +92,36 @@ export function defineSubroutes(type: PostType): void {
         if (ok(res.status) || res.status >= 500) wrong.push(`${method} ${route}: ${answerOf(res)}`);
       }
       if (wrong.length) t.fail(`a segment that is not a decimal integer was answered as an identifier: ${wrong.join('; ')}`);
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    {
+      id: `cms.${type.name}.revisions.query.defaults`,
+      level: 'MUST',
+      namespace: 'cms/v2',
+      route: type.paths.revisions,
+      title: 'the revision list without order, orderby and page answers as order=desc, orderby=date, page=1 (newest first), not as order=asc',
+      spec: type.spec.revisionQuery,
+      covers: ['order', 'orderby', 'page'].map((a) => `arg:${type.revisionList.id}.${a}#default`),
+    },
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t);
+      need(t, f, 'revision');
+      const route = type.revisions(f.item);
+      const [omitted, explicit, asc] = await Promise.all([
+        t.client.get(route),
+        t.client.get(route, { query: { order: 'desc', orderby: 'date', page: 1 } }),
+        t.client.get(route, { query: { order: 'asc', orderby: 'date' } }),
+      ]);
+      for (const [res, what] of [[omitted, ''], [explicit, '?order=desc&orderby=date&page=1'], [asc, '?order=asc&orderby=date']] as const)
+        if (res.status !== 200 || !Array.isArray(res.body)) t.fail(whyNotAccepted(res, `GET ${route}${what}`));
+      const ids = (res: { body: any[] }) => res.body.map((r: any) => r?.id);
+      if (ids(omitted).length < 3) t.skip(`not observable: ${ids(omitted).length} revisions listed after three updates (three with distinct dates are needed)`);
+      if (JSON.stringify(ids(asc)) !== JSON.stringify([...ids(explicit)].reverse())) t.fail(`order=asc does not reverse order=desc (${ids(asc).join(',')} vs ${ids(explicit).join(',')}): the order cannot be observed`);
+      if (JSON.stringify(ids(omitted)) !== JSON.stringify(ids(explicit))) t.fail(`without order, orderby and page the revisions are listed ${ids(omitted).join(',')}; with order=desc, orderby=date, page=1 ${ids(explicit).join(',')}`);
     },
     { concurrent: true },
   );
