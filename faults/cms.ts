@@ -586,6 +586,14 @@ const fieldFaults: Fault[] = [
     },
   },
   {
+    id: 'cms.sticky-first-by-default',
+    title: 'moves sticky posts to the front of post lists unless ignore_sticky is given (default false)',
+    caughtBy: ['cms.posts.query.ignore_sticky.default'],
+    request(req) {
+      if (isGet(req) && req.route === '/cms/v2/posts' && !req.query.has('ignore_sticky')) req.query.set('ignore_sticky', 'false');
+    },
+  },
+  {
     id: 'cms.error-body-bare',
     title: 'answers refusals on posts with a bare {"error": ...} body (no code, message or data.status)',
     caughtBy: ['cms.errors.body-shape'],

@@ -10,6 +10,7 @@ import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
 import { postTypes, SPEC_LIMITS } from './lib/collections.ts';
+import { advertisedEndpoint, findAdvertisedRoute } from '../../src/discovery.ts';
 
 const SPEC_ERRORS = { doc: 'core' as const, section: '7. Errors' };
 
@@ -81,3 +82,44 @@ for (const type of postTypes) {
     { concurrent: true },
   );
 }
+
+/**
+ * ignore_sticky defaults to true (4. Endpoints › Post collection query): without it, a sticky
+ * post is listed at its place by date, not moved to the front; ignore_sticky=false moving it to
+ * the front is the control that stickiness is observable. Each check reads one answer (the
+ * order within it), so posts created meanwhile by other checks do not matter.
+ */
+behaviour(
+  {
+    id: 'cms.posts.query.ignore_sticky.default',
+    level: 'MUST',
+    namespace: 'cms/v2',
+    route: '/cms/v2/posts',
+    title: 'without ignore_sticky, an old sticky post is listed by its date, not first (default true); with ignore_sticky=false it comes first',
+    spec: { doc: 'core', section: '4. Endpoints › Posts › Post collection query' },
+    covers: ['arg:cms.posts.collection.list.ignore_sticky#default'],
+  },
+  async (t: BehaviourContext) => {
+    t.requireWrites();
+    t.requireCredentials();
+    const advertised = advertisedEndpoint(findAdvertisedRoute(t.index, '/cms/v2/posts')?.entry, 'GET')?.args;
+    if (advertised && typeof advertised === 'object' && !('ignore_sticky' in advertised))
+      t.skip('not observable: the target does not advertise ignore_sticky (discovery reports the missing argument; checked only where advertised)');
+    const sticky = await t.create('/cms/v2/posts', { title: 'sticky by date', sticky: true, date: '2001-01-15T10:00:00' });
+    await t.create('/cms/v2/posts', { title: 'newer than the sticky' });
+    const [omitted, unsticky] = await Promise.all([
+      t.client.get('/cms/v2/posts', { query: { per_page: 2 } }),
+      t.client.get('/cms/v2/posts', { query: { per_page: 2, ignore_sticky: false } }),
+    ]);
+    if (unsticky.status !== 200 || !Array.isArray(unsticky.body)) t.fail(whyNotAccepted(unsticky, 'GET /cms/v2/posts?ignore_sticky=false'));
+    // Other checks may hold sticky posts too: what matters is that a sticky post older than a later one leads.
+    const dates = (list: any[]) => list.map((p) => String(p?.date ?? ''));
+    const outOfOrder = (list: any[]) => dates(list).findIndex((d, i, all) => i + 1 < all.length && d < all[i + 1]!);
+    if (!unsticky.body[0]?.sticky || outOfOrder(unsticky.body) === -1)
+      t.skip(`not observable: with ignore_sticky=false no older sticky post leads the list either (${unsticky.body.map((p: any) => `${p?.id}${p?.sticky ? ' sticky' : ''} ${p?.date}`).join(', ')}; sticky post ${sticky.id})`);
+    if (omitted.status !== 200 || !Array.isArray(omitted.body)) t.fail(whyNotAccepted(omitted, 'GET /cms/v2/posts'));
+    const i = outOfOrder(omitted.body);
+    if (i !== -1)
+      t.fail(`without ignore_sticky the list is not in date order: ${omitted.body.map((p: any) => `${p?.id}${p?.sticky ? ' (sticky)' : ''} ${p?.date}`).join(', ')}; sticky posts are moved to the front (ignore_sticky defaults to true)`);
+  },
+);

@@ -110,6 +110,8 @@ export const REFERENCE_GROUPS: string[][] = [
   // Refusal bodies under cms/v2 (only cms.errors.body-shape reads them; a refusal's code is read
   // by nothing else in this group) and X-WP-Total of post and page lists (read by nothing else here).
   ['cms.error-body-bare', 'cms.pagination-total-wrong'],
+  // Post lists without ignore_sticky answered as ignore_sticky=false: alone (it reorders every post list).
+  ['cms.sticky-first-by-default'],
   // One post field of the wrong type: alone, since it changes every post read.
   ['cms.post-field-wrong-type'],
   // Revision DELETE without force accepted: its behaviour's positive control deletes with
@@ -137,6 +139,7 @@ export const WORDPRESS_GENUINE: Record<string, string> = {
 export const WORDPRESS_SKIPPED: Record<string, string> = {
   'cms.posts.filter.search_semantics': 'search_semantics is not advertised (checked only where advertised)',
   'cms.pages.filter.search_semantics': 'search_semantics is not advertised (checked only where advertised)',
+  'cms.posts.query.ignore_sticky.default': 'ignore_sticky is not advertised by WordPress 6.5.5 (checked only where advertised)',
   'cms.posts.read.excerpt-length': 'excerpt_length is not advertised by WordPress 6.5.5 (checked only where advertised)',
   'cms.pages.read.excerpt-length': 'excerpt_length is not advertised by WordPress 6.5.5 (checked only where advertised)',
   'cms.posts.revisions.delete.force': 'WordPress refuses revision deletion to every user (403), a capability matter the spec does not show',
