@@ -155,12 +155,23 @@ const batchFaults: Fault[] = [
   {
     id: 'batch.not-batchable-accepted',
     title: 'runs items aimed at non-batchable routes (revisions, autosaves, media, oEmbed, a nested batch)',
-    caughtBy: ['batch.not-batchable.revisions-autosaves', 'batch.not-batchable.error-items'],
+    caughtBy: ['batch.not-batchable.revisions-autosaves', 'batch.not-batchable.error-items', 'batch.not-batchable.pages'],
     request(req) {
       const list = isBatch(req) ? items(req) : undefined;
       if (list?.some((i) => NOT_BATCHABLE.test(specPath(req, i?.path)))) return runDirectly(req, list);
     },
   },
+  batchRewrite(
+    'batch.delete-items-ignored',
+    'answers DELETE items on posts and pages but deletes nothing (aims them at an item that does not exist)',
+    ['batch.endpoints.posts.batchable', 'batch.endpoints.pages.batchable'],
+    (body, req) => {
+      for (const i of items(req) ?? []) {
+        const [path, query] = String(i?.path ?? '').split('?');
+        if (i?.method === 'DELETE' && /^\/cms\/v2\/(posts|pages)\/\d+$/.test(req.profile.toSpecRoute(path ?? ''))) i.path = `${path!.replace(/\d+$/, '987654')}${query ? `?${query}` : ''}`;
+      }
+    },
+  ),
   batchRewrite('batch.drops-last-item', 'silently drops the last item of every batch', ['batch.property.same-as-one-by-one', 'batch.requests.max-accepted'], (body) => {
     if (Array.isArray(body.requests) && body.requests.length) body.requests = body.requests.slice(0, -1);
   }),
@@ -255,6 +266,22 @@ const oembedFaults: Fault[] = [
     caughtBy: ['oembed.embed.unknown-url'],
     response(req, res) {
       if (isGet(req, EMBED) && res.status === 404) Object.assign(res, json(200, FAKE_EMBED));
+    },
+  },
+  {
+    id: 'oembed.proxy-maxwidth-default-wrong',
+    title: 'takes proxy maxwidth 300 when it is omitted (documented default 600)',
+    caughtBy: ['oembed.proxy.defaults'],
+    request(req) {
+      if (isGet(req, PROXY) && !req.query.has('maxwidth')) req.query.set('maxwidth', '300');
+    },
+  },
+  {
+    id: 'oembed.embed-xml-as-json',
+    title: 'answers an embed asked for format=xml in JSON',
+    caughtBy: ['oembed.format.xml'],
+    request(req) {
+      if (isGet(req, EMBED) && req.query.get('format') === 'xml') req.query.delete('format');
     },
   },
   {
@@ -358,6 +385,22 @@ const indexFaults: Fault[] = [
       if (req.method !== 'GET' || req.route !== '/' || !res.json?.routes) return;
       const key = Object.keys(res.json.routes).find((k) => req.profile.toSpecRoute(k) === '/oembed/1.0/embed');
       if (key) res.json.routes[key].namespace = 'elsewhere/v9';
+    },
+  },
+  {
+    id: 'index.page-on-front-dangling',
+    title: 'the site index answers a page_on_front that names no page',
+    caughtBy: ['index.root.fields'],
+    response(req, res) {
+      if (req.method === 'GET' && req.route === '/' && res.json && typeof res.json === 'object') res.json.page_on_front = 987654;
+    },
+  },
+  {
+    id: 'index.namespace-index-missing',
+    title: 'an advertised namespace (cms-site-health/v1) has no namespace index: 404 rest_no_route',
+    caughtBy: ['index.namespaces.served'],
+    request(req) {
+      if (req.method === 'GET' && req.route === '/cms-site-health/v1') return json(404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
     },
   },
 ];

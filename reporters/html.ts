@@ -142,6 +142,9 @@ function coverageSection(r: Results): string {
   const beh = c.behavioural;
   return `<section id="coverage"><h2>Coverage: ${beh ? `${beh.percent} % behavioural · ` : ''}${c.percent} % with discovery</h2>
 ${beh ? `<p id="behavioural-coverage"><strong>Behavioural: ${beh.percent} %</strong> — ${beh.covered} of ${beh.items} documented items were exercised by a request of a behaviour that ran (what the target <em>does</em>).</p>` : ''}
+${beh?.uncovered?.length ? `<details id="not-exercised"><summary>Not exercised by a request (${beh.uncovered.reduce((n, g) => n + g.ids.length, 0)}), by reason</summary>${beh.uncovered
+    .map((g) => `<h4>${g.reason === null ? 'No reason stated' : esc(g.reason)} (${g.ids.length})</h4><ul class="ids">${g.ids.map((id) => `<li>${esc(id)}</li>`).join('')}</ul>`)
+    .join('')}</details>` : ''}
 <p>With discovery: <strong>${c.covered}</strong> of <strong>${c.items}</strong> items were named by a behaviour that ran (${c.coveredByRequests} by behaviours that sent requests; the rest only by comparing what the site index advertises). ${missing} are not covered at all.</p>
 <p class="note">${esc(c.definition)}</p>
 <div class="cols"><div><h3>By kind</h3><table class="chart">${kindRows.join('')}</table></div><div><h3>By namespace</h3><table class="chart">${nsRows.join('')}</table></div></div>

@@ -10,6 +10,10 @@ import { LEVELS, countsOf, exitCodeFor, gatingFailures, gatingLevels, type Count
 
 const MAX_FAILURES = 200;
 const MAX_UNCOVERED = 300;
+/** Item IDs shown per reason of the behavioural gaps (results.json lists them all). */
+const MAX_IDS_PER_REASON = 12;
+/** "arg:suite", "batch:cms", "namespace", "index": the kind and first segment of an item ID, to summarise a long list. */
+const areaOf = (id: string) => /^[a-z-]+:[a-z0-9-]+|^[a-z-]+/i.exec(id)?.[0] ?? id;
 
 /** Escape text for a Markdown table cell (one line, no pipes). */
 export const cell = (s: unknown, max = 300): string => {
@@ -101,7 +105,22 @@ export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}
 
   const c = r.coverage;
   if (c) {
-    if (c.behavioural) L.push(`### Behavioural coverage: ${c.behavioural.percent} % (${c.behavioural.covered} of ${c.behavioural.items} items exercised by a request)`, '');
+    if (c.behavioural) {
+      L.push(`### Behavioural coverage: ${c.behavioural.percent} % (${c.behavioural.covered} of ${c.behavioural.items} items exercised by a request)`, '');
+      const gaps = c.behavioural.uncovered ?? [];
+      const n = gaps.reduce((k, g) => k + g.ids.length, 0);
+      if (n) {
+        L.push(`<details><summary>Not exercised by a request (${n}), by reason</summary>`, '');
+        for (const g of gaps) {
+          const ids = g.ids.slice(0, MAX_IDS_PER_REASON);
+          const byArea = new Map<string, number>();
+          for (const id of g.ids) byArea.set(areaOf(id), (byArea.get(areaOf(id)) ?? 0) + 1);
+          const areas = byArea.size > 1 ? ` [${[...byArea].sort((a, b) => b[1] - a[1]).map(([a, n]) => `${a} ${n}`).join(', ')}]` : '';
+          L.push(`- ${g.reason === null ? '**no reason stated**' : cell(g.reason)} (${g.ids.length}${areas}): ${ids.map(code).join(', ')}${ids.length < g.ids.length ? `, … ${g.ids.length - ids.length} more` : ''}`);
+        }
+        L.push('', '</details>', '');
+      }
+    }
     L.push(`### Catalog coverage with discovery: ${c.percent} % (${c.covered} of ${c.items} items)`, '');
     L.push('| kind | covered | items | % |', '|---|---:|---:|---:|');
     for (const k of COVERAGE_KINDS) if (c.byKind[k]?.items) L.push(`| ${k} | ${c.byKind[k].covered} | ${c.byKind[k].items} | ${c.byKind[k].percent} |`);

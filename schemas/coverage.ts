@@ -34,6 +34,7 @@
  * Facts the spec explicitly does not show (`catalog.notShown`) are not items.
  */
 import { catalog } from './catalog/index.ts';
+import { uncoveredReason } from './catalog/uncovered.ts';
 import type { ArgSpec, Catalog, FieldSpec } from './types.ts';
 
 export const COVERAGE_KINDS = [
@@ -65,6 +66,18 @@ export interface CoverageCounts {
   percent: number;
 }
 
+/** Items no request of a behaviour exercised, grouped by the stated reason (schemas/catalog/uncovered.ts). */
+export interface BehaviouralGap {
+  /** Why no behaviour can exercise these items; null when no reason is stated (a gap to close). */
+  reason: string | null;
+  ids: string[];
+}
+
+export interface BehaviouralCoverage extends CoverageCounts {
+  /** Every item not exercised by a request, grouped by reason (stated reasons first, catalog order within). */
+  uncovered: BehaviouralGap[];
+}
+
 export interface Coverage extends CoverageCounts {
   /** How the figure is computed, in one paragraph (for readers of results.json). */
   definition: string;
@@ -74,7 +87,7 @@ export interface Coverage extends CoverageCounts {
    * Behavioural coverage: items exercised by a request of a behaviour that ran and is not a
    * discovery behaviour (`disc.*` compare what the target advertises, not what it does).
    */
-  behavioural: CoverageCounts;
+  behavioural: BehaviouralCoverage;
   byKind: Record<CoverageKind, CoverageCounts>;
   byNamespace: Record<string, CoverageCounts>;
   /** Items no executed behaviour covers, grouped by namespace and kind (catalog order). */
@@ -167,6 +180,16 @@ function groupUncovered(items: readonly CatalogItem[]): Coverage['uncovered'] {
   return [...groups.values()];
 }
 
+/** Items grouped by their stated reason; the group without a reason (null) last. */
+export function groupByReason(items: readonly CatalogItem[], reasonOf: (id: string) => string | undefined = uncoveredReason): BehaviouralGap[] {
+  const groups = new Map<string | null, string[]>();
+  for (const i of items) {
+    const reason = reasonOf(i.id) ?? null;
+    groups.set(reason, [...(groups.get(reason) ?? []), i.id]);
+  }
+  return [...groups].map(([reason, ids]) => ({ reason, ids })).sort((a, b) => (a.reason === null ? 1 : 0) - (b.reason === null ? 1 : 0));
+}
+
 /** Number of uncovered items. */
 export const uncoveredCount = (c: Pick<Coverage, 'uncovered'>) => c.uncovered.reduce((n, g) => n + g.ids.length, 0);
 
@@ -214,7 +237,12 @@ export function computeCoverage(behaviours: readonly CoveringBehaviour[], c: Cat
     definition: COVERAGE_DEFINITION,
     ...tally(items),
     coveredByRequests: byRequests.size,
-    behavioural: { items: items.length, covered: behavioural.size, percent: pct(behavioural.size, items.length) },
+    behavioural: {
+      items: items.length,
+      covered: behavioural.size,
+      percent: pct(behavioural.size, items.length),
+      uncovered: groupByReason(items.filter((i) => !behavioural.has(i.id))),
+    },
     byKind,
     byNamespace,
     uncovered: groupUncovered(items.filter((i) => !covered.has(i.id))),

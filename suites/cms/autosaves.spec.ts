@@ -7,6 +7,7 @@ import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import { postTypes, SPEC_REVISIONS } from './lib/collections.ts';
 import { revisionProblems, textOf } from './lib/items.ts';
 import { fileSetup } from './lib/setup.ts';
+import { requiredCovers } from './lib/write-fields.ts';
 import { FixtureError } from '../../src/fixtures.ts';
 import { cmsDecl } from './lib/declare.ts';
 
@@ -25,7 +26,14 @@ const setup = fileSetup('autosaves', async (s) => {
 
 for (const type of postTypes) {
   behaviour(
-    cmsDecl(type, 'autosaves.create', { level: 'MUST', title: `POST ${type.paths.autosaves} creates an autosave of the ${type.noun}: its own id, parent = the ${type.noun}`, route: type.paths.autosaves, spec: SPEC_REVISIONS }),
+    cmsDecl(type, 'autosaves.create', {
+      level: 'MUST',
+      title: `POST ${type.paths.autosaves} creates an autosave of the ${type.noun}: its own id, parent = the ${type.noun}`,
+      route: type.paths.autosaves,
+      spec: SPEC_REVISIONS,
+      // Only title and content are sent: every other body field is shown not required.
+      covers: [`endpoint:cms.${type.name}.autosaves.collection.create`, ...requiredCovers(`cms.${type.name}.autosaves.collection.create`, ['title', 'content']), 'field:autosave.parent', 'field:autosave.id'],
+    }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;

@@ -232,7 +232,7 @@ behaviour(
     route: ROUTE,
     title: 'items aimed at revisions and autosaves (stated not batchable) are not applied: the revision stays, no autosave is made',
     spec: SPEC,
-    covers: ['endpoint:cms.posts.revisions.item.delete', 'endpoint:cms.posts.autosaves.collection.create'],
+    covers: ['endpoint:cms.posts.revisions.item.delete', 'endpoint:cms.posts.autosaves.collection.create', 'batch:cms.posts.revisions.item.delete', 'batch:cms.posts.autosaves.collection.create'],
   },
   // Part 4 › Posts: revisions and autosaves are "Batchable: no". The only write on a revision is
   // DELETE, which WordPress never permits (map_meta_cap gives do_not_allow), so on WordPress

@@ -14,7 +14,7 @@ import { runSuite, type Target } from '../helpers/harness.ts';
 
 const AREA = '^(cms|batch|oembed|auth|index)\\.';
 /** Behaviours that only read the site index (GET /, which the doubles pass through). */
-const INDEX_ONLY = ['index.root.context'];
+const INDEX_ONLY = ['index.root.context', 'index.root.fields'];
 
 const refuseAll: Fault = {
   id: 'double.refuse-all',

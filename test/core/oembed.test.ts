@@ -20,12 +20,15 @@ faultSuite('oEmbed behaviours catch oEmbed faults', {
     // requests without url (only the url-required checks send none); embed answers' version and
     // html (only embed.data reads them); embed maxwidth (only the clamp check sends one);
     // anonymous proxy requests (url-required and discover use credentials); proxy discover.
-    ['oembed.url-not-required', 'oembed.data-incomplete', 'oembed.maxwidth-ignored', 'oembed.proxy-without-auth', 'oembed.proxy-discover-unchecked'],
+    // Also embeds asked for format=xml (only oembed.format.xml sends them).
+    ['oembed.url-not-required', 'oembed.data-incomplete', 'oembed.maxwidth-ignored', 'oembed.proxy-without-auth', 'oembed.proxy-discover-unchecked', 'oembed.embed-xml-as-json'],
     // every embed with url answered 404; the proxy's format (proxy.format uses the proxy only).
     ['oembed.post-url-refused', 'oembed.proxy-format-unchecked'],
     // embeds without maxwidth (unknown-url's 404 stays a 404 whatever the width); 404 embeds;
     // anonymous proxy requests (anonymous-validation only).
-    ['oembed.maxwidth-default-wrong', 'oembed.unknown-url-accepted', 'oembed.proxy-auth-before-validation'],
+    // Also authenticated proxy requests without maxwidth (only oembed.proxy.defaults sends them; the
+    // anonymous ones of anonymous-validation are refused whatever the width).
+    ['oembed.maxwidth-default-wrong', 'oembed.unknown-url-accepted', 'oembed.proxy-auth-before-validation', 'oembed.proxy-maxwidth-default-wrong'],
     // turns most embed answers into XML: alone.
     ['oembed.format-default-xml'],
   ],

@@ -1,7 +1,8 @@
 /** Coverage: the denominator is the whole catalog; covers IDs map to items by the documented rules. */
 import { describe, expect, it } from 'vitest';
 import { allEndpoints, catalog } from '../../schemas/catalog/index.ts';
-import { catalogItems, computeCoverage, resolveCover, uncoveredCount } from '../../schemas/coverage.ts';
+import { catalogItems, computeCoverage, groupByReason, resolveCover, uncoveredCount } from '../../schemas/coverage.ts';
+import { UNCOVERED_REASONS, uncoveredReason } from '../../schemas/catalog/uncovered.ts';
 
 const items = catalogItems();
 const ids = new Set(items.map((i) => i.id));
@@ -69,5 +70,31 @@ describe('computeCoverage', () => {
     expect(uncoveredCount(c)).toBe(items.length - c.covered);
     expect(c.uncovered.flatMap((g) => g.ids)).not.toContain('index.field.name');
     expect(c.unknownCovers).toEqual([{ id: 'no.such.thing', behaviours: ['b'] }]);
+  });
+  it('lists every item not exercised by a request with its stated reason; items without one under reason null, last', () => {
+    const c = computeCoverage([run(['arg:cms.posts.collection.list.per_page']), run(['index.field.name'], 'passed', 0)]);
+    const gaps = c.behavioural.uncovered;
+    const listed = gaps.flatMap((g) => g.ids);
+    expect(listed.length).toBe(items.length - c.behavioural.covered);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed).toContain('index.field.name'); // covered only without requests
+    expect(listed).not.toContain('arg:cms.posts.collection.list.per_page#maximum');
+    for (const g of gaps) for (const id of g.ids) expect(uncoveredReason(id) ?? null).toBe(g.reason);
+    expect(gaps.findIndex((g) => g.reason === null)).toBeOneOf([-1, gaps.length - 1]);
+  });
+  it('groups by reason in order of first appearance, the unexplained group last', () => {
+    const some = items.slice(0, 4);
+    const reasons: Record<string, string> = { [some[0]!.id]: 'r1', [some[2]!.id]: 'r1', [some[3]!.id]: 'r2' };
+    expect(groupByReason(some, (id) => reasons[id])).toEqual([
+      { reason: 'r1', ids: [some[0]!.id, some[2]!.id] },
+      { reason: 'r2', ids: [some[3]!.id] },
+      { reason: null, ids: [some[1]!.id] },
+    ]);
+  });
+  it('every stated reason applies to some catalog item and is a fact, not a promise', () => {
+    for (const r of UNCOVERED_REASONS) {
+      expect(items.some((i) => r.items.test(i.id)), String(r.items)).toBe(true);
+      expect(r.reason).not.toMatch(/not (yet )?written|todo|later/i);
+    }
   });
 });

@@ -14,6 +14,7 @@ import { idsOf, textOf } from './items.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
+import { requiredCovers } from './write-fields.ts';
 
 const DAY = 86_400_000;
 
@@ -38,6 +39,12 @@ export function defineLifecycle(type: PostType): void {
     return { tag: s.tag, token: () => s.token(), updates: { POST: post.id, PUT: put.id, PATCH: patch.id } as Record<string, number>, partial: partial.id, statusTarget: statusTarget.id, protectedItem: protectedItem.id, secret };
   });
 
+  const createId = `cms.${type.name}.collection.create`;
+  const updateId = `cms.${type.name}.item.update`;
+  /** Every body arg is left out by one of the accepted creates: none is required. */
+  const optionalOnCreate = requiredCovers(createId);
+  const statusCovers = [`arg:${createId}.status#type`, `arg:${createId}.status#enum`, `arg:${updateId}.status#type`, `arg:${updateId}.status#enum`];
+
   /** POST a create that may succeed or not; whatever is created is tracked for deletion. */
   async function tryCreate(t: BehaviourContext, body: Record<string, unknown>) {
     const res = await t.client.post(type.collection, body);
@@ -59,7 +66,7 @@ export function defineLifecycle(type: PostType): void {
   }
 
   behaviour(
-    cmsDecl(type, 'create.optional-fields', { level: 'MUST', title: 'create succeeds with most writable fields left out (only a title; only content and slug; only an excerpt and slug), and stores what was sent', route: type.paths.collection, spec: type.spec.fields }),
+    cmsDecl(type, 'create.optional-fields', { level: 'MUST', title: 'create succeeds with most writable fields left out (only a title; only content and slug; only an excerpt and slug), and stores what was sent', route: type.paths.collection, spec: type.spec.fields , covers: [...optionalOnCreate, `endpoint:${createId}`] }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -84,7 +91,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    cmsDecl(type, 'create.slug-only', { level: 'MUST', title: 'create succeeds with every writable field left out but slug (no title, content or excerpt)', route: type.paths.collection, spec: type.spec.fields }),
+    cmsDecl(type, 'create.slug-only', { level: 'MUST', title: 'create succeeds with every writable field left out but slug (no title, content or excerpt)', route: type.paths.collection, spec: type.spec.fields , covers: optionalOnCreate }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -98,7 +105,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    cmsDecl(type, 'write.statuses', { level: 'MUST', title: `every write status (${WRITE_STATUSES.join(', ')}) is accepted on create and read back`, route: type.paths.collection, spec: SPEC_STATES }),
+    cmsDecl(type, 'write.statuses', { level: 'MUST', title: `every write status (${WRITE_STATUSES.join(', ')}) is accepted on create and read back`, route: type.paths.collection, spec: SPEC_STATES , covers: statusCovers.slice(0, 2) }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -151,7 +158,7 @@ export function defineLifecycle(type: PostType): void {
   }
 
   behaviour(
-    cmsDecl(type, 'write.status.filter-only', { level: 'MUST', title: `the filter-only statuses (${FILTER_ONLY_STATUSES.join(', ')}) are rejected on create and update, and nothing is written`, route: type.paths.collection, spec: SPEC_STATES }),
+    cmsDecl(type, 'write.status.filter-only', { level: 'MUST', title: `the filter-only statuses (${FILTER_ONLY_STATUSES.join(', ')}) are rejected on create and update, and nothing is written`, route: type.paths.collection, spec: SPEC_STATES , covers: statusCovers }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -161,7 +168,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    cmsDecl(type, 'write.status.unknown', { level: 'MUST', title: 'an unknown status is rejected on create and update, and nothing is written', route: type.paths.collection, spec: SPEC_STATES }),
+    cmsDecl(type, 'write.status.unknown', { level: 'MUST', title: 'an unknown status is rejected on create and update, and nothing is written', route: type.paths.collection, spec: SPEC_STATES , covers: statusCovers }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -192,7 +199,7 @@ export function defineLifecycle(type: PostType): void {
   }
 
   behaviour(
-    cmsDecl(type, 'update.partial', { level: 'SHOULD', title: 'an update that sends only the title leaves content and excerpt as they were', route: type.paths.item, spec: type.spec.routes }),
+    cmsDecl(type, 'update.partial', { level: 'SHOULD', title: 'an update that sends only the title leaves content and excerpt as they were', route: type.paths.item, spec: type.spec.routes , covers: requiredCovers(updateId, ['title']) }),
     async (t: BehaviourContext) => {
       t.requireWrites();
       t.requireCredentials();
@@ -235,7 +242,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    cmsDecl(type, 'password.query', { level: 'MUST', title: 'the password query argument of a single GET unlocks the content; a wrong one does not', route: type.paths.item, spec: type.spec.routes }),
+    cmsDecl(type, 'password.query', { level: 'MUST', title: 'the password query argument of a single GET unlocks the content; a wrong one does not', route: type.paths.item, spec: type.spec.routes , covers: [`arg:cms.${type.name}.item.read.password`] }),
     async (t: BehaviourContext) => {
       const f = setup.get(t);
       const id = f.protectedItem;

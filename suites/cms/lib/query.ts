@@ -132,7 +132,7 @@ export function defineQueryBehaviours(target: QueryTarget): void {
         route: target.path,
         title: `${arg}: documented values are accepted${invalid ? ', invalid ones rejected with a 4xx' : ''} (boundaries, then random)`,
         spec: target.spec,
-        covers: [`arg:${target.endpoint}.${arg}`],
+        covers: [`arg:${target.endpoint}.${arg}`, `endpoint:${target.endpoint}`],
       },
       async (t) => {
         if (target.needsCredentials) t.requireCredentials();

@@ -71,7 +71,7 @@ export function defineRevisions(type: PostType): void {
   );
 
   behaviour(
-    cmsDecl(type, 'revisions.parent', { level: 'MUST', title: `revisions listed under a ${type.noun} belong to it (parent), and read back by id with that parent`, route: type.paths.revision, spec: SPEC_REVISIONS }),
+    cmsDecl(type, 'revisions.parent', { level: 'MUST', title: `revisions listed under a ${type.noun} belong to it (parent), and read back by id with that parent`, route: type.paths.revision, spec: SPEC_REVISIONS , covers: ['field:revision.parent', 'field:revision.id'] }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t);
@@ -105,7 +105,7 @@ export function defineRevisions(type: PostType): void {
   );
 
   behaviour(
-    cmsDecl(type, 'revisions.delete.without-force', { level: 'MUST', title: 'DELETE on a revision without force=true is refused, and the revision still exists', route: type.paths.revision, spec: SPEC_STATES }),
+    cmsDecl(type, 'revisions.delete.without-force', { level: 'MUST', title: 'DELETE on a revision without force=true is refused, and the revision still exists', route: type.paths.revision, spec: SPEC_STATES , covers: [`arg:cms.${type.name}.revisions.item.delete.force`] }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t);
@@ -133,7 +133,7 @@ export function defineRevisions(type: PostType): void {
   );
 
   behaviour(
-    cmsDecl(type, 'revisions.delete.force', { level: 'MUST', title: 'DELETE on a revision with force=true deletes it for good', route: type.paths.revision, spec: SPEC_STATES }),
+    cmsDecl(type, 'revisions.delete.force', { level: 'MUST', title: 'DELETE on a revision with force=true deletes it for good', route: type.paths.revision, spec: SPEC_STATES , covers: [`arg:cms.${type.name}.revisions.item.delete.force`] }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t);

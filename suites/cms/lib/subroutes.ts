@@ -1,0 +1,160 @@
+/**
+ * The routes under an item (revisions, autosaves) beyond their lists (4. Endpoints):
+ * - "`<id>` and `<parent>` are decimal integer identifiers": every documented route shape
+ *   answers with integer identifiers, and a segment that is not decimal matches no route (or is
+ *   refused); nothing is ever accepted for it;
+ * - the `context` of the revision read, the autosave list and the autosave read: view, embed
+ *   and edit accepted, another value refused, omitted answers as view.
+ */
+import { catalog } from '../../../schemas/catalog/index.ts';
+import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
+import type { Method } from '../../../src/client.ts';
+import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
+import { CONTEXTS, SPEC_CONTEXTS, type PostType } from './collections.ts';
+import { fileSetup, waitSince } from './setup.ts';
+
+const ok = (status: number) => status >= 200 && status <= 299;
+
+export function defineSubroutes(type: PostType): void {
+  const setup = fileSetup(`${type.name}.subroutes`, async (s) => {
+    const item = await s.create(type.collection, { title: `subroutes ${s.text().title}`, content: s.text().content });
+    // Each update makes a revision, a second apart (revision dates have second resolution: the
+    // default order by date is then observable); an autosave of the published item makes an autosave.
+    for (let i = 0; i < 3; i++) {
+      const since = Date.now();
+      await s.client.post(type.item(item.id), { content: `<p>${s.token()} revised ${i}</p>` });
+      if (i < 2) await waitSince(since, 1100);
+    }
+    const [revs, auto] = await Promise.all([
+      s.client.get(type.revisions(item.id)),
+      s.client.post(type.autosaves(item.id), { title: `${s.tag} subroutes autosave`, content: `<p>${s.token()} autosaved</p>` }),
+    ]);
+    const revision = Array.isArray(revs.body) && typeof revs.body[0]?.id === 'number' ? (revs.body[0].id as number) : undefined;
+    const autosave = ok(auto.status) && typeof auto.body?.id === 'number' ? (auto.body.id as number) : undefined;
+    return { item: item.id as number, revision, autosave, why: { revision: `GET ${type.revisions(item.id)} answered ${answerOf(revs)} ${revs.text.slice(0, 120)}`, autosave: `POST ${type.autosaves(item.id)} answered ${answerOf(auto)}` } };
+  });
+  type Fx = ReturnType<typeof setup.get>;
+
+  const need = (t: BehaviourContext, f: Fx, what: 'revision' | 'autosave'): number => {
+    const id = f[what];
+    if (id === undefined) t.skip(`no ${what} to address: ${f.why[what]} (checked by cms.${type.name}.${what === 'revision' ? 'revisions.parent' : 'autosaves.create'})`);
+    return id;
+  };
+
+  const routes = catalog.routes.filter((r) => r.id.startsWith(`cms.${type.name}.`) && r.params && Object.keys(r.params).length);
+  const paramCovers = routes.flatMap((r) => Object.keys(r.params!).map((p) => `param:${r.id}.${p}`));
+  /** The documented id/parent args of the endpoints of those routes: integers, the path's segments. */
+  const idArgCovers = routes.flatMap((r) =>
+    r.endpoints.flatMap((e) => (e.args === 'not-shown' ? [] : ['id', 'parent'].filter((n) => n in (e.args as object) && !(n === 'parent' && e.id.endsWith('autosaves.collection.create'))).map((n) => `arg:${e.id}.${n}#type`))),
+  );
+
+  behaviour(
+    {
+      id: `cms.${type.name}.route-params.integer`,
+      level: 'MUST',
+      namespace: 'cms/v2',
+      route: type.paths.item,
+      title: `every route shape under ${type.paths.collection} answers for integer identifiers, and a segment that is not a decimal integer is never accepted`,
+      spec: type.spec.routes,
+      covers: [...paramCovers, ...new Set(idArgCovers)],
+    },
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t);
+      const rev = need(t, f, 'revision');
+      const auto = need(t, f, 'autosave');
+      const valid: [Method, string][] = [
+        ['GET', type.item(f.item)],
+        ['GET', type.revisions(f.item)],
+        ['GET', type.revision(f.item, rev)],
+        ['GET', type.autosaves(f.item)],
+        ['GET', type.autosave(f.item, auto)],
+      ];
+      for (const [method, route] of valid) {
+        const res = await t.client.request(method, route);
+        if (!ok(res.status)) t.fail(`positive control: ${whyNotAccepted(res, `${method} ${route}`)}`);
+      }
+      const x = 'abc';
+      const invalid: [Method, string][] = [
+        ['GET', `${type.collection}/${x}`],
+        ['DELETE', `${type.collection}/${x}`],
+        ['GET', `${type.collection}/${x}/revisions`],
+        ['GET', `${type.collection}/${x}/revisions/${rev}`],
+        ['GET', `${type.collection}/${f.item}/revisions/${x}`],
+        ['DELETE', `${type.collection}/${f.item}/revisions/${x}`],
+        ['GET', `${type.collection}/${x}/autosaves`],
+        ['GET', `${type.collection}/${x}/autosaves/${auto}`],
+        ['GET', `${type.collection}/${f.item}/autosaves/${x}`],
+      ];
+      const wrong: string[] = [];
+      for (const [method, route] of invalid) {
+        const res = await t.client.request(method, route, method === 'DELETE' ? { query: { force: true } } : {});
+        if (ok(res.status) || res.status >= 500) wrong.push(`${method} ${route}: ${answerOf(res)}`);
+      }
+      if (wrong.length) t.fail(`a segment that is not a decimal integer was answered as an identifier: ${wrong.join('; ')}`);
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    {
+      id: `cms.${type.name}.revisions.query.defaults`,
+      level: 'MUST',
+      namespace: 'cms/v2',
+      route: type.paths.revisions,
+      title: 'the revision list without order, orderby and page answers as order=desc, orderby=date, page=1 (newest first), not as order=asc',
+      spec: type.spec.revisionQuery,
+      covers: ['order', 'orderby', 'page'].map((a) => `arg:${type.revisionList.id}.${a}#default`),
+    },
+    async (t: BehaviourContext) => {
+      t.requireCredentials();
+      const f = setup.get(t);
+      need(t, f, 'revision');
+      const route = type.revisions(f.item);
+      const [omitted, explicit, asc] = await Promise.all([
+        t.client.get(route),
+        t.client.get(route, { query: { order: 'desc', orderby: 'date', page: 1 } }),
+        t.client.get(route, { query: { order: 'asc', orderby: 'date' } }),
+      ]);
+      for (const [res, what] of [[omitted, ''], [explicit, '?order=desc&orderby=date&page=1'], [asc, '?order=asc&orderby=date']] as const)
+        if (res.status !== 200 || !Array.isArray(res.body)) t.fail(whyNotAccepted(res, `GET ${route}${what}`));
+      const ids = (res: { body: any[] }) => res.body.map((r: any) => r?.id);
+      if (ids(omitted).length < 3) t.skip(`not observable: ${ids(omitted).length} revisions listed after three updates (three with distinct dates are needed)`);
+      if (JSON.stringify(ids(asc)) !== JSON.stringify([...ids(explicit)].reverse())) t.fail(`order=asc does not reverse order=desc (${ids(asc).join(',')} vs ${ids(explicit).join(',')}): the order cannot be observed`);
+      if (JSON.stringify(ids(omitted)) !== JSON.stringify(ids(explicit))) t.fail(`without order, orderby and page the revisions are listed ${ids(omitted).join(',')}; with order=desc, orderby=date, page=1 ${ids(explicit).join(',')}`);
+    },
+    { concurrent: true },
+  );
+
+  const targets = [
+    { name: 'revisions.item.read', path: type.paths.revision, what: 'revision' as const, route: (f: Fx, id: number) => type.revision(f.item, id) },
+    { name: 'autosaves.collection.list', path: type.paths.autosaves, what: 'autosave' as const, route: (f: Fx) => type.autosaves(f.item) },
+    { name: 'autosaves.item.read', path: type.paths.autosave, what: 'autosave' as const, route: (f: Fx, id: number) => type.autosave(f.item, id) },
+  ];
+  for (const sub of targets) {
+    behaviour(
+      {
+        id: `cms.${type.name}.${sub.name.replace('.collection.list', '.list').replace('.item.read', '.read')}.context`,
+        level: 'MUST',
+        namespace: 'cms/v2',
+        route: sub.path,
+        title: `GET ${sub.path} accepts context ${CONTEXTS.join(', ')}, refuses another value, and answers as view without it`,
+        spec: SPEC_CONTEXTS,
+        covers: [`arg:cms.${type.name}.${sub.name}.context`, `endpoint:cms.${type.name}.${sub.name}`],
+      },
+      async (t: BehaviourContext) => {
+        t.requireCredentials();
+        const f = setup.get(t);
+        const route = sub.route(f, need(t, f, sub.what));
+        const [omitted, ...answers] = await Promise.all([t.client.get(route), ...CONTEXTS.map((context) => t.client.get(route, { query: { context } }))]);
+        CONTEXTS.forEach((context, i) => expectControlAccepted(t, answers[i]!, `GET ${route}?context=${context}`, 'context=bogus'));
+        const bogus = await t.client.get(route, { query: { context: 'bogus' } });
+        if (ok(bogus.status) || bogus.status >= 500) t.fail(`GET ${route}?context=bogus answered ${answerOf(bogus)}; context takes view, embed or edit`);
+        if (!ok(omitted!.status)) t.fail(whyNotAccepted(omitted!, `GET ${route}`));
+        const view = answers[CONTEXTS.indexOf('view')]!;
+        if (omitted!.text !== view.text) t.fail(`GET ${route} without context differs from context=view (context defaults to view): ${omitted!.text.slice(0, 120)} vs ${view.text.slice(0, 120)}`);
+      },
+      { concurrent: true },
+    );
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * What the reference implementation answers where part 7 (Errors) and the response shapes are
+ * silent (SHOULD):
+ * - a refusal carries a JSON error body `{code, message, data: {status}}` whose data.status is
+ *   the HTTP status (a refused argument, an item that does not exist, a route that does not);
+ * - collection reads carry X-WP-Total and X-WP-TotalPages consistent with what the collection
+ *   returns page by page.
+ */
+import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import type { Response } from '../../src/client.ts';
+import { answerOf, expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
+import { postTypes, SPEC_LIMITS } from './lib/collections.ts';
+import { advertisedEndpoint, findAdvertisedRoute } from '../../src/discovery.ts';
+
+const SPEC_ERRORS = { doc: 'core' as const, section: '7. Errors' };
+
+function errorShapeProblem(res: Response, what: string): string | undefined {
+  const b = res.body;
+  if (res.status < 400) return `${what} answered ${res.status}, not a refusal`;
+  if (!b || typeof b !== 'object' || Array.isArray(b)) return `${what} (${res.status}) has no JSON object body: ${res.text.slice(0, 120)}`;
+  const wrong: string[] = [];
+  if (typeof b.code !== 'string' || b.code === '') wrong.push(`code ${JSON.stringify(b.code)}`);
+  if (typeof b.message !== 'string') wrong.push(`message ${JSON.stringify(b.message)}`);
+  if (b.data?.status !== res.status) wrong.push(`data.status ${JSON.stringify(b.data?.status)} (HTTP ${res.status})`);
+  return wrong.length ? `${what} (${answerOf(res)}): ${wrong.join(', ')}` : undefined;
+}
+
+behaviour(
+  {
+    id: 'cms.errors.body-shape',
+    level: 'SHOULD',
+    namespace: 'cms/v2',
+    route: '/cms/v2/posts',
+    title: 'a refusal answers the error body {code, message, data.status = the HTTP status}: a refused argument, an item that does not exist, a route that does not exist',
+    spec: SPEC_ERRORS,
+  },
+  async (t: BehaviourContext) => {
+    const [control, badArg, noItem, noRoute] = await Promise.all([
+      t.client.get('/cms/v2/posts', { query: { per_page: 1 } }),
+      t.client.get('/cms/v2/posts', { query: { per_page: 0 } }),
+      t.client.get('/cms/v2/posts/987654321'),
+      t.client.get('/cms/v2/no-such-collection'),
+    ]);
+    expectControlAccepted(t, control, 'GET /cms/v2/posts?per_page=1', 'the refused requests');
+    const problems = [
+      errorShapeProblem(badArg, 'GET /cms/v2/posts?per_page=0'),
+      errorShapeProblem(noItem, 'GET /cms/v2/posts/987654321'),
+      errorShapeProblem(noRoute, 'GET /cms/v2/no-such-collection'),
+    ].filter((p): p is string => p !== undefined);
+    if (problems.length) t.fail(problems.join('; '));
+  },
+  { concurrent: true },
+);
+
+for (const type of postTypes) {
+  behaviour(
+    {
+      id: `cms.${type.name}.pagination.headers`,
+      level: 'SHOULD',
+      namespace: 'cms/v2',
+      route: type.paths.collection,
+      title: 'X-WP-Total and X-WP-TotalPages match what the collection returns: 3 items at per_page=2 are 2 pages, 2 items then 1',
+      spec: SPEC_LIMITS,
+    },
+    async (t: BehaviourContext) => {
+      t.requireWrites();
+      t.requireCredentials();
+      const made = await Promise.all([1, 2, 3].map((n) => t.create(type.collection, { title: `pagination ${n}` })));
+      const include = made.map((m) => m.id as number);
+      const [p1, p2] = await Promise.all([1, 2].map((page) => t.client.get(type.collection, { query: { include, per_page: 2, page } })));
+      const problems: string[] = [];
+      for (const [page, res, n] of [[1, p1!, 2], [2, p2!, 1]] as const) {
+        if (res.status !== 200 || !Array.isArray(res.body)) t.fail(whyNotAccepted(res, `GET ${type.collection}?include=…&per_page=2&page=${page}`));
+        if (res.body.length !== n) problems.push(`page ${page} lists ${res.body.length} items, expected ${n} of the 3 included`);
+        const total = res.headers['x-wp-total'];
+        const pages = res.headers['x-wp-totalpages'];
+        if (total !== '3') problems.push(`page ${page}: X-WP-Total is ${JSON.stringify(total)}, the collection holds 3`);
+        if (pages !== '2') problems.push(`page ${page}: X-WP-TotalPages is ${JSON.stringify(pages)}, 3 items at per_page=2 are 2 pages`);
+      }
+      if (problems.length) t.fail(problems.join('; '));
+    },
+    { concurrent: true },
+  );
+}
+
+/**
+ * ignore_sticky defaults to true (4. Endpoints › Post collection query): without it, a sticky
+ * post is listed at its place by date, not moved to the front; ignore_sticky=false moving it to
+ * the front is the control that stickiness is observable. Each check reads one answer (the
+ * order within it), so posts created meanwhile by other checks do not matter.
+ */
+behaviour(
+  {
+    id: 'cms.posts.query.ignore_sticky.default',
+    level: 'MUST',
+    namespace: 'cms/v2',
+    route: '/cms/v2/posts',
+    title: 'without ignore_sticky, an old sticky post is listed by its date, not first (default true); with ignore_sticky=false it comes first',
+    spec: { doc: 'core', section: '4. Endpoints › Posts › Post collection query' },
+    covers: ['arg:cms.posts.collection.list.ignore_sticky#default'],
+  },
+  async (t: BehaviourContext) => {
+    t.requireWrites();
+    t.requireCredentials();
+    const advertised = advertisedEndpoint(findAdvertisedRoute(t.index, '/cms/v2/posts')?.entry, 'GET')?.args;
+    if (advertised && typeof advertised === 'object' && !('ignore_sticky' in advertised))
+      t.skip('not observable: the target does not advertise ignore_sticky (discovery reports the missing argument; checked only where advertised)');
+    const sticky = await t.create('/cms/v2/posts', { title: 'sticky by date', sticky: true, date: '2001-01-15T10:00:00' });
+    await t.create('/cms/v2/posts', { title: 'newer than the sticky' });
+    const [omitted, unsticky] = await Promise.all([
+      t.client.get('/cms/v2/posts', { query: { per_page: 2 } }),
+      t.client.get('/cms/v2/posts', { query: { per_page: 2, ignore_sticky: false } }),
+    ]);
+    if (unsticky.status !== 200 || !Array.isArray(unsticky.body)) t.fail(whyNotAccepted(unsticky, 'GET /cms/v2/posts?ignore_sticky=false'));
+    // Other checks may hold sticky posts too: what matters is that a sticky post older than a later one leads.
+    const dates = (list: any[]) => list.map((p) => String(p?.date ?? ''));
+    const outOfOrder = (list: any[]) => dates(list).findIndex((d, i, all) => i + 1 < all.length && d < all[i + 1]!);
+    if (!unsticky.body[0]?.sticky || outOfOrder(unsticky.body) === -1)
+      t.skip(`not observable: with ignore_sticky=false no older sticky post leads the list either (${unsticky.body.map((p: any) => `${p?.id}${p?.sticky ? ' sticky' : ''} ${p?.date}`).join(', ')}; sticky post ${sticky.id})`);
+    if (omitted.status !== 200 || !Array.isArray(omitted.body)) t.fail(whyNotAccepted(omitted, 'GET /cms/v2/posts'));
+    const i = outOfOrder(omitted.body);
+    if (i !== -1)
+      t.fail(`without ignore_sticky the list is not in date order: ${omitted.body.map((p: any) => `${p?.id}${p?.sticky ? ' (sticky)' : ''} ${p?.date}`).join(', ')}; sticky posts are moved to the front (ignore_sticky defaults to true)`);
+  },
+);
