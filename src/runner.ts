@@ -12,6 +12,7 @@ import { PKG_ROOT } from './paths.ts';
 import { isLoopback, redactConfig, type RunConfig } from './config.ts';
 import { TargetError, UnreachableError, UsageError } from './errors.ts';
 import { DEFAULT_SWEEP_AFTER_MS, sweep, tagFor, type SweepOutcome } from './fixtures.ts';
+import { freshness, snapshotFreshSite, type FreshSite } from './fresh-site.ts';
 import { parseShard, type ShardInfo } from './shard.ts';
 import { detectProfile, getProfile, normalizeIndex, type ProfileName } from '../schemas/profiles.ts';
 import type { RunInfo } from './run-info.ts';
@@ -84,6 +85,24 @@ export async function prepareTarget(cfg: RunConfig, log: Log, version?: Embedded
     if (err instanceof TargetBootError) throw new UnreachableError(`cannot boot the embedded WordPress: ${err.message}`);
     throw err;
   }
+}
+
+/** Is the site fresh, and (if so) its suite settings before any behaviour: src/fresh-site.ts. */
+async function freshSiteSnapshot(cfg: RunConfig, prepared: PreparedTarget, profile: ProfileName, index: any, onExchange: (e: Exchange) => void): Promise<FreshSite> {
+  const base: Omit<FreshSite, 'suiteSettings'> = freshness(cfg, prepared.embedded);
+  if (prepared.embedded?.kind === 'reference') base.setUp = (await import('../targets/reference/suite-state.ts')).REFERENCE_SITE_SETUP;
+  const p = getProfile(profile);
+  const advertises = Array.isArray(index?.namespaces) && index.namespaces.includes(p.toTargetNamespace('suite/v4'));
+  if (!base.fresh || !advertises) return base;
+  const client = new Client({
+    baseUrl: prepared.url,
+    credentials: { user: cfg.user, appPassword: cfg.appPassword, authHeader: cfg.authHeader },
+    timeoutMs: cfg.timeoutMs,
+    concurrency: 1,
+    mapRoute: (r) => p.toTargetRoute(r),
+    onExchange,
+  });
+  return snapshotFreshSite(client, base, advertises).finally(() => client.close());
 }
 
 /** Fetch the site index once; anything but a JSON object is "not a reachable target". */
@@ -343,6 +362,8 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     });
     const index = await fetchIndex(setupClient).finally(() => setupClient.close());
     const { profile, reason } = chooseProfile(cfg, index);
+    // Defaults of site state: read before any behaviour runs, on a fresh site only (src/fresh-site.ts).
+    const freshSite = await freshSiteSnapshot(effective, prepared, profile, index, (e) => setupExchanges.push(e));
 
     // Reports: exactly --report-dir, or a new reports/<timestamp>/ (reports/latest follows it after the run).
     const reportDir = cfg.reportDir ? resolve(cfg.reportDir) : timestampedDir(resolve(DEFAULT_REPORTS_ROOT));
@@ -369,6 +390,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       profileReason: reason,
       index,
       writes: writePolicy(cfg, prepared),
+      freshSite,
       ...(eventLog ? { eventLog } : {}),
     };
     const what = prepared.embedded ? ` (embedded ${prepared.embedded.kind}${prepared.embedded.version ? ` ${prepared.embedded.version}` : ''})` : '';

@@ -69,7 +69,8 @@ export function scopeFor(fault: Fault): string {
 /** Run the CLI (child process) against a URL; returns its results. */
 export function runCliFor(url: string, host: Host, only: string | undefined, seed: number, extra: string[] = []): Promise<Results> {
   const reportDir = mkdtempSync(join(tmpdir(), 'cmsc-selftest-'));
-  const args = ['run', '--target', url, '--profile', host.profile, '--user', host.user, '--app-password', host.appPassword, '--seed', String(seed), '--report-dir', reportDir, ...extra];
+  // The self-test boots its host itself (and every run restores what it changes): a fresh site.
+  const args = ['run', '--target', url, '--profile', host.profile, '--user', host.user, '--app-password', host.appPassword, '--seed', String(seed), '--report-dir', reportDir, '--fresh-site', ...extra];
   if (only) args.push('--only', only);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(PKG_ROOT, 'bin/cms-conformance.js'), ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CI: '1' } });

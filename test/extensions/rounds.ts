@@ -10,7 +10,8 @@ import type { Fault } from '../../faults/proxy.ts';
 import type { Results } from '../../schemas/results.ts';
 import { expectCaught, onlyFor, runSuite, type Target } from '../helpers/harness.ts';
 
-export const EXTENSION_BEHAVIOURS = '^(spamfilter|contactform|suite)\\.';
+/** The extension behaviours but the defaults of site state, which need a fresh site (fresh-site.test.ts). */
+export const EXTENSION_BEHAVIOURS = '^(?!suite\\.(settings|modules)\\.default\\.)(spamfilter|contactform|suite)\\.';
 
 export function fault(id: string): Fault {
   const f = allFaults.find((x) => x.id === id);
@@ -20,8 +21,13 @@ export function fault(id: string): Fault {
 
 /** Run the named behaviours of `faults` through one proxy; each fault's behaviours must fail (and pass in `baseline`). */
 export async function proveRound(target: Target, ids: string[], baseline: Results): Promise<void> {
+  return proveRoundWith(target, ids, baseline, []);
+}
+
+/** proveRound with extra CLI arguments (e.g. --fresh-site). */
+export async function proveRoundWith(target: Target, ids: string[], baseline: Results, args: string[]): Promise<void> {
   const faults = ids.map(fault);
-  const run = await runSuite(target, { only: onlyFor(faults.flatMap((f) => f.caughtBy)), faults });
+  const run = await runSuite(target, { only: onlyFor(faults.flatMap((f) => f.caughtBy)), faults, args });
   expect(run.stderr).not.toMatch(/internal error/i);
   const results = run.results();
   for (const f of faults) expectCaught(f, results, baseline);
