@@ -147,6 +147,7 @@ async function expectRefusedWithControl(t: BehaviourContext, cases: { what: stri
 
 behaviour(
   statsDecl('spamfilter.stats.query', `GET /stats answers for interval ${INTERVALS.join(', ')} and without interval`, STATS, [
+    `endpoint:${statsRead.endpoint.id}:GET`,
     `arg:${statsRead.endpoint.id}.interval`,
   ]),
   async (t) => {
@@ -370,19 +371,25 @@ async function restoreBoolean(t: BehaviourContext, name: string, original: boole
 }
 
 for (const [i, name] of SETTING_NAMES.entries()) {
-  const decl = (id: string, title: string) => ({
+  // Both write methods of the pair are exercised across the two settings.
+  const [there, back]: Method[] = i % 2 === 0 ? ['POST', 'PUT'] : ['PATCH', 'POST'];
+  /** Each reads the setting back on GET /settings and fails when it does not read as written: it covers the read and the methods it writes by. */
+  const decl = (id: string, title: string, methods: Method[]) => ({
     id,
     level: 'MUST' as const,
     namespace: SPAMFILTER,
     route: SETTINGS,
     title,
     spec: routeById('spamfilter.settings').spec,
-    covers: [`arg:${settingsWrite.endpoint.id}.${name}`, 'field:resource.spamfilter.settings'],
+    covers: [
+      `arg:${settingsWrite.endpoint.id}.${name}`,
+      'field:resource.spamfilter.settings',
+      `endpoint:${routeById('spamfilter.settings').endpoints.find((e) => e.methods.includes('GET'))!.id}:GET`,
+      ...methods.map((m) => `endpoint:${settingsWrite.endpoint.id}:${m}`),
+    ],
   });
-  // Both write methods of the pair are exercised across the two settings.
-  const [there, back]: Method[] = i % 2 === 0 ? ['POST', 'PUT'] : ['PATCH', 'POST'];
 
-  behaviour(decl(`spamfilter.settings.roundtrip.${idPart(name)}`, `${name}: true and false written (${there}, ${back}) read back on GET /settings`), async (t) => {
+  behaviour(decl(`spamfilter.settings.roundtrip.${idPart(name)}`, `${name}: true and false written (${there}, ${back}) read back on GET /settings`, [there, back]), async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
     t.requireWrites();
@@ -404,7 +411,7 @@ for (const [i, name] of SETTING_NAMES.entries()) {
     );
   });
 
-  behaviour(decl(`spamfilter.settings.type.${idPart(name)}`, `${name}: a value that is not a boolean is refused and not stored`), async (t) => {
+  behaviour(decl(`spamfilter.settings.type.${idPart(name)}`, `${name}: a value that is not a boolean is refused and not stored`, ['POST']), async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
     t.requireWrites();
