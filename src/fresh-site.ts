@@ -13,8 +13,6 @@ export interface FreshSite {
   fresh: boolean;
   /** Why (or why not): "--fresh-site", "the suite booted the embedded wordpress itself", ... */
   reason: string;
-  /** Settings (spec names) a site the suite booted is set up with on purpose, and why: their defaults are not observable there. */
-  setUp?: { names: string[]; why: string };
   /** GET /suite/v4/settings at the start of the run (status and body), when fresh and the namespace is advertised. */
   suiteSettings?: { status: number; body: unknown };
 }

@@ -39,6 +39,8 @@ export interface PreparedTarget {
   credentials?: { user: string; appPassword: string };
   embedded: RunInfo['embedded'];
   stop?: () => Promise<void>;
+  /** A booted site's own setup, run after the fresh site's state was read (src/fresh-site.ts). */
+  setUp?: () => void;
 }
 
 export type Log = (line: string) => void;
@@ -63,12 +65,13 @@ export async function prepareTarget(cfg: RunConfig, log: Log, version?: Embedded
     const { startReferenceServer } = await import('../targets/reference/index.ts').catch(() => {
       throw new UsageError('--target reference: the reference server is not available in this version');
     });
-    const srv = await startReferenceServer({ port: 0 });
+    const srv = await startReferenceServer({ port: 0, deferSiteSetup: true });
     return {
       url: srv.url,
       credentials: { user: srv.user, appPassword: srv.appPassword },
       embedded: { kind: 'reference' },
       stop: () => srv.stop(),
+      ...(srv.setUpSite ? { setUp: srv.setUpSite } : {}),
     };
   }
   const { bootWordPress, TargetBootError } = await import('../targets/wordpress/index.ts');
@@ -89,8 +92,7 @@ export async function prepareTarget(cfg: RunConfig, log: Log, version?: Embedded
 
 /** Is the site fresh, and (if so) its suite settings before any behaviour: src/fresh-site.ts. */
 async function freshSiteSnapshot(cfg: RunConfig, prepared: PreparedTarget, profile: ProfileName, index: any, onExchange: (e: Exchange) => void): Promise<FreshSite> {
-  const base: Omit<FreshSite, 'suiteSettings'> = freshness(cfg, prepared.embedded);
-  if (prepared.embedded?.kind === 'reference') base.setUp = (await import('../targets/reference/suite-state.ts')).REFERENCE_SITE_SETUP;
+  const base = freshness(cfg, prepared.embedded);
   const p = getProfile(profile);
   const advertises = Array.isArray(index?.namespaces) && index.namespaces.includes(p.toTargetNamespace('suite/v4'));
   if (!base.fresh || !advertises) return base;
@@ -364,6 +366,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     const { profile, reason } = chooseProfile(cfg, index);
     // Defaults of site state: read before any behaviour runs, on a fresh site only (src/fresh-site.ts).
     const freshSite = await freshSiteSnapshot(effective, prepared, profile, index, (e) => setupExchanges.push(e));
+    prepared.setUp?.();
 
     // Reports: exactly --report-dir, or a new reports/<timestamp>/ (reports/latest follows it after the run).
     const reportDir = cfg.reportDir ? resolve(cfg.reportDir) : timestampedDir(resolve(DEFAULT_REPORTS_ROOT));

@@ -64,14 +64,19 @@ export function defaultModules(): Record<string, boolean> {
  * categories when told to store one, so a round trip needs a site that has one).
  */
 const SITE_SETTINGS: Record<string, unknown> = { cloud_newsletter_categories: [1] };
-/** The settings this site is set up with (not their defaults), for the default checks of a run that boots it (src/fresh-site.ts). */
-export const REFERENCE_SITE_SETUP = {
-  names: Object.keys(SITE_SETTINGS),
-  why: 'the reference server is set up with category 1 as a newsletter category (targets/reference/suite-state.ts), so this value is its setup, not its default',
-};
 
 export class SuiteState {
   settings = { ...defaultSettings(), ...structuredClone(SITE_SETTINGS) };
+
+  /**
+   * The site as it was before it was set up (every setting at its default), and the step that
+   * sets it up: a run that boots the server reads the fresh site's settings in between.
+   */
+  deferSetup(): () => void {
+    this.settings = defaultSettings();
+    return () => Object.assign(this.settings, structuredClone(SITE_SETTINGS));
+  }
+
   modules = defaultModules();
   plugins: Record<string, PluginInfo> = {
     'spamfilter/spamfilter.php': plugin('Spam Filter', 'Protects the site from comment and contact-form spam.', true),
