@@ -96,15 +96,20 @@ async function freshSiteSnapshot(cfg: RunConfig, prepared: PreparedTarget, profi
   const p = getProfile(profile);
   const advertises = Array.isArray(index?.namespaces) && index.namespaces.includes(p.toTargetNamespace('suite/v4'));
   if (!base.fresh || !advertises) return base;
-  const client = new Client({
-    baseUrl: prepared.url,
+  const client = setupClient(prepared.url, cfg, onExchange, (r) => p.toTargetRoute(r));
+  return snapshotFreshSite(client, base, advertises).finally(() => client.close());
+}
+
+/** A client for the run's setup requests (one at a time, the run's credentials and timeout). */
+function setupClient(url: string, cfg: RunConfig, onExchange: (e: Exchange) => void, mapRoute?: (route: string) => string): Client {
+  return new Client({
+    baseUrl: url,
     credentials: { user: cfg.user, appPassword: cfg.appPassword, authHeader: cfg.authHeader },
     timeoutMs: cfg.timeoutMs,
     concurrency: 1,
-    mapRoute: (r) => p.toTargetRoute(r),
+    ...(mapRoute ? { mapRoute } : {}),
     onExchange,
   });
-  return snapshotFreshSite(client, base, advertises).finally(() => client.close());
 }
 
 /** Fetch the site index once; anything but a JSON object is "not a reachable target". */
@@ -355,14 +360,8 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   try {
     const effective: RunConfig = { ...cfg, ...(prepared.credentials && !cfg.user && !cfg.authHeader ? prepared.credentials : {}) };
     const setupExchanges: Exchange[] = [];
-    const setupClient = new Client({
-      baseUrl: prepared.url,
-      credentials: { user: effective.user, appPassword: effective.appPassword, authHeader: effective.authHeader },
-      timeoutMs: cfg.timeoutMs,
-      concurrency: 1,
-      onExchange: (e) => setupExchanges.push(e),
-    });
-    const index = await fetchIndex(setupClient).finally(() => setupClient.close());
+    const indexClient = setupClient(prepared.url, effective, (e) => setupExchanges.push(e));
+    const index = await fetchIndex(indexClient).finally(() => indexClient.close());
     const { profile, reason } = chooseProfile(cfg, index);
     // Defaults of site state: read before any behaviour runs, on a fresh site only (src/fresh-site.ts).
     const freshSite = await freshSiteSnapshot(effective, prepared, profile, index, (e) => setupExchanges.push(e));
@@ -407,14 +406,14 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       seed: cfg.seed,
       config: redactConfig(cfg),
       startedAt,
-      setupRequests: { count: setupClient.totals.requests, latencyMs: setupClient.totals.latencyMs },
+      setupRequests: { count: indexClient.totals.requests, latencyMs: indexClient.totals.latencyMs },
       advertised,
       ...(shard ? { shard } : {}),
       ...(opts.site ? { site: opts.site } : {}),
     };
     engine ??= await SuiteEngine.create(cfg, { reporters: [progress] });
     if (cancelRequested) engine.cancel();
-    const sweeper = info.writes.allowed && setupClient.hasCredentials ? sweepClient(prepared.url, effective, profile, eventLog) : undefined;
+    const sweeper = info.writes.allowed && indexClient.hasCredentials ? sweepClient(prepared.url, effective, profile, eventLog) : undefined;
     let results: Results;
     try {
       if (sweeper) {
