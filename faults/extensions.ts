@@ -668,7 +668,15 @@ function violatingOnModuleRoute(req: FaultRequest, toggles: boolean, check: (typ
   });
 }
 
+const OTHER_NAMESPACES = catalog.namespaces.extensions.filter((n) => !catalog.namespaces.core.includes(n) && !['spamfilter/v1', 'contactform/v1', 'suite/v4'].includes(n)).map((n) => `/${n}`);
+
 export const suiteCoverageFaults: Fault[] = [
+  {
+    id: 'ext.namespaces-missing',
+    title: 'advertises the other extension namespaces (cloud/v2, suite/v4/stats-app ...) but serves none of their indexes (404 rest_no_route)',
+    caughtBy: ['namespaces.*'],
+    request: (req) => (req.method === 'GET' && OTHER_NAMESPACES.includes(req.route) ? noRoute() : undefined),
+  },
   {
     id: 'ext.index-defaults-wrong',
     title: 'answers the extension namespace indexes without context as if context were edit (an extra field)',

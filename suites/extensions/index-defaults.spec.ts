@@ -1,12 +1,13 @@
 /**
  * The namespace indexes of the extension instance (extensions part 4: `GET /spamfilter/v1`,
  * `/contactform/v1` and `/suite/v4` take namespace, default the namespace itself, and context,
- * default view): the index without them answers as with their defaults.
+ * default view): the index without them answers as with their defaults (and so the namespace is
+ * served).
  */
-import { catalog } from '../../schemas/catalog/index.ts';
+import { catalog, extensionOnlyNamespaces } from '../../schemas/catalog/index.ts';
 import { behaviour } from '../../src/behaviour.ts';
 import { deepEqual } from '../../src/discovery.ts';
-import { CONTACTFORM, SPAMFILTER, SUITE, brief, expectAnswered, isNoRoute } from './support.ts';
+import { CONTACTFORM, SPAMFILTER, SUITE, brief, expectAnswered, idPart, isNoRoute } from './support.ts';
 
 for (const ns of [SPAMFILTER, CONTACTFORM, SUITE]) {
   const route = catalog.routes.find((r) => r.path === `/${ns}`)!;
@@ -19,7 +20,7 @@ for (const ns of [SPAMFILTER, CONTACTFORM, SUITE]) {
       route: route.path,
       title: `GET /${ns} without namespace and context answers as with their defaults (namespace ${ns}, context view)`,
       spec: e.spec,
-      covers: [`arg:${e.id}.namespace#default`, `arg:${e.id}.context#default`],
+      covers: [`namespace.${ns}`, `arg:${e.id}.namespace#default`, `arg:${e.id}.context#default`],
     },
     async (t) => {
       t.requireNamespace(ns);
@@ -35,6 +36,31 @@ for (const ns of [SPAMFILTER, CONTACTFORM, SUITE]) {
       }
       if (!deepEqual(without.body, withDefaults.body))
         t.fail(`GET ${route.path} answered otherwise than with namespace = ${query.namespace} and context = view, their documented defaults`);
+    },
+    { concurrent: true },
+  );
+}
+
+/**
+ * The other namespaces the extension instance advertises (part 1), whose routes are not shown:
+ * each serves its namespace index (GET /<namespace> answers), as every namespace of the site
+ * does (core part 1: the index routes of each namespace).
+ */
+for (const ns of extensionOnlyNamespaces().filter((n) => ![SPAMFILTER, CONTACTFORM, SUITE].includes(n))) {
+  behaviour(
+    {
+      id: `namespaces.${idPart(ns.replace(/\//g, '-'))}`,
+      level: 'MUST',
+      namespace: ns,
+      route: `/${ns}`,
+      title: `GET /${ns} (the namespace index of an advertised namespace) answers`,
+      spec: { doc: 'extensions', section: '1. What the service does' },
+      covers: [`namespace.${ns}`],
+    },
+    async (t) => {
+      const res = await t.client.get(`/${ns}`);
+      if (isNoRoute(res)) t.fail(`GET /${ns} answered ${brief(res)}: the site does not serve the namespace`);
+      expectAnswered(t, res, `GET /${ns}`);
     },
     { concurrent: true },
   );

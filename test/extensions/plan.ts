@@ -144,9 +144,11 @@ export const REFERENCE_ROUNDS: string[][] = [
   ],
   [
     // Positive controls, 5: every write to /module/<slug> (its setting and toggle checks); the
-    // namespace indexes without context (disjoint requests).
+    // namespace indexes of spamfilter, contactform and suite without context; the indexes of the
+    // other extension namespaces (disjoint requests).
     'ext.suite.module-route-refuse-all',
     'ext.index-defaults-wrong',
+    'ext.namespaces-missing',
   ],
 ];
 
