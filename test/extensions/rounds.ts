@@ -10,8 +10,8 @@ import type { Fault } from '../../faults/proxy.ts';
 import type { Results } from '../../schemas/results.ts';
 import { expectCaught, onlyFor, runSuite, type Target } from '../helpers/harness.ts';
 
-/** The extension behaviours but the defaults of site state, which need a fresh site (fresh-site.test.ts). */
-export const EXTENSION_BEHAVIOURS = '^(?!suite\\.(settings|modules)\\.default\\.)(spamfilter|contactform|suite)\\.';
+/** The extension behaviours (and the other extension namespaces') but the defaults of site state, which need a fresh site (fresh-site.test.ts). */
+export const EXTENSION_BEHAVIOURS = '^(?!suite\\.(settings|modules)\\.default\\.)(spamfilter|contactform|suite|namespaces)\\.';
 
 export function fault(id: string): Fault {
   const f = allFaults.find((x) => x.id === id);
