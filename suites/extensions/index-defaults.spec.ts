@@ -58,6 +58,8 @@ for (const ns of extensionOnlyNamespaces().filter((n) => ![SPAMFILTER, CONTACTFO
       covers: [`namespace.${ns}`],
     },
     async (t) => {
+      // A namespace the index does not advertise is disc.namespace.extension-instance's failure.
+      t.requireNamespace(ns);
       const res = await t.client.get(`/${ns}`);
       if (isNoRoute(res)) t.fail(`GET /${ns} answered ${brief(res)}: the site does not serve the namespace`);
       expectAnswered(t, res, `GET /${ns}`);
