@@ -650,4 +650,125 @@ export const suiteRouteFaults: Fault[] = [
   },
 ];
 
-export const extensionFaults: Fault[] = [...spamfilterFaults, ...contactformFaults, ...suiteSettingsFaults, ...suiteModuleFaults, ...suiteRouteFaults];
+// --- suite: the module route's settings, the toggles' types, every write method, read defaults ------
+
+const MODULE_ROUTE = /^\/suite\/v4\/module\/(?!all$)[a-z-]+$/;
+/** Write routes exercised by suite.methods.* (every suite endpoint with a write method but the settings and module ones). */
+const METHOD_ROUTES = suiteRoutes
+  .filter((r) => r.endpoints.some((e) => e.methods.some((m) => m !== 'GET') && !['suite.settings.update', 'suite.module.item.update', 'suite.module.active.update'].includes(e.id)))
+  .map((r) => new RegExp(`^${r.path.replace(/<[^>]+>/g, '.+')}$`));
+const isMethodRoute = (req: FaultRequest) => req.method !== 'GET' && METHOD_ROUTES.some((re) => re.test(req.route)) && !MODULE_ROUTE.test(req.route) && req.route !== SUITE_SETTINGS;
+/** Setting and toggle keys of a POST /module/<slug> body that violate `check` (a toggle as a boolean). */
+function violatingOnModuleRoute(req: FaultRequest, toggles: boolean, check: (type: DeclaredType, enumValues: readonly string[] | undefined, v: unknown) => boolean): string[] {
+  if (!MODULE_ROUTE.test(req.route) || !isWrite(req) || !req.json || typeof req.json !== 'object') return [];
+  return Object.keys(req.json).filter((k) => {
+    if (isModuleKey(req, k)) return toggles && check('boolean', undefined, req.json[k]);
+    const s = settingByTarget(req, k);
+    return s !== undefined && check(s.type, s.enum, req.json[k]);
+  });
+}
+
+const OTHER_NAMESPACES = catalog.namespaces.extensions.filter((n) => !catalog.namespaces.core.includes(n) && !['spamfilter/v1', 'contactform/v1', 'suite/v4'].includes(n)).map((n) => `/${n}`);
+
+export const suiteCoverageFaults: Fault[] = [
+  {
+    id: 'ext.namespaces-missing',
+    title: 'advertises the other extension namespaces (cloud/v2, suite/v4/stats-app ...) but serves none of their indexes (404 rest_no_route)',
+    caughtBy: ['namespaces.*'],
+    request: (req) => (req.method === 'GET' && OTHER_NAMESPACES.includes(req.route) ? noRoute() : undefined),
+  },
+  {
+    id: 'ext.index-defaults-wrong',
+    title: 'answers the extension namespace indexes without context as if context were edit (an extra field)',
+    caughtBy: ['spamfilter.index.defaults', 'contactform.index.defaults', 'suite.index.defaults'],
+    response(req, res) {
+      if (req.method === 'GET' && ['/spamfilter/v1', '/contactform/v1', '/suite/v4'].includes(req.route) && !req.query.has('context') && res.json && typeof res.json === 'object')
+        res.json.cmsc_context = 'edit';
+    },
+  },
+  {
+    id: 'ext.suite.module-route-wrong-type-accepted',
+    title: 'accepts a setting of the wrong type, or outside its allowed values, written through POST /module/<slug> (answers success without storing)',
+    caughtBy: ['suite.settings.module-route.*'],
+    request: (req) =>
+      violatingOnModuleRoute(req, false, (type, values, v) => !fitsType(type, v) || (!!values && typeof v === 'string' && !values.includes(v))).length ? success() : undefined,
+  },
+  {
+    id: 'ext.suite.module-route-refuse-all',
+    title: 'refuses every write to /module/<slug> (400 rest_invalid_param naming the first key), valid or not',
+    caughtBy: ['suite.settings.module-route.*', 'suite.modules.toggle-type.*'],
+    request: (req) => (MODULE_ROUTE.test(req.route) && isWrite(req) ? invalidParam(Object.keys(req.json ?? {})[0] ?? 'x') : undefined),
+  },
+  {
+    id: 'ext.suite.toggle-wrong-type-accepted',
+    title: 'accepts a module toggle that is not a boolean on POST /settings and POST /module/<slug> (answers success, changes nothing)',
+    caughtBy: ['suite.modules.toggle-type.*'],
+    request(req) {
+      if (req.route === SUITE_SETTINGS && isWrite(req) && req.json && typeof req.json === 'object' && Object.keys(req.json).some((k) => isModuleKey(req, k) && !isBooleanish(req.json[k]))) return success();
+      if (violatingOnModuleRoute(req, true, (type, _values, v) => !fitsType(type, v)).length) return success();
+    },
+  },
+  {
+    id: 'ext.suite.write-methods-missing',
+    title: 'has none of the write methods of the suite write routes (404 rest_no_route for every POST, PUT, PATCH and DELETE)',
+    caughtBy: ['suite.methods.*'],
+    request: (req) => (isMethodRoute(req) ? noRoute() : undefined),
+  },
+  {
+    id: 'ext.suite.write-methods-refuse-all',
+    title: 'refuses every write to the suite write routes the same way (400 rest_invalid_param naming x)',
+    caughtBy: ['suite.methods.*'],
+    request: (req) => (isMethodRoute(req) ? invalidParam('x') : undefined),
+  },
+  {
+    id: 'ext.suite.read-defaults-wrong',
+    title: 'takes range as week when GET /module/<slug>/data omits it, and api_key as a 12-character key when POST /module/<service>/key/check omits it',
+    caughtBy: ['suite.defaults.*'],
+    request(req) {
+      if (req.method === 'GET' && /^\/suite\/v4\/module\/[a-z-]+\/data$/.test(req.route) && !req.query.has('range')) req.query.set('range', 'week');
+      if (isWrite(req) && /^\/suite\/v4\/module\/[^/]+\/key\/check$/.test(req.route)) {
+        req.json = req.json && typeof req.json === 'object' ? req.json : {};
+        if (!('api_key' in req.json)) req.json.api_key = 'cmscdefault1';
+      }
+    },
+  },
+];
+
+
+/** Another value of the setting's type (and allowed values) than `v`: what a site that is not fresh might hold. */
+function otherValue(setting: (typeof catalog.settings)[number], v: unknown): unknown {
+  switch (setting.type) {
+    case 'boolean':
+      return !(v === true || v === 1 || v === '1');
+    case 'integer':
+      return (typeof v === 'number' ? v : 0) + 1;
+    case 'array':
+      return Array.isArray(v) && v.length ? [] : setting.items?.type === 'string' ? ['cmsc'] : [7];
+    case 'object':
+      return Object.fromEntries((setting.keys ?? ['cmsc']).map((k) => [k, setting.name === 'advanced_seo_title_formats' ? [{ type: 'string', value: 'cmsc' }] : 'cmsc']));
+    default:
+      return setting.enum ? (setting.enum.find((e) => e !== v) ?? v) : `${typeof v === 'string' ? v : ''}cmsc`;
+  }
+}
+
+/** Checked only on a fresh site (--fresh-site, or a target the suite boots): proven in test/extensions/fresh-site.test.ts. */
+export const freshSiteFaults: Fault[] = [
+  {
+    id: 'ext.suite.settings-defaults-wrong',
+    title: 'a fresh site whose settings are not their defaults: GET /settings answers every setting with another value of its type, and every module toggle as true',
+    caughtBy: [
+      ...catalog.settings.filter((x) => 'default' in x && x.name !== 'cloud_newsletter_categories').map((x) => `suite.settings.default.${x.name.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}`),
+      'suite.modules.default.*',
+    ],
+    response(req, res) {
+      if (req.route !== SUITE_SETTINGS || req.method !== 'GET' || !res.json || typeof res.json !== 'object' || Array.isArray(res.json)) return;
+      for (const k of Object.keys(res.json)) {
+        if (isModuleKey(req, k)) res.json[k] = true;
+        const setting = settingByTarget(req, k);
+        if (setting) res.json[k] = otherValue(setting, res.json[k]);
+      }
+    },
+  },
+];
+
+export const extensionFaults: Fault[] = [...spamfilterFaults, ...contactformFaults, ...suiteSettingsFaults, ...suiteModuleFaults, ...suiteRouteFaults, ...suiteCoverageFaults, ...freshSiteFaults];

@@ -193,6 +193,11 @@ export interface BehaviourContext {
   covers(...ids: string[]): void;
   /** Record the minimal failing input of a property. */
   counterexample(value: unknown): void;
+  /**
+   * This behaviour checks an answer the run's setup requested for it before any behaviour ran
+   * (the fresh-site snapshot, src/fresh-site.ts): that request counts as one of its own.
+   */
+  checksSetupAnswer(): void;
   /** Create a tagged post or page through this behaviour's client; deleted after the file. */
   create(collection: string, fields?: Record<string, unknown>): Promise<any>;
   /** Track an item created some other way, for deletion after the file. */
@@ -277,6 +282,8 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
     const client = run.client.fork(decl.id);
     /** Requests of a prerequisite this behaviour owns, computed (maybe for another behaviour) before it ran. */
     let inherited = { requests: 0, latencyMs: 0 };
+    /** Requests of the run's setup whose answer this behaviour checks. */
+    let setupAnswers = 0;
     const skip = (reason: string): never => {
       if (!reason) throw new Error(`behaviour ${decl.id} skipped without a reason`);
       ctx.skip(withTargetRoutes(reason, run.profile));
@@ -322,6 +329,9 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       counterexample(value) {
         meta.counterexample = value;
       },
+      checksSetupAnswer() {
+        setupAnswers = 1;
+      },
       create(collection, fields) {
         t.requireWrites();
         return fixtures(file).create(collection, fields, client);
@@ -354,7 +364,7 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       }
       throw err;
     } finally {
-      meta.requests = client.requests + inherited.requests;
+      meta.requests = client.requests + inherited.requests + setupAnswers;
       meta.latencyMs = Math.round(client.latencyMs + inherited.latencyMs);
     }
   });

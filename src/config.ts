@@ -38,6 +38,8 @@ export interface RunConfig {
   allowWrites: boolean;
   /** Never write, even where writes are allowed by default. */
   readOnly: boolean;
+  /** The target is freshly set up (nobody changed it): defaults of site state are checked. */
+  freshSite: boolean;
   /** At most this many requests started per second over the whole run (0 = no limit). */
   maxRps: number;
   failOn: FailOn;
@@ -82,6 +84,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'writeBaseline', flag: 'write-baseline', env: 'CONFORMANCE_WRITE_BASELINE', kind: 'string', placeholder: 'FILE', help: 'Write the failures of this run to FILE as a baseline (reasons and links of entries already in FILE are kept).' },
   { key: 'allowWrites', flag: 'allow-writes', env: 'ALLOW_WRITES', kind: 'boolean', help: 'Allow behaviours that create, change or delete data on a target that is not on loopback. Loopback and embedded targets allow writes by default.' },
   { key: 'readOnly', flag: 'read-only', env: 'READ_ONLY', kind: 'boolean', help: 'Never create, change or delete anything, even on loopback or embedded targets; write behaviours skip with that reason.' },
+  { key: 'freshSite', flag: 'fresh-site', env: 'CONFORMANCE_FRESH_SITE', kind: 'boolean', help: 'The target is freshly set up and nobody has changed it: also check the documented defaults of site state (settings, module toggles), read before any behaviour writes. Targets the suite boots itself are fresh anyway; without this the default checks skip.' },
   { key: 'maxRps', flag: 'max-rps', env: 'CONFORMANCE_MAX_RPS', kind: 'int', min: 0, placeholder: 'N', help: 'At most N requests per second over the whole run (0 = no limit, the default). A 429 with Retry-After also slows the run down.' },
   { key: 'quiet', flag: 'quiet', env: 'CONFORMANCE_QUIET', kind: 'boolean', help: 'No progress line and no failure lines while the run goes (the summary at the end is printed).' },
   { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'enum', values: FAIL_ON, help: 'The least severe level whose failures make the exit code 1: security (SECURITY only), must (SECURITY and MUST, the default) or should (all three).' },
@@ -99,6 +102,7 @@ export const DEFAULTS = {
   report: [...REPORT_FORMATS],
   allowWrites: false,
   readOnly: false,
+  freshSite: false,
   maxRps: 0,
   failOn: 'must',
   quiet: false,

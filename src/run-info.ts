@@ -3,6 +3,7 @@
  * Credentials travel in memory to the workers; they are never written to any file.
  */
 import type { RunConfig } from './config.ts';
+import type { FreshSite } from './fresh-site.ts';
 import type { ProfileName } from '../schemas/profiles.ts';
 
 export interface RunInfo {
@@ -17,6 +18,8 @@ export interface RunInfo {
   /** The target's own site index (GET /), as fetched once by the CLI. */
   index: unknown;
   writes: { allowed: boolean; reason: string };
+  /** Whether the site is fresh (defaults of site state observable), and its settings as the run found them (src/fresh-site.ts). */
+  freshSite: FreshSite;
   /** NDJSON event log (events.ndjson) every process appends one line per request to; absent when not chosen. */
   eventLog?: string;
 }

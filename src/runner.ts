@@ -12,6 +12,7 @@ import { PKG_ROOT } from './paths.ts';
 import { isLoopback, redactConfig, type RunConfig } from './config.ts';
 import { TargetError, UnreachableError, UsageError } from './errors.ts';
 import { DEFAULT_SWEEP_AFTER_MS, sweep, tagFor, type SweepOutcome } from './fixtures.ts';
+import { freshness, snapshotFreshSite, type FreshSite } from './fresh-site.ts';
 import { parseShard, type ShardInfo } from './shard.ts';
 import { detectProfile, getProfile, normalizeIndex, type ProfileName } from '../schemas/profiles.ts';
 import type { RunInfo } from './run-info.ts';
@@ -38,6 +39,8 @@ export interface PreparedTarget {
   credentials?: { user: string; appPassword: string };
   embedded: RunInfo['embedded'];
   stop?: () => Promise<void>;
+  /** A booted site's own setup, run after the fresh site's state was read (src/fresh-site.ts). */
+  setUp?: () => void;
 }
 
 export type Log = (line: string) => void;
@@ -62,12 +65,13 @@ export async function prepareTarget(cfg: RunConfig, log: Log, version?: Embedded
     const { startReferenceServer } = await import('../targets/reference/index.ts').catch(() => {
       throw new UsageError('--target reference: the reference server is not available in this version');
     });
-    const srv = await startReferenceServer({ port: 0 });
+    const srv = await startReferenceServer({ port: 0, deferSiteSetup: true });
     return {
       url: srv.url,
       credentials: { user: srv.user, appPassword: srv.appPassword },
       embedded: { kind: 'reference' },
       stop: () => srv.stop(),
+      ...(srv.setUpSite ? { setUp: srv.setUpSite } : {}),
     };
   }
   const { bootWordPress, TargetBootError } = await import('../targets/wordpress/index.ts');
@@ -84,6 +88,28 @@ export async function prepareTarget(cfg: RunConfig, log: Log, version?: Embedded
     if (err instanceof TargetBootError) throw new UnreachableError(`cannot boot the embedded WordPress: ${err.message}`);
     throw err;
   }
+}
+
+/** Is the site fresh, and (if so) its suite settings before any behaviour: src/fresh-site.ts. */
+async function freshSiteSnapshot(cfg: RunConfig, prepared: PreparedTarget, profile: ProfileName, index: any, onExchange: (e: Exchange) => void): Promise<FreshSite> {
+  const base = freshness(cfg, prepared.embedded);
+  const p = getProfile(profile);
+  const advertises = Array.isArray(index?.namespaces) && index.namespaces.includes(p.toTargetNamespace('suite/v4'));
+  if (!base.fresh || !advertises) return base;
+  const client = setupClient(prepared.url, cfg, onExchange, (r) => p.toTargetRoute(r));
+  return snapshotFreshSite(client, base, advertises).finally(() => client.close());
+}
+
+/** A client for the run's setup requests (one at a time, the run's credentials and timeout). */
+function setupClient(url: string, cfg: RunConfig, onExchange: (e: Exchange) => void, mapRoute?: (route: string) => string): Client {
+  return new Client({
+    baseUrl: url,
+    credentials: { user: cfg.user, appPassword: cfg.appPassword, authHeader: cfg.authHeader },
+    timeoutMs: cfg.timeoutMs,
+    concurrency: 1,
+    ...(mapRoute ? { mapRoute } : {}),
+    onExchange,
+  });
 }
 
 /** Fetch the site index once; anything but a JSON object is "not a reachable target". */
@@ -347,15 +373,12 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   try {
     const effective: RunConfig = { ...cfg, ...(prepared.credentials && !cfg.user && !cfg.authHeader ? prepared.credentials : {}) };
     const setupExchanges: Exchange[] = [];
-    const setupClient = new Client({
-      baseUrl: prepared.url,
-      credentials: { user: effective.user, appPassword: effective.appPassword, authHeader: effective.authHeader },
-      timeoutMs: cfg.timeoutMs,
-      concurrency: 1,
-      onExchange: (e) => setupExchanges.push(e),
-    });
-    const index = await fetchIndex(setupClient).finally(() => setupClient.close());
+    const indexClient = setupClient(prepared.url, effective, (e) => setupExchanges.push(e));
+    const index = await fetchIndex(indexClient).finally(() => indexClient.close());
     const { profile, reason } = chooseProfile(cfg, index);
+    // Defaults of site state: read before any behaviour runs, on a fresh site only (src/fresh-site.ts).
+    const freshSite = await freshSiteSnapshot(effective, prepared, profile, index, (e) => setupExchanges.push(e));
+    prepared.setUp?.();
 
     // Reports: exactly --report-dir, or a new reports/<timestamp>/ (reports/latest follows it after the run).
     const reportDir = cfg.reportDir ? resolve(cfg.reportDir) : timestampedDir(resolve(DEFAULT_REPORTS_ROOT));
@@ -382,6 +405,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       profileReason: reason,
       index,
       writes: writePolicy(cfg, prepared),
+      freshSite,
       ...(eventLog ? { eventLog } : {}),
     };
     const what = prepared.embedded ? ` (embedded ${prepared.embedded.kind}${prepared.embedded.version ? ` ${prepared.embedded.version}` : ''})` : '';
@@ -395,14 +419,14 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       seed: cfg.seed,
       config: redactConfig(cfg),
       startedAt,
-      setupRequests: { count: setupClient.totals.requests, latencyMs: setupClient.totals.latencyMs },
+      setupRequests: { count: indexClient.totals.requests, latencyMs: indexClient.totals.latencyMs },
       advertised,
       ...(shard ? { shard } : {}),
       ...(opts.site ? { site: opts.site } : {}),
     };
     engine ??= await SuiteEngine.create(cfg, { reporters: [progress] });
     if (cancelRequested) engine.cancel();
-    const sweeper = info.writes.allowed && setupClient.hasCredentials ? sweepClient(prepared.url, effective, profile, eventLog) : undefined;
+    const sweeper = info.writes.allowed && indexClient.hasCredentials ? sweepClient(prepared.url, effective, profile, eventLog) : undefined;
     let results: Results;
     try {
       if (sweeper) {

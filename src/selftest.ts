@@ -43,6 +43,9 @@ export async function runSelftest(opts: {
     rounds: faults.map((f) => [f]),
     scope: (fs) => scopeFor(fs[0]!),
     seed: opts.seed ?? 1,
+    // The self-test boots its host itself (and every run restores what it changes): a fresh site.
+    baselineArgs: ['--fresh-site'],
+    roundArgs: ['--fresh-site'],
     // Every run in this process on one suite engine (no CLI start per fault).
     inProcess: true,
     onBaseline: (run) => {

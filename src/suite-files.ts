@@ -12,6 +12,8 @@ export const SUITE_AREAS: Record<string, string> = {
   spamfilter: 'suites/extensions',
   contactform: 'suites/extensions',
   suite: 'suites/extensions',
+  /** The indexes of the other namespaces of the extension instance (cloud/v2, suite/v4/stats-app ...). */
+  namespaces: 'suites/extensions',
 };
 
 const ALL = ['suites/**/*.spec.ts'];

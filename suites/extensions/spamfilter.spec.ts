@@ -128,6 +128,7 @@ async function expectRefusedWithControl(t: BehaviourContext, cases: { what: stri
 
 behaviour(
   extDecl('spamfilter.stats.query', { namespace: SPAMFILTER, route: STATS, title: `GET /stats answers for interval ${INTERVALS.join(', ')} and without interval`, spec: statsRead.endpoint.spec, covers: [
+    `endpoint:${statsRead.endpoint.id}:GET`,
     `arg:${statsRead.endpoint.id}.interval`,
   ] }),
   async (t) => {
@@ -355,9 +356,15 @@ for (const [i, name] of SETTING_NAMES.entries()) {
   // Both write methods of the pair are exercised across the two settings.
   const [there, back]: Method[] = i % 2 === 0 ? ['POST', 'PUT'] : ['PATCH', 'POST'];
   const settingsSpec = routeById('spamfilter.settings').spec;
-  const settingsCovers = [`arg:${settingsWrite.endpoint.id}.${name}`, 'field:resource.spamfilter.settings'];
+  /** Each reads the setting back on GET /settings and fails when it does not read as written: it covers the read and the methods it writes by. */
+  const settingsCovers = (methods: Method[]) => [
+    `arg:${settingsWrite.endpoint.id}.${name}`,
+    'field:resource.spamfilter.settings',
+    `endpoint:${routeById('spamfilter.settings').endpoints.find((e) => e.methods.includes('GET'))!.id}:GET`,
+    ...methods.map((m) => `endpoint:${settingsWrite.endpoint.id}:${m}`),
+  ];
 
-  behaviour(extDecl(`spamfilter.settings.roundtrip.${idPart(name)}`, { namespace: SPAMFILTER, route: SETTINGS, title: `${name}: true and false written (${there}, ${back}) read back on GET /settings`, spec: settingsSpec, covers: settingsCovers }), async (t) => {
+  behaviour(extDecl(`spamfilter.settings.roundtrip.${idPart(name)}`, { namespace: SPAMFILTER, route: SETTINGS, title: `${name}: true and false written (${there}, ${back}) read back on GET /settings`, spec: settingsSpec, covers: settingsCovers([there, back]) }), async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
     t.requireWrites();
@@ -379,7 +386,7 @@ for (const [i, name] of SETTING_NAMES.entries()) {
     );
   });
 
-  behaviour(extDecl(`spamfilter.settings.type.${idPart(name)}`, { namespace: SPAMFILTER, route: SETTINGS, title: `${name}: a value that is not a boolean is refused and not stored`, spec: settingsSpec, covers: settingsCovers }), async (t) => {
+  behaviour(extDecl(`spamfilter.settings.type.${idPart(name)}`, { namespace: SPAMFILTER, route: SETTINGS, title: `${name}: a value that is not a boolean is refused and not stored`, spec: settingsSpec, covers: settingsCovers(['POST']) }), async (t) => {
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
     t.requireWrites();

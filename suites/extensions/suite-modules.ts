@@ -26,6 +26,7 @@ import {
   SETTINGS,
   SETTINGS_OBJECT,
   activeRoute,
+  argItems,
   currentValue,
   moduleActive,
   MODULES_LOCK,
@@ -49,6 +50,7 @@ import {
   expectRefused,
   idPart,
   moduleHints,
+  refused,
   remoteEvidence,
   show,
   skipIfForbidden,
@@ -296,7 +298,7 @@ export function declareModuleValues(): void {
 export function declareModuleToggles(): void {
   for (const m of catalog.modules) {
     behaviour(
-      extDecl(`suite.modules.toggle.${idPart(m.slug)}`, { namespace: SUITE, route: oneActive.route.path, title: `module ${m.slug} toggles through POST /module/${m.slug}/active and back through POST /settings, read on GET /settings`, spec: SECTION, covers: [m.id, `endpoint:${oneActive.endpoint.id}`, 'endpoint:suite.settings.update'] }),
+      extDecl(`suite.modules.toggle.${idPart(m.slug)}`, { namespace: SUITE, route: oneActive.route.path, title: `module ${m.slug} toggles through POST /module/${m.slug}/active and back through POST /settings, read on GET /settings`, spec: SECTION, covers: [m.id, `endpoint:${oneActive.endpoint.id}`, `param:${oneActive.route.id}.slug`, 'endpoint:suite.settings.update'] }),
       async (t) => {
         start(t);
         await t.need(SETTINGS_OBJECT);
@@ -393,4 +395,65 @@ export function declareViaModule(): void {
     },
     { concurrent: true },
   );
+}
+
+const SETTINGS_WRITE = endpointById('suite.settings.update');
+const toggleItems = (endpointId: string, slug: string): string[] => {
+  const args = endpointById(endpointId).endpoint.args;
+  const arg = args === 'not-shown' ? undefined : args[slug];
+  return arg ? argItems(endpointId, slug, arg) : [];
+};
+
+/**
+ * Per module: its toggle is a boolean arg of POST /settings and of POST /module/<slug> (part 2:
+ * "Module toggles (boolean, ...)"; part 4: both routes take "any suite setting of part 2, all
+ * optional"). A value that is not a boolean is refused by both and changes nothing; the toggle's
+ * current value alone (every other arg omitted) is accepted by POST /settings and stored (it
+ * changes nothing), and passes the validation of POST /module/<slug> (the reference
+ * implementation refuses writes to an inactive module's route for another reason, 409).
+ * Concurrent, holding the module's lock; nothing is activated.
+ */
+export function declareToggleTypes(): void {
+  for (const m of catalog.modules) {
+    behaviour(
+      extDecl(`suite.modules.toggle-type.${idPart(m.slug)}`, {
+        namespace: SUITE,
+        route: SETTINGS,
+        title: `module toggle ${m.slug}: a value that is not a boolean is refused by POST /settings and POST /module/${m.slug}, its current value alone is accepted`,
+        spec: SECTION,
+        covers: [...toggleItems(SETTINGS_WRITE.endpoint.id, m.slug), ...toggleItems(MODULE_WRITE.endpoint.id, m.slug), `field:resource.suite.settings.${m.slug}`],
+      }),
+      async (t) => {
+        start(t);
+        await t.need(SETTINGS_OBJECT);
+        await t.need(moduleToggle(m.slug));
+        await exclusive([moduleLock(m.slug)], async () => {
+          const key = t.run.profile.toTargetModule(m.slug);
+          const moduleRoute = `/suite/v4/module/${key}`;
+          const original = await moduleState(t, m.slug);
+          await withRestore(
+            async () => {
+              const refusals: Response[] = [];
+              for (const route of [SETTINGS, moduleRoute]) {
+                const res = await t.client.post(route, { [key]: 'yes' });
+                refusals.push(res);
+                if (!refused(res)) t.counterexample({ [key]: 'yes' });
+                expectRefused(t, res, `POST ${route} {${key}: "yes"} (not a boolean)`);
+              }
+              if ((await moduleState(t, m.slug)) !== original) t.fail(`the refused values changed module ${m.slug}: it was ${original ? 'active' : 'inactive'}`);
+              const what = `POST ${SETTINGS} {${key}: ${original}} (its current value)`;
+              const control = await t.client.post(SETTINGS, { [key]: original });
+              expectControl(t, { what, res: control, refusals: [refusals[0]!], see: `suite.modules.toggle.${idPart(m.slug)}` });
+              if ((await moduleState(t, m.slug)) !== original) t.fail(`${what} answered ${control.status} but changed module ${m.slug}`);
+              const viaModule = await t.client.post(moduleRoute, { [key]: original });
+              expectControl(t, { what: `POST ${moduleRoute} {${key}: ${original}}`, res: viaModule, refusals: [refusals[1]!], kind: 'passes-validation' });
+              if ((await moduleState(t, m.slug)) !== original) t.fail(`POST ${moduleRoute} {${key}: ${original}} answered ${viaModule.status} but changed module ${m.slug}`);
+            },
+            () => restoreModule(t, m.slug, original),
+          );
+        });
+      },
+      { concurrent: true },
+    );
+  }
 }

@@ -371,7 +371,9 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
     if (ids.has(id)) throw new Error(`two settings map to the behaviour ID part ${id}`);
     ids.add(id);
     const common = { level: 'MUST' as const, namespace: SUITE, route: SETTINGS, spec: SECTION };
-    const writes = [s.id, `endpoint:${WRITE.endpoint.id}`, `arg:${WRITE.endpoint.id}.${s.name}`];
+    // Each of these reads the setting back from GET /settings and fails when it does not read as
+    // written (or as it was): they validate the field of the answer, so they cover it too.
+    const writes = [s.id, `endpoint:${WRITE.endpoint.id}`, `arg:${WRITE.endpoint.id}.${s.name}`, `field:resource.suite.settings.${s.name}`];
 
     behaviour(
       {
@@ -428,7 +430,53 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
         },
         { concurrent: opts.concurrent },
       );
+
+    // The same setting written through its module's route (part 4: POST /module/<slug> takes
+    // "any suite setting of part 2, all optional"): the wrong type (and a value outside the
+    // allowed ones) is refused and not stored, and the current value alone (every other setting
+    // omitted: none is required) passes validation (accepted and stored, or refused for another
+    // reason: the module is not active).
+    const moduleArg = MODULE_WRITE_ARGS[s.name];
+    const bad = [...wrong, ...(s.enum ? [OUTSIDE_ENUM] : [])];
+    if (moduleArg && bad.length)
+      behaviour(
+        {
+          ...common,
+          id: `suite.settings.module-route.${id}`,
+          route: MODULE_WRITE.route.path,
+          spec: MODULE_WRITE.endpoint.spec,
+          title: `${s.name} through POST /module/<slug> of its module: a value that is not a ${s.type}${s.enum ? ` or outside ${s.enum.join(', ')}` : ''} is refused and not stored, its current value alone passes validation`,
+          covers: [`endpoint:${MODULE_WRITE.endpoint.id}:POST`, ...argItems(MODULE_WRITE.endpoint.id, s.name, moduleArg)],
+        },
+        async (t) => {
+          start(t);
+          await t.need(SETTINGS_OBJECT);
+          await t.need(settingValue(s));
+          // The module whose options hold the setting (GET /module/all, where the target says);
+          // else any documented module: the route takes "any suite setting of part 2".
+          const owner = (await moduleHints()).owners.get(s.name) ?? catalog.modules[0]!.slug;
+          const route = `/suite/v4/module/${t.run.profile.toTargetModule(owner)}`;
+          const via: Via = { route, write: (v) => t.client.post(route, { [targetKey(t, s)]: v }), see: `suite.settings.roundtrip.${id}`, passesValidation: true };
+          await exclusive([await settingLock(s)], () =>
+            settingCheck(t, s, opts.concurrent, (original, known) => refusedAndNotStored(t, s, bad, `not a ${s.type}${s.enum ? ' or outside the allowed values' : ''}`, original, known, via)),
+          );
+        },
+        { concurrent: opts.concurrent },
+      );
   }
+}
+
+const MODULE_WRITE = endpointById('suite.module.item.update');
+const MODULE_WRITE_ARGS: Record<string, ArgSpec> = MODULE_WRITE.endpoint.args === 'not-shown' ? {} : MODULE_WRITE.endpoint.args;
+
+/**
+ * The arg-attribute items of an arg that a write-and-refuse check exercises: every stated
+ * attribute but the default (a default of site state is observed only on a fresh site).
+ */
+export function argItems(endpointId: string, name: string, arg: ArgSpec): string[] {
+  return Object.keys(arg)
+    .filter((k) => k !== 'note' && k !== 'default')
+    .map((k) => `arg:${endpointId}.${name}#${k}`);
 }
 
 async function roundtrip(t: BehaviourContext, s: SettingSpec, original: unknown, known: Known): Promise<void> {
@@ -471,19 +519,43 @@ async function roundtrip(t: BehaviourContext, s: SettingSpec, original: unknown,
   }, restore);
 }
 
-async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: unknown[], why: string, original: unknown, known: Known): Promise<void> {
+/** The route a setting is written through: POST /settings, or POST /module/<slug> of its module. */
+interface Via {
+  route: string;
+  write: (value: unknown) => Promise<Response>;
+  /** Where the failure of the valid request itself is reported. */
+  see: string;
+  /**
+   * The positive control only has to pass the route's validation (accepted and stored, or refused
+   * for another reason than its parameters): the module route of a module that is not active,
+   * which the reference implementation refuses with 409 inactive, is not activated for it.
+   */
+  passesValidation?: boolean;
+}
+
+const viaSettings = (t: BehaviourContext, s: SettingSpec): Via => ({
+  route: SETTINGS,
+  write: (v) => writeSetting(t, s, v),
+  see: `suite.settings.roundtrip.${idPart(s.name)}`,
+});
+
+async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: unknown[], why: string, original: unknown, known: Known, via: Via = viaSettings(t, s)): Promise<void> {
   const key = targetKey(t, s);
   const restore = () => restoreSetting(t, s, original, known);
   await withRestore(async () => {
     const refusals: Response[] = [];
     known.value = undefined;
     for (const v of values) {
-      const res = await writeSetting(t, s, v);
+      const res = await via.write(v);
       refusals.push(res);
+      if (via.passesValidation && refused(res) && !isValidationError(res)) {
+        t.counterexample({ [key]: v });
+        t.fail(`POST ${via.route} {${key}: ${show(v)}} (${why}): answered ${brief(res)}, not a refusal of the value: it passed the route's validation`);
+      }
       if (refused(res)) continue;
       t.counterexample({ [key]: v });
-      if (answered(res)) t.fail(`POST ${SETTINGS} {${key}: ${show(v)}} (${why}): accepted (${res.status}), expected it to be refused`);
-      t.fail(`POST ${SETTINGS} {${key}: ${show(v)}} (${why}): answered ${brief(res)}, expected a 4xx refusal (a 5xx is a server failure, not a refusal)`);
+      if (answered(res)) t.fail(`POST ${via.route} {${key}: ${show(v)}} (${why}): accepted (${res.status}), expected it to be refused`);
+      t.fail(`POST ${via.route} {${key}: ${show(v)}} (${why}): answered ${brief(res)}, expected a 4xx refusal (a 5xx is a server failure, not a refusal)`);
     }
     const after = await currentValue(t, s);
     known.value = { v: after };
@@ -495,18 +567,25 @@ async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: 
     let control: Response | undefined;
     let what = '';
     const attempt = (value: unknown, label: string) => async (): Promise<Outcome> => {
-      what = `POST ${SETTINGS} {${key}: ${show(value)}} (${label})`;
+      what = `POST ${via.route} {${key}: ${show(value)}} (${label})`;
       known.value = undefined;
-      control = await writeSetting(t, s, value);
+      control = await via.write(value);
       if (!answered(control)) return { ok: false, res: control, problem: `${what} answered ${brief(control)}` };
       const stored = await currentValue(t, s);
       known.value = { v: stored };
       return sameValue(s, stored, value) ? { ok: true } : { ok: false, res: control, problem: `${what} was accepted, but GET ${SETTINGS} then reads ${show(stored)}` };
     };
+    if (via.passesValidation) {
+      const out = await attempt(writable(s, original), 'the current value')();
+      expectControl(t, { what, res: control!, refusals, kind: 'passes-validation', see: via.see });
+      if (control!.status >= 500) t.fail(`${what} answered ${brief(control!)}: a server failure`);
+      if (!out.ok && answered(control!)) t.fail(out.problem);
+      return;
+    }
     let out = await withOwnerActive(t, s, attempt(writable(s, original), 'the current value'), restore, known);
     const other = samples(t, s, original).find((x) => x.documented);
     if (!out.ok && refused(out.res) && !isValidationError(out.res) && !forbidden(out.res) && other) out = await withOwnerActive(t, s, attempt(other.value, 'a valid value'), restore, known);
-    expectControl(t, { what, res: control!, refusals, kind: 'accepted', see: `suite.settings.roundtrip.${idPart(s.name)}` });
+    expectControl(t, { what, res: control!, refusals, kind: 'accepted', see: via.see });
     if (!out.ok) t.fail(out.problem);
   }, restore);
 }

@@ -15,7 +15,7 @@
  */
 import { catalog } from '../../schemas/catalog/index.ts';
 import { behaviour } from '../../src/behaviour.ts';
-import { declareModuleSetupBehaviours, declareModuleToggles, declareModuleValues, declareViaModule } from './suite-modules.ts';
+import { declareModuleSetupBehaviours, declareModuleToggles, declareModuleValues, declareToggleTypes, declareViaModule } from './suite-modules.ts';
 import { SETTINGS, SETTINGS_OBJECT, declareSettingBehaviours, sharesSpamfilterStorage } from './suite-settings.ts';
 import { SUITE } from './support.ts';
 
@@ -42,5 +42,6 @@ behaviour(
 declareViaModule();
 declareSettingBehaviours((s) => !sharesSpamfilterStorage(s), { concurrent: true });
 declareModuleValues();
+declareToggleTypes();
 // Not concurrent, after everything above has finished (module states are stored together).
 declareModuleToggles();

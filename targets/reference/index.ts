@@ -31,6 +31,8 @@ export interface ReferenceServer {
   appPassword: string;
   port: number;
   stop(): Promise<void>;
+  /** With `deferSiteSetup`: set the fresh site up (until then its settings are at their defaults). */
+  setUpSite?: () => void;
 }
 
 export interface ReferenceOptions {
@@ -41,6 +43,8 @@ export interface ReferenceOptions {
   user?: string;
   /** Its application password. Default: 24 random alphanumerics. */
   appPassword?: string;
+  /** Start as a site nobody set up (settings at their defaults); `setUpSite()` sets it up. */
+  deferSiteSetup?: boolean;
 }
 
 export interface HandlerOptions extends SiteOptions {
@@ -311,5 +315,6 @@ export async function startReferenceServer(opts: ReferenceOptions = {}): Promise
   const { server, port, url, stop } = await listenHttp(opts.port ?? 0, opts.host ?? '127.0.0.1');
   const handler = createReferenceHandler({ url, user: opts.user, appPassword: opts.appPassword });
   server.on('request', handler);
-  return { url, user: handler.site.admin.login, appPassword: handler.site.admin.appPasswords[0]!, port, stop };
+  const setUpSite = opts.deferSiteSetup ? handler.site.suite.deferSetup() : undefined;
+  return { url, user: handler.site.admin.login, appPassword: handler.site.admin.appPasswords[0]!, port, stop, ...(setUpSite ? { setUpSite } : {}) };
 }

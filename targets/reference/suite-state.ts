@@ -67,6 +67,16 @@ const SITE_SETTINGS: Record<string, unknown> = { cloud_newsletter_categories: [1
 
 export class SuiteState {
   settings = { ...defaultSettings(), ...structuredClone(SITE_SETTINGS) };
+
+  /**
+   * The site as it was before it was set up (every setting at its default), and the step that
+   * sets it up: a run that boots the server reads the fresh site's settings in between.
+   */
+  deferSetup(): () => void {
+    this.settings = defaultSettings();
+    return () => Object.assign(this.settings, structuredClone(SITE_SETTINGS));
+  }
+
   modules = defaultModules();
   plugins: Record<string, PluginInfo> = {
     'spamfilter/spamfilter.php': plugin('Spam Filter', 'Protects the site from comment and contact-form spam.', true),

@@ -35,8 +35,10 @@ it('one missing module and one wrong-typed setting are a few failures, never a c
     expect(by('error')).toEqual([]);
     const skipped = results.behaviours.filter((b) => b.status === 'skipped');
     expect(skipped.map((b) => b.id).sort()).toEqual([
+      'suite.modules.toggle-type.latex',
       'suite.modules.toggle.latex',
       'suite.settings.enum.carousel-background-color',
+      'suite.settings.module-route.carousel-background-color',
       'suite.settings.roundtrip.carousel-background-color',
       'suite.settings.type.carousel-background-color',
     ]);

@@ -125,4 +125,35 @@ export const REFERENCE_ROUNDS: string[][] = [
     // the other rounds set modules up through it).
     'ext.suite.module-active-refuse-all',
   ],
+  [
+    // Settings of the wrong type through /module/<slug> (no toggle in those bodies); every write
+    // method of the other write routes missing (disjoint routes).
+    'ext.suite.module-route-wrong-type-accepted',
+    'ext.suite.write-methods-missing',
+  ],
+  [
+    // Toggles that are not booleans on /settings and /module/<slug>; every request to the other
+    // write routes refused (disjoint routes).
+    'ext.suite.toggle-wrong-type-accepted',
+    'ext.suite.write-methods-refuse-all',
+  ],
+  [
+    // The read defaults (GET .../data without range; POST .../key/check without api_key), alone:
+    // the refusal above would swallow key/check.
+    'ext.suite.read-defaults-wrong',
+  ],
+  [
+    // Positive controls, 5: every write to /module/<slug> (its setting and toggle checks); the
+    // namespace indexes of spamfilter, contactform and suite without context; the indexes of the
+    // other extension namespaces (disjoint requests).
+    'ext.suite.module-route-refuse-all',
+    'ext.index-defaults-wrong',
+    'ext.namespaces-missing',
+  ],
 ];
+
+/**
+ * On the reference server with --fresh-site (test/extensions/fresh-site.test.ts): the defaults of
+ * site state, checked only on a fresh site.
+ */
+export const FRESH_SITE_ROUNDS: string[][] = [['ext.suite.settings-defaults-wrong']];

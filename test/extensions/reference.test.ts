@@ -9,7 +9,7 @@ import { matchesCaughtBy } from '../../faults/proxy.ts';
 import type { Results } from '../../schemas/results.ts';
 import { startReferenceServer, type ReferenceServer } from '../../targets/reference/index.ts';
 import { runSuite, type Target } from '../helpers/harness.ts';
-import { REFERENCE_ROUNDS, WORDPRESS_ROUNDS } from './plan.ts';
+import { FRESH_SITE_ROUNDS, REFERENCE_ROUNDS, WORDPRESS_ROUNDS } from './plan.ts';
 import { EXTENSION_BEHAVIOURS, notPassed, proveRound } from './rounds.ts';
 
 const target = (s: ReferenceServer): Target => ({ url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec' });
@@ -54,7 +54,7 @@ describe('extension behaviours against the reference server', () => {
   it('names at least one fault for every behaviour, and proves every fault in exactly one round', () => {
     const unnamed = baseline.behaviours.filter((b) => !extensionFaults.some((f) => matchesCaughtBy(f, b.id))).map((b) => b.id);
     expect(unnamed).toEqual([]);
-    const planned = [...WORDPRESS_ROUNDS, ...REFERENCE_ROUNDS].flat();
+    const planned = [...WORDPRESS_ROUNDS, ...REFERENCE_ROUNDS, ...FRESH_SITE_ROUNDS].flat();
     expect([...planned].sort()).toEqual(extensionFaults.map((f) => f.id).sort());
     expect(new Set(planned).size).toBe(planned.length);
   });

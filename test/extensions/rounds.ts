@@ -11,7 +11,8 @@ import type { Results } from '../../schemas/results.ts';
 import { proveFaults } from '../../src/proof.ts';
 import { expectCaught, type Target } from '../helpers/harness.ts';
 
-export const EXTENSION_BEHAVIOURS = '^(spamfilter|contactform|suite)\\.';
+/** The extension behaviours (and the other extension namespaces') but the defaults of site state, which need a fresh site (fresh-site.test.ts). */
+export const EXTENSION_BEHAVIOURS = '^(?!suite\\.(settings|modules)\\.default\\.)(spamfilter|contactform|suite|namespaces)\\.';
 
 export function fault(id: string): Fault {
   const f = allFaults.find((x) => x.id === id);
@@ -21,8 +22,13 @@ export function fault(id: string): Fault {
 
 /** Run the named behaviours of `faults` through one proxy; each fault's behaviours must fail (and pass in `baseline`). */
 export async function proveRound(target: Target, ids: string[], baseline: Results): Promise<void> {
+  return proveRoundWith(target, ids, baseline, []);
+}
+
+/** proveRound with extra CLI arguments (e.g. --fresh-site). */
+export async function proveRoundWith(target: Target, ids: string[], baseline: Results, args: string[]): Promise<void> {
   const faults = ids.map(fault);
-  const { rounds } = await proveFaults(target, { baseline: { code: null, stderr: '', results: () => baseline }, rounds: [faults], inProcess: true });
+  const { rounds } = await proveFaults(target, { baseline: { code: null, stderr: '', results: () => baseline }, rounds: [faults], roundArgs: args, inProcess: true });
   if (rounds[0]!.error) throw rounds[0]!.error;
   const run = rounds[0]!.run!;
   expect(run.stderr).not.toMatch(/internal error/i);
