@@ -50,7 +50,7 @@ describe('extension behaviours against the embedded WordPress (Akismet)', () => 
     const skipped = baseline.behaviours.filter((b) => b.status === 'skipped');
     for (const b of skipped) {
       if (b.id.startsWith('spamfilter.')) expect(REMOTE_SKIPS, `${b.id} skipped: ${b.reason}`).toContain(b.id);
-      else expect(b.reason).toMatch(/namespace (contactform\/v1|suite\/v4) is not advertised/);
+      else expect(b.reason).toMatch(/namespace (contactform\/v1|suite\/v4(\/[\w-]+)?|suite-boost\/v1|cloud\/v[23]) is not advertised/);
     }
     expect(baseline.behaviours.find((b) => b.id === 'spamfilter.key.accept')?.reason).toMatch(/400 invalid_key/);
     expect(baseline.behaviours.find((b) => b.id === 'spamfilter.key.length')?.reason).toMatch(/12-character key .*400 invalid_key/);
