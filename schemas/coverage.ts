@@ -101,7 +101,7 @@ export const COVERAGE_DEFINITION =
   'arg x stated attribute, resource field x context, setting, module, limit). An item is covered when a behaviour ' +
   'that ran (passed or failed; skips and errors do not count) names it, or a coarser ID containing it, in its covers list ' +
   '(arg:<endpoint>.<arg> covers all attributes of the arg; endpoint:<id> all its methods; route:<id> all methods of the route). ' +
-  'Behavioural coverage counts only items named by a behaviour that sent requests and is not a discovery behaviour (disc.*): ' +
+  'Behavioural coverage counts only items named by a behaviour that sent requests (or checked the answer the setup of the run requested for it) and is not a discovery behaviour (disc.*): ' +
   'what the target does, not what its index advertises.';
 
 const SEPARATORS = new Set(['.', '#', '@', ':']);
@@ -203,6 +203,8 @@ export interface CoveringBehaviour {
   status: 'passed' | 'failed' | 'skipped' | 'error';
   covers?: string[];
   requests?: number;
+  /** Checked an answer the run's setup requested for it (exercised, though not its own request). */
+  setupAnswer?: boolean;
 }
 
 export function computeCoverage(behaviours: readonly CoveringBehaviour[], c: Catalog = catalog): Coverage {
@@ -214,7 +216,7 @@ export function computeCoverage(behaviours: readonly CoveringBehaviour[], c: Cat
   const cache = new Map<string, string[]>();
   for (const b of behaviours) {
     if (b.status !== 'passed' && b.status !== 'failed') continue;
-    const exercised = (b.requests ?? 0) > 0;
+    const exercised = (b.requests ?? 0) > 0 || b.setupAnswer === true;
     for (const cover of new Set(b.covers ?? [])) {
       let ids = cache.get(cover);
       if (!ids) cache.set(cover, (ids = resolveCover(cover, items, c)));

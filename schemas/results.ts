@@ -98,6 +98,8 @@ export interface BehaviourMeta extends BehaviourDecl {
   failureKind?: FailureKind;
   /** The behaviour whose failure made this one skip (`depends on <ID>`). */
   dependsOn?: string;
+  /** It checks an answer the run's setup requested for it (counted once, in the setup's requests). */
+  setupAnswer?: boolean;
 }
 
 export interface BehaviourResult extends Omit<BehaviourMeta, 'spec'> {

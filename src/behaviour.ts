@@ -195,7 +195,8 @@ export interface BehaviourContext {
   counterexample(value: unknown): void;
   /**
    * This behaviour checks an answer the run's setup requested for it before any behaviour ran
-   * (the fresh-site snapshot, src/fresh-site.ts): that request counts as one of its own.
+   * (the fresh-site snapshot, src/fresh-site.ts): it exercised the target (coverage), though that
+   * one request is counted once, under the setup, not again per behaviour.
    */
   checksSetupAnswer(): void;
   /** Create a tagged post or page through this behaviour's client; deleted after the file. */
@@ -283,7 +284,6 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
     /** Requests of a prerequisite this behaviour owns, computed (maybe for another behaviour) before it ran. */
     let inherited = { requests: 0, latencyMs: 0 };
     /** Requests of the run's setup whose answer this behaviour checks. */
-    let setupAnswers = 0;
     const skip = (reason: string): never => {
       if (!reason) throw new Error(`behaviour ${decl.id} skipped without a reason`);
       ctx.skip(withTargetRoutes(reason, run.profile));
@@ -330,7 +330,7 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
         meta.counterexample = value;
       },
       checksSetupAnswer() {
-        setupAnswers = 1;
+        meta.setupAnswer = true;
       },
       create(collection, fields) {
         t.requireWrites();
@@ -364,7 +364,7 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       }
       throw err;
     } finally {
-      meta.requests = client.requests + inherited.requests + setupAnswers;
+      meta.requests = client.requests + inherited.requests;
       meta.latencyMs = Math.round(client.latencyMs + inherited.latencyMs);
     }
   });
