@@ -106,6 +106,8 @@ if (rows.includes('plugins')) {
 if (rows.includes('tests')) {
   const before = load();
   const m = await timed([process.execPath, join(PKG_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.ts'], { cwd: PKG_ROOT });
+  // A red run is reported with what failed, so the figure is never read without its cause.
+  if (m.code !== 0) console.error(`npm test exited ${m.code}; its failures:\n${(m.stdout + m.stderr).split('\n').filter((l) => /FAIL|×|AssertionError|Error:/.test(l)).slice(0, 40).join('\n')}`);
   row(`| \`npm test\` (exit ${m.code}) | ${(m.wallMs / 60_000).toFixed(1)} min wall, ${m.cpuS !== undefined ? (m.cpuS / 60).toFixed(1) : '?'} CPU-min | ≤ 4 min (idle 2-core machine) | ${before} → ${load()} |`);
 }
 
