@@ -18,7 +18,7 @@ import type { ArgSpec, EndpointSpec, RouteSpec } from '../../schemas/types.ts';
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
 import { deepEqual } from '../../src/discovery.ts';
-import { SUITE, answered, brief, expectAnswered, isNoRoute, isValidationError, namedParams, remoteEvidence, sameRefusal, skipIfForbidden, skipIfRemoteUnavailable } from './support.ts';
+import { SUITE, answered, brief, expectAnswered, isNoRoute, isValidationError, namedParams, remoteEvidence, sameRefusal, sampleSegment, skipIfForbidden, skipIfRemoteUnavailable } from './support.ts';
 
 /** Exercised by the settings and module behaviours (suite.settings.spec.ts), with their own values. */
 const ELSEWHERE = new Set(['suite.settings.update', 'suite.module.item.update', 'suite.module.active.update']);
@@ -27,8 +27,7 @@ const ELSEWHERE = new Set(['suite.settings.update', 'suite.module.item.update', 
 function concrete(t: BehaviourContext, route: RouteSpec): string {
   let path = route.path;
   for (const param of Object.keys(route.params ?? {})) {
-    const value =
-      param === 'slug' ? t.run.profile.toTargetModule('stats') : param === 'service' && route.id === 'suite.module.key.check' ? t.run.profile.toTargetNamespace('spamfilter/v1').split('/')[0]! : param === 'service' ? 'google' : param === 'plugin' ? 'cmsc-none/cmsc-none' : 'cmsc';
+    const value = sampleSegment(t, route, param, 'cmsc');
     path = path.replace(`<${param}>`, value);
   }
   return path;

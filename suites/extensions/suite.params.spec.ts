@@ -42,19 +42,14 @@ import {
   wrongTypeValue,
   type Carrier,
   type ControlKind,
+  sampleSegment,
 } from './support.ts';
 
 /** Checked by their own files. */
 const ELSEWHERE = new Set(['suite.index.read', 'suite.settings.update', 'suite.module.item.update', 'suite.module.all.active.update', 'suite.module.active.update']);
 
 /** Path segments whose accepted values are not stated: harmless samples that name nothing real. */
-function segment(t: BehaviourContext, route: RouteSpec, param: string): string {
-  if (route.id === 'suite.module.key.check') return t.run.profile.toTargetNamespace('spamfilter/v1').split('/')[0]!;
-  if (param === 'slug') return t.run.profile.toTargetModule('stats');
-  if (param === 'plugin') return 'cmsc-none/cmsc-none';
-  if (param === 'service') return 'google';
-  return '1';
-}
+const segment = (t: BehaviourContext, route: RouteSpec, param: string): string => sampleSegment(t, route, param, '1');
 
 interface Case {
   kind: 'required' | 'type' | 'enum' | 'pattern';

@@ -27,6 +27,7 @@ import {
   sameRefusal,
   skipIfForbidden,
   skipIfRemoteUnavailable,
+  spamService,
   validValue,
 } from './support.ts';
 
@@ -42,7 +43,6 @@ interface Sample {
 }
 
 /** The spam filter's service name, as its namespace is spelled on the target (`spamfilter`, or `akismet`). */
-const spamService = (t: BehaviourContext) => t.run.profile.toTargetNamespace('spamfilter/v1').split('/')[0]!;
 
 /** A value for each path segment of a route. Unknown members are fine: a 404 for them skips. */
 async function segmentValue(t: BehaviourContext, route: RouteSpec, param: string, spec: ArgSpec): Promise<Sample> {

@@ -7,7 +7,7 @@
  * Errors are "not shown" in the spec (core part 7), so "refused" means a 4xx answer: the server
  * turned the request down as a client error. A 5xx is a server failure, never a refusal.
  */
-import type { ArgSpec, DeclaredType } from '../../schemas/types.ts';
+import type { ArgSpec, DeclaredType, RouteSpec } from '../../schemas/types.ts';
 import { runContext, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
 import { deepEqual } from '../../src/discovery.ts';
@@ -16,6 +16,22 @@ import { TargetError } from '../../src/errors.ts';
 export const SPAMFILTER = 'spamfilter/v1';
 export const CONTACTFORM = 'contactform/v1';
 export const SUITE = 'suite/v4';
+
+/** The spam filter's service name on the target (the first segment of its namespace): the <service> of the suite's key check. */
+export const spamService = (t: BehaviourContext): string => t.run.profile.toTargetNamespace('spamfilter/v1').split('/')[0]!;
+
+/**
+ * A harmless sample for a suite path segment whose accepted values are not stated: it names
+ * nothing real (a module the suite has, the spam filter's service for the key check, a plugin
+ * and a service that do not exist); `fallback` for any other segment.
+ */
+export function sampleSegment(t: BehaviourContext, route: RouteSpec, param: string, fallback: string): string {
+  if (route.id === 'suite.module.key.check') return spamService(t);
+  if (param === 'slug') return t.run.profile.toTargetModule('stats');
+  if (param === 'plugin') return 'cmsc-none/cmsc-none';
+  if (param === 'service') return 'google';
+  return fallback;
+}
 
 /** Behaviour IDs allow lowercase letters, digits, '.', '-': a setting name becomes `carousel-background-color`. */
 export const idPart = (name: string): string => name.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
