@@ -199,6 +199,12 @@ export interface BehaviourContext {
    * one request is counted once, under the setup, not again per behaviour.
    */
   checksSetupAnswer(): void;
+  /**
+   * Skip because another behaviour checks (and reports) what this one needs and found it unmet:
+   * "depends on <owner>: <why>", recorded as `dependsOn` in the results. For a need that is a
+   * behaviour's own verdict rather than a shared computation (else use `need`).
+   */
+  dependsOn(owner: string, why: string): never;
   /** Create a tagged post or page through this behaviour's client; deleted after the file. */
   create(collection: string, fields?: Record<string, unknown>): Promise<any>;
   /** Track an item created some other way, for deletion after the file. */
@@ -328,6 +334,10 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       },
       counterexample(value) {
         meta.counterexample = value;
+      },
+      dependsOn(owner, why) {
+        meta.dependsOn = owner;
+        return skip(`depends on ${owner}: ${why}`);
       },
       checksSetupAnswer() {
         meta.setupAnswer = true;

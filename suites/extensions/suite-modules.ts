@@ -138,7 +138,7 @@ async function withModuleIn(t: BehaviourContext, state: boolean, fn: (slug: stri
           const res = await setModule(t, slug, state);
           if (state) await skipIfActivationImpossible(t, slug, res, what);
           if (!answered(res) || (await moduleState(t, slug)) !== state)
-            t.skip(`${what} answered ${brief(res)}: could not ${state ? 'activate' : 'deactivate'} ${slug} (see suite.modules.toggle.${slug})`);
+            t.dependsOn(`suite.modules.toggle.${slug}`, `${what} answered ${brief(res)}: could not ${state ? 'activate' : 'deactivate'} ${slug}`);
         }
         await fn(slug);
       },
@@ -373,7 +373,7 @@ export function declareViaModule(): void {
               const res = await setModule(t, viaModuleSlug, true);
               await skipIfActivationImpossible(t, viaModuleSlug, res, what);
               if (!answered(res) || !(await moduleState(t, viaModuleSlug)))
-                t.skip(`${what} answered ${brief(res)}: could not activate ${viaModuleSlug} (see suite.modules.toggle.${viaModuleSlug})`);
+                t.dependsOn(`suite.modules.toggle.${viaModuleSlug}`, `${what} answered ${brief(res)}: could not activate ${viaModuleSlug}`);
             }
             const res = await t.client.post(route, { [key]: value });
             expectAnswered(t, res, `POST ${route} {${key}: ${value}}`);

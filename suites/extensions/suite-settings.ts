@@ -340,7 +340,7 @@ export async function withOwnerActive(
       async () => {
         const res = await t.client.post(activeRoute(t, owner), { active: true });
         if (!answered(res) || (await moduleActive(t, owner)) !== true)
-          t.skip(`${first.problem}; the setting belongs to module ${owner}, which is not active, and activating it answered ${brief(res)} (see suite.modules.toggle.${owner})`);
+          t.dependsOn(`suite.modules.toggle.${owner}`, `${first.problem}; the setting belongs to module ${owner}, which is not active, and activating it answered ${brief(res)}`);
         return attempt();
       },
       async () => {

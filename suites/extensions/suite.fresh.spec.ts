@@ -26,10 +26,10 @@ function snapshot(t: BehaviourContext): Record<string, unknown> {
   const fresh = t.run.info.freshSite;
   if (!fresh.fresh) t.skip(fresh.reason);
   const snap = fresh.suiteSettings;
-  if (!snap) t.skip(`the run's setup could not read GET ${SETTINGS} before the behaviours (see suite.settings.read)`);
+  if (!snap) t.dependsOn('suite.settings.read', `the run's setup could not read GET ${SETTINGS} before the behaviours`);
   const body = snap.body;
   if (snap.status < 200 || snap.status >= 300 || !body || typeof body !== 'object' || Array.isArray(body))
-    t.skip(`GET ${SETTINGS} answered ${snap.status} at the start of the run, not an object of settings (see suite.settings.read)`);
+    t.dependsOn('suite.settings.read', `GET ${SETTINGS} answered ${snap.status} at the start of the run, not an object of settings`);
   t.checksSetupAnswer();
   return body as Record<string, unknown>;
 }
@@ -53,7 +53,7 @@ for (const s of catalog.settings.filter((x): x is SettingSpec & { default: unkno
       const snap = snapshot(t);
       const key = t.run.profile.toTargetSetting(s.name);
       if (!Object.prototype.hasOwnProperty.call(snap, key) || !hasType(s.type, snap[key]) || (s.enum && !s.enum.includes(snap[key] as string)))
-        t.skip(`GET ${SETTINGS} answered ${key} = ${show(snap[key])} at the start of the run, not a value of its type (see suite.settings.value.${idPart(s.name)})`);
+        t.dependsOn(`suite.settings.value.${idPart(s.name)}`, `it checks this value: GET ${SETTINGS} answered ${key} = ${show(snap[key])} at the start of the run, not a value of its type`);
       if (!sameValue(s, snap[key], s.default))
         t.fail(`on a fresh site (${t.run.info.freshSite.reason}) GET ${SETTINGS} answered ${key} = ${show(snap[key])} at the start of the run; the documented default is ${show(s.default)}`);
     },
@@ -77,7 +77,7 @@ for (const m of catalog.modules) {
       t.requireCredentials();
       const snap = snapshot(t);
       const key = t.run.profile.toTargetModule(m.slug);
-      if (asBoolean(snap[key]) === undefined) t.skip(`GET ${SETTINGS} answered ${key} = ${show(snap[key])} at the start of the run, not a boolean (see suite.modules.value.${idPart(m.slug)})`);
+      if (asBoolean(snap[key]) === undefined) t.dependsOn(`suite.modules.value.${idPart(m.slug)}`, `it checks this value: GET ${SETTINGS} answered ${key} = ${show(snap[key])} at the start of the run, not a boolean`);
       if (asBoolean(snap[key]) !== m.default)
         t.fail(`on a fresh site (${t.run.info.freshSite.reason}) GET ${SETTINGS} answered ${key} = ${show(snap[key])} at the start of the run; module toggles default to false`);
     },
