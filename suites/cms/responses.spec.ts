@@ -9,10 +9,12 @@
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
-import { postTypes, SPEC_LIMITS } from './lib/collections.ts';
+import { posts, postTypes, SPEC_LIMITS } from './lib/collections.ts';
 import { advertisedEndpoint, findAdvertisedRoute } from '../../src/discovery.ts';
 
 const SPEC_ERRORS = { doc: 'core' as const, section: '7. Errors' };
+/** A route of the namespace that is documented nowhere. */
+const NO_ROUTE = `${posts.collection.replace(/\/[^/]+$/, '')}/no-such-collection`;
 
 function errorShapeProblem(res: Response, what: string): string | undefined {
   const b = res.body;
@@ -30,22 +32,22 @@ behaviour(
     id: 'cms.errors.body-shape',
     level: 'SHOULD',
     namespace: 'cms/v2',
-    route: '/cms/v2/posts',
+    route: posts.collection,
     title: 'a refusal answers the error body {code, message, data.status = the HTTP status}: a refused argument, an item that does not exist, a route that does not exist',
     spec: SPEC_ERRORS,
   },
   async (t: BehaviourContext) => {
     const [control, badArg, noItem, noRoute] = await Promise.all([
-      t.client.get('/cms/v2/posts', { query: { per_page: 1 } }),
-      t.client.get('/cms/v2/posts', { query: { per_page: 0 } }),
-      t.client.get('/cms/v2/posts/987654321'),
-      t.client.get('/cms/v2/no-such-collection'),
+      t.client.get(posts.collection, { query: { per_page: 1 } }),
+      t.client.get(posts.collection, { query: { per_page: 0 } }),
+      t.client.get(posts.item(987654321)),
+      t.client.get(NO_ROUTE),
     ]);
-    expectControlAccepted(t, control, 'GET /cms/v2/posts?per_page=1', 'the refused requests');
+    expectControlAccepted(t, control, `GET ${posts.collection}?per_page=1`, 'the refused requests');
     const problems = [
-      errorShapeProblem(badArg, 'GET /cms/v2/posts?per_page=0'),
-      errorShapeProblem(noItem, 'GET /cms/v2/posts/987654321'),
-      errorShapeProblem(noRoute, 'GET /cms/v2/no-such-collection'),
+      errorShapeProblem(badArg, `GET ${posts.collection}?per_page=0`),
+      errorShapeProblem(noItem, `GET ${posts.item(987654321)}`),
+      errorShapeProblem(noRoute, `GET ${NO_ROUTE}`),
     ].filter((p): p is string => p !== undefined);
     if (problems.length) t.fail(problems.join('; '));
   },
@@ -94,7 +96,7 @@ behaviour(
     id: 'cms.posts.query.ignore_sticky.default',
     level: 'MUST',
     namespace: 'cms/v2',
-    route: '/cms/v2/posts',
+    route: posts.collection,
     title: 'without ignore_sticky, an old sticky post is listed by its date, not first (default true); with ignore_sticky=false it comes first',
     spec: { doc: 'core', section: '4. Endpoints › Posts › Post collection query' },
     covers: ['arg:cms.posts.collection.list.ignore_sticky#default'],
@@ -102,22 +104,22 @@ behaviour(
   async (t: BehaviourContext) => {
     t.requireWrites();
     t.requireCredentials();
-    const advertised = advertisedEndpoint(findAdvertisedRoute(t.index, '/cms/v2/posts')?.entry, 'GET')?.args;
+    const advertised = advertisedEndpoint(findAdvertisedRoute(t.index, posts.collection)?.entry, 'GET')?.args;
     if (advertised && typeof advertised === 'object' && !('ignore_sticky' in advertised))
       t.skip('not observable: the target does not advertise ignore_sticky (discovery reports the missing argument; checked only where advertised)');
-    const sticky = await t.create('/cms/v2/posts', { title: 'sticky by date', sticky: true, date: '2001-01-15T10:00:00' });
-    await t.create('/cms/v2/posts', { title: 'newer than the sticky' });
+    const sticky = await t.create(posts.collection, { title: 'sticky by date', sticky: true, date: '2001-01-15T10:00:00' });
+    await t.create(posts.collection, { title: 'newer than the sticky' });
     const [omitted, unsticky] = await Promise.all([
-      t.client.get('/cms/v2/posts', { query: { per_page: 2 } }),
-      t.client.get('/cms/v2/posts', { query: { per_page: 2, ignore_sticky: false } }),
+      t.client.get(posts.collection, { query: { per_page: 2 } }),
+      t.client.get(posts.collection, { query: { per_page: 2, ignore_sticky: false } }),
     ]);
-    if (unsticky.status !== 200 || !Array.isArray(unsticky.body)) t.fail(whyNotAccepted(unsticky, 'GET /cms/v2/posts?ignore_sticky=false'));
+    if (unsticky.status !== 200 || !Array.isArray(unsticky.body)) t.fail(whyNotAccepted(unsticky, `GET ${posts.collection}?ignore_sticky=false`));
     // Other checks may hold sticky posts too: what matters is that a sticky post older than a later one leads.
     const dates = (list: any[]) => list.map((p) => String(p?.date ?? ''));
     const outOfOrder = (list: any[]) => dates(list).findIndex((d, i, all) => i + 1 < all.length && d < all[i + 1]!);
     if (!unsticky.body[0]?.sticky || outOfOrder(unsticky.body) === -1)
       t.skip(`not observable: with ignore_sticky=false no older sticky post leads the list either (${unsticky.body.map((p: any) => `${p?.id}${p?.sticky ? ' sticky' : ''} ${p?.date}`).join(', ')}; sticky post ${sticky.id})`);
-    if (omitted.status !== 200 || !Array.isArray(omitted.body)) t.fail(whyNotAccepted(omitted, 'GET /cms/v2/posts'));
+    if (omitted.status !== 200 || !Array.isArray(omitted.body)) t.fail(whyNotAccepted(omitted, `GET ${posts.collection}`));
     const i = outOfOrder(omitted.body);
     if (i !== -1)
       t.fail(`without ignore_sticky the list is not in date order: ${omitted.body.map((p: any) => `${p?.id}${p?.sticky ? ' (sticky)' : ''} ${p?.date}`).join(', ')}; sticky posts are moved to the front (ignore_sticky defaults to true)`);

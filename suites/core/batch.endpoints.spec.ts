@@ -96,7 +96,7 @@ behaviour(
   async (t) => {
     t.requireWrites();
     t.requireCredentials();
-    const page = await t.create('/cms/v2/pages', { title: 'not batchable' });
+    const page = await t.create(endpointById('cms.pages.collection.create').route.path, { title: 'not batchable' });
     // Positive control: the batch route applies a batchable item aimed at the same page.
     const title = `${page.title?.raw ?? 'page'} via batch`;
     const control = await sendBatch(t, [{ method: 'POST', path: `/cms/v2/pages/${page.id}`, body: { title } }]);
