@@ -58,10 +58,18 @@ export async function createExact(client: Client, fx: Fixtures, collection: stri
   throw new FixtureError(`could not create a fixture in ${collection} (${JSON.stringify(body).slice(0, 160)}): ${res.status} ${res.text.slice(0, 200)}`, fixtureOwner(collection));
 }
 
-/** Declare the file's fixtures; `build` runs once before the file's behaviours. */
+/**
+ * The setups declared by the suite file being loaded (this module is evaluated afresh for every
+ * suite file): all of them are built at the same time, in one `beforeAll`, because some wait for
+ * the clock (dates of second resolution) and a suite worker runs nothing else meanwhile.
+ */
+const declaredSetups: (() => Promise<void>)[] = [];
+
+/** Declare the file's fixtures; `build` runs once before the file's behaviours (with the file's other setups). */
 export function fileSetup<T>(name: string, build: (s: SetupContext) => Promise<T>, opts: { needsCredentials?: boolean } = {}): FileSetup<T> {
   let state: State<T> = { kind: 'pending' };
-  beforeAll(async () => {
+  if (declaredSetups.length === 0) beforeAll(() => Promise.all(declaredSetups.map((f) => f())).then(() => undefined));
+  declaredSetups.push(async () => {
     const run = runContext();
     if (!run.info.writes.allowed) {
       state = { kind: 'skip', reason: `writes not allowed: ${run.info.writes.reason}` };
