@@ -7,6 +7,16 @@ import { register } from 'tsx/esm/api';
 // NODE_OPTIONS says otherwise): about 150 MB less peak memory for a full run, no more CPU measured.
 if (!/--max-semi-space-size/.test(process.env.NODE_OPTIONS ?? '')) setFlagsFromString('--max-semi-space-size=2');
 
+// Vite's native transformer (rolldown) allocates with mimalloc, which by default commits its
+// first 1 GiB arena eagerly in huge pages: about 80 MB of resident memory this process never uses.
+process.env.MIMALLOC_ARENA_EAGER_COMMIT ??= '0';
+
+// Output piped into a command that stops reading (`cms-conformance list | head`): end quietly.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
 register();
 const { main } = await import('../src/cli.ts');
 process.exitCode = await main(process.argv.slice(2));
