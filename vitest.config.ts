@@ -11,6 +11,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const STARTS_PROCESSES =
   /(?<![.\w])(?:runCli|runSuite|exec|spawn|spawnSync|bootHost|bootWordPress|bootPluginTarget|sharedWordPress|proveFaults|proveRound|faultSuite|cmsFaultSuite|runCms|interruptedRun|listBehaviours|runConformance|createVitest|runFleet)\s*\(|SuiteEngine\.create|InProcessRunner\.open/;
@@ -24,12 +25,35 @@ const isProof = (file: string) => /\.(e2e|browser)\.test\.ts$/.test(file) || STA
 export const PROOFS = testFiles.filter(isProof);
 export const UNITS = testFiles.filter((f) => !isProof(f));
 
+/**
+ * The proofs that take minutes (full runs against PHP) start first, longest first, so that the
+ * short files fill the other worker meanwhile instead of waiting at the end; vitest's own order
+ * (by the durations of the last run, or by file size on a fresh clone) does the rest.
+ */
+const LONGEST_FIRST = [
+  'test/real-targets.wordpress-7.1.test.ts',
+  'test/cms/wordpress-faults.test.ts',
+  'test/fleet-concurrent.test.ts',
+  'test/real-targets.embedded-6.5.5.test.ts',
+];
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST_FIRST.indexOf(f.moduleId.slice(root.length + 1).split('\\').join('/'));
+      return i === -1 ? LONGEST_FIRST.length : i;
+    };
+    const sorted = await super.sort(files);
+    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+  }
+}
+
 export default defineConfig({
   test: {
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: UNITS } },
       { extends: true, test: { name: 'proofs', include: PROOFS } },

@@ -149,9 +149,9 @@ export const WORDPRESS_SKIPPED: Record<string, string> = {
 };
 
 /**
- * The queries file's WordPress also holds what the suite cannot create through documented routes
+ * The fault tests' WordPress also holds what the suite cannot create through documented routes
  * (made through WordPress's own routes before the baseline): 11 media items and a tag in use.
- * The writes file's WordPress is as booted: without them these behaviours skip.
+ * The embedded WordPress as booted has neither: there these behaviours skip (real-targets.embedded-6.5.5.test.ts).
  */
 export const SKIPPED_WITHOUT_MEDIA_AND_TAGS: Record<string, string> = {
   'cms.media.query.per_page.default': 'no media on the target, and uploading is not documented',

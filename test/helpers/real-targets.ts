@@ -1,0 +1,37 @@
+/**
+ * The verdicts against real implementations, pinned (test/real-targets.*.test.ts, one file per
+ * target so that the two runs can go to both test workers): a full run (seed 1) compared with
+ * committed expectations listing every gating (SECURITY and MUST) failure with a one-line reason
+ * it is genuine: the spec sentence and the observed answer. It fails on a gating failure the
+ * expectations do not list (a false failure, or a new deviation to explain) and on a listed one
+ * that now passes (remove it), and on any check that could not be made because of a bug of
+ * cms-conformance.
+ */
+import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import type { Results } from '../../schemas/results.ts';
+import { expectationsFile } from './plugin-target.ts';
+
+interface Expectations {
+  target: string;
+  seed: number;
+  failures: { id: string; level: string; reason: string }[];
+}
+
+export const RUN_MS = 20 * 60_000;
+
+export function compareWithExpectations(results: Results, file: string): void {
+  const expected: Expectations = JSON.parse(readFileSync(expectationsFile(file), 'utf8'));
+  for (const f of expected.failures) expect(f.reason.length, `${file}: ${f.id} needs a reason`).toBeGreaterThan(20);
+  const listed = new Set(expected.failures.map((f) => f.id));
+  const status = new Map(results.behaviours.map((b) => [b.id, b]));
+  const gating = results.behaviours.filter((b) => b.status === 'failed' && (b.level === 'MUST' || b.level === 'SECURITY'));
+  const unlisted = gating.filter((b) => !listed.has(b.id)).map((b) => `${b.id} (${b.level}): ${b.reason}`);
+  const nowPassing = expected.failures.filter((f) => status.get(f.id)?.status !== 'failed').map((f) => `${f.id}: now ${status.get(f.id)?.status ?? 'not run'} ${status.get(f.id)?.reason ?? ''}`);
+  const harness = results.behaviours.filter((b) => b.status === 'error' && b.failureKind === 'harness').map((b) => `${b.id}: ${b.reason}`);
+  expect(unlisted, `gating failures not in test/expectations/${file} (a false failure to fix, or a genuine one to list with its reason)`).toEqual([]);
+  expect(nowPassing, `listed in test/expectations/${file} but no longer failing (remove them)`).toEqual([]);
+  expect(harness, 'checks that could not be made because of a bug of cms-conformance').toEqual([]);
+  expect(results.errors).toEqual([]);
+}
+
