@@ -33,8 +33,8 @@ describe('latency (reference server)', () => {
     const { startReferenceServer } = await import('../../targets/reference/index.ts');
     ref = await startReferenceServer({ port: 0 });
     plain = await run(0, '10s');
-    slow = await run(250, '10s');
-    tooSlow = await run(1500, '1s', true);
+    slow = await run(100, '10s');
+    tooSlow = await run(600, '300ms', true);
   }, 900_000);
   afterAll(async () => ref?.stop());
 
