@@ -53,6 +53,8 @@ export interface ProxyStats {
   writes: number;
   /** When each request arrived (performance.now(), ms). */
   arrivals: number[];
+  /** The most requests that were open at once (arrived, not yet answered). */
+  maxInFlight: number;
 }
 
 /**
@@ -141,9 +143,12 @@ export async function startFaultProxy(
   const profile = getProfile(opts.profile ?? 'spec');
   const upstream = new URL(targetUrl.replace(/\/+$/, ''));
   const agent = new Agent({ connections: 16 });
-  const stats: ProxyStats = { total: 0, byMethod: {}, writes: 0, arrivals: [] };
+  const stats: ProxyStats = { total: 0, byMethod: {}, writes: 0, arrivals: [], maxInFlight: 0 };
+  let inFlight = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    stats.maxInFlight = Math.max(stats.maxInFlight, ++inFlight);
+    res.once('close', () => inFlight--);
     const raw = await readBody(req);
     const url = new URL(req.url ?? '/', 'http://proxy');
     // Count the effective method (WordPress honours ?_method= and X-HTTP-Method-Override).

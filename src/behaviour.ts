@@ -15,7 +15,7 @@ import { Fixtures, tagFor, type FixtureError } from './fixtures.ts';
 import type { RunInfo } from './run-info.ts';
 import { PKG_ROOT } from './paths.ts';
 import { withTargetRoutes } from './route-names.ts';
-import { workerCount } from './suite-files.ts';
+import { workerConcurrency, workerCount } from './suite-files.ts';
 
 export type { BehaviourDecl, BehaviourMeta, Level, RecordedExchange } from '../schemas/results.ts';
 
@@ -80,6 +80,7 @@ export function runContext(): RunContext {
   if (!info) throw new Error('no run information: suites are started by the cms-conformance CLI');
   const profile = getProfile(info.profile);
   const c = info.config;
+  const workers = info.workers ?? workerCount(c.concurrency);
   shared = {
     info,
     profile,
@@ -89,9 +90,9 @@ export function runContext(): RunContext {
       credentials: { user: c.user, appPassword: c.appPassword, authHeader: c.authHeader },
       timeoutMs: c.timeoutMs,
       // --concurrency is the limit for the whole run: share it between the suite workers.
-      concurrency: Math.max(1, Math.ceil(c.concurrency / workerCount(c.concurrency))),
+      concurrency: workerConcurrency(c.concurrency, workers, Number(process.env.VITEST_POOL_ID ?? 1)),
       // --max-rps is for the whole run, too: each worker takes its share.
-      maxRps: c.maxRps ? c.maxRps / workerCount(c.concurrency) : undefined,
+      maxRps: c.maxRps ? c.maxRps / workers : undefined,
       mapRoute: (r) => profile.toTargetRoute(r),
       // One line per request in the run's events.ndjson (forks inherit it; each fork tags its behaviour ID).
       ...(info.eventLog ? { onExchange: eventWriter(info.eventLog, 'suite') } : {}),

@@ -22,6 +22,8 @@ export interface RunInfo {
   freshSite: FreshSite;
   /** NDJSON event log (events.ndjson) every process appends one line per request to; absent when not chosen. */
   eventLog?: string;
+  /** How many suite workers share --concurrency and --max-rps (set by the suite engine). */
+  workers?: number;
 }
 
 declare module 'vitest' {

@@ -244,11 +244,13 @@ export class SuiteEngine {
   private constructor(
     private readonly vitest: Vitest,
     private readonly reporter: SwitchingReporter,
+    private readonly workers: number,
   ) {}
 
   /** `reporters`: what else listens to every run (the progress line of a single run; a fleet prints one line per site instead). */
-  static async create(cfg: Pick<RunConfig, 'only' | 'concurrency' | 'shard'>, opts: { reporters?: Reporter[]; perRunOnly?: boolean } = {}): Promise<SuiteEngine> {
+  static async create(cfg: Pick<RunConfig, 'only' | 'concurrency' | 'shard' | 'target'>, opts: { reporters?: Reporter[]; perRunOnly?: boolean } = {}): Promise<SuiteEngine> {
     const { createVitest } = await import('vitest/node');
+    const workers = workerCount(cfg.concurrency, { inProcessTarget: cfg.target === 'reference' });
     const shard = cfg.shard ? parseShard(cfg.shard) : undefined;
     const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
     const reporter = new SwitchingReporter();
@@ -264,7 +266,7 @@ export class SuiteEngine {
         testNamePattern: cfg.only,
         passWithNoTests: true,
         pool: 'threads',
-        maxWorkers: workerCount(cfg.concurrency),
+        maxWorkers: workers,
         ...SHARED_WORKERS,
         // A behaviour shard runs its share of the suite files (vitest's own file sharding: stable by path).
         ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}),
@@ -280,7 +282,7 @@ export class SuiteEngine {
     // deleted and the tag swept: keep only our handler, which cancels the run and lets cleanup run.
     for (const sig of ['SIGINT', 'SIGTERM'] as const)
       for (const l of process.listeners(sig)) if (!signalListeners[sig].includes(l)) process.off(sig, l as (...a: unknown[]) => void);
-    const engine = new SuiteEngine(vitest, reporter);
+    const engine = new SuiteEngine(vitest, reporter, workers);
     engine.perRunOnly = opts.perRunOnly === true && !cfg.only && !shard;
     return engine;
   }
@@ -295,7 +297,7 @@ export class SuiteEngine {
   async run(info: RunInfo, header: RunHeader): Promise<Results> {
     if (this.cancelled) throw new Error('the run was cancelled');
     this.reporter.next(header);
-    this.vitest.provide('run', info);
+    this.vitest.provide('run', { ...info, workers: this.workers });
     this.running = true;
     try {
       if (this.perRunOnly) {
@@ -355,10 +357,20 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   const declared = await declaredFor(cfg.only, cfg.only !== undefined);
   if (cfg.only !== undefined && declared && !declared.selected.length) throw new UsageError(noneSelected(cfg.only, declared.of));
   const progress = new ProgressReporter({ stream: { write: () => true }, quiet: true, ...opts.progress, ...(declared ? { totals: totalsByNamespace(declared.selected) } : {}) });
-  const prepared = await prepareTarget(cfg, log, opts.wordpressVersion);
+  // Vitest starts (about half a second of CPU) while the target boots and its index is read.
+  const ownEngine = !opts.engine;
+  const starting = ownEngine ? SuiteEngine.create(cfg, { reporters: [progress] }) : undefined;
+  // An engine that started but is not used (the target could not be prepared) is closed.
+  const closeUnused = () => starting?.then((e) => e.close()).catch(() => undefined);
+  let prepared: PreparedTarget;
+  try {
+    prepared = await prepareTarget(cfg, log, opts.wordpressVersion);
+  } catch (error) {
+    await closeUnused();
+    throw error;
+  }
   const stopTarget = once(async () => prepared.stop?.());
   let engine: SuiteEngine | undefined = opts.engine;
-  const ownEngine = !opts.engine;
   let cancelRequested = false;
   const onSignal = (sig: NodeJS.Signals) => {
     progress.clear();
@@ -424,7 +436,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       ...(shard ? { shard } : {}),
       ...(opts.site ? { site: opts.site } : {}),
     };
-    engine ??= await SuiteEngine.create(cfg, { reporters: [progress] });
+    engine ??= await starting!;
     if (cancelRequested) engine.cancel();
     const sweeper = info.writes.allowed && indexClient.hasCredentials ? sweepClient(prepared.url, effective, profile, eventLog) : undefined;
     let results: Results;
@@ -464,6 +476,8 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     if (ownEngine) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      // Failed before the engine was taken into use (index, profile, fresh site): close it.
+      if (!engine) await closeUnused();
     }
     await stopTarget();
   }

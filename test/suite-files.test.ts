@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { SUITE_AREAS, suiteFiles } from '../src/suite-files.ts';
+import { SUITE_AREAS, suiteFiles, workerConcurrency, workerCount } from '../src/suite-files.ts';
 import { runCli } from './helpers/cli.ts';
+
+describe('suite workers', () => {
+  it('share --concurrency exactly: the shares of all workers add up to it, each at least 1', () => {
+    for (let c = 1; c <= 20; c++)
+      for (const inProcessTarget of [false, true]) {
+        const workers = workerCount(c, { inProcessTarget });
+        expect(workers).toBeLessThanOrEqual(c);
+        const shares = Array.from({ length: workers }, (_, i) => workerConcurrency(c, workers, i + 1));
+        expect(shares.reduce((a, b) => a + b, 0), `--concurrency ${c} over ${workers} workers: ${shares}`).toBe(c);
+        expect(Math.min(...shares)).toBeGreaterThanOrEqual(1);
+      }
+  });
+});
 
 describe('suite files selected by --only', () => {
   it('narrows to the areas of literal, anchored prefixes and loads everything otherwise', () => {

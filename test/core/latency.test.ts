@@ -15,12 +15,14 @@ const ONLY = '^cms\\.(posts|pages)\\.(revisions|autosaves)\\.';
 describe('latency (reference server)', () => {
   let ref: { url: string; user: string; appPassword: string; stop(): Promise<void> };
   /** With `beyondIndex`, only requests other than the site index are delayed (the CLI reads the index before the suites). */
+  let slowInFlight = 0;
   const run = async (latencyMs: number, timeout: string, beyondIndex = false): Promise<Results> => {
     const slowRoutes: Fault = { id: 'latency.beyond-index', title: `answers every request but the index ${latencyMs} ms late`, caughtBy: [], request: async (req) => void (req.route !== '/' && (await new Promise((r) => setTimeout(r, latencyMs)))) };
     const proxy = !latencyMs ? undefined : beyondIndex ? await startFaultProxy(ref.url, [slowRoutes], { profile: 'spec' }) : await startFaultProxy(ref.url, [], { profile: 'spec', chaos: { latencyMs } });
     try {
       const r = await runCli(['run', '--target', proxy?.url ?? ref.url, '--profile', 'spec', '--user', ref.user, '--app-password', ref.appPassword, '--seed', '1', '--runs', '4', '--timeout', timeout, '--only', ONLY], { timeoutMs: 300_000 });
       expect(r.stderr).not.toMatch(/internal error/);
+      if (latencyMs && !beyondIndex) slowInFlight = proxy!.stats.maxInFlight;
       return r.results();
     } finally {
       await proxy?.close();
@@ -37,6 +39,12 @@ describe('latency (reference server)', () => {
     tooSlow = await run(600, '300ms', true);
   }, 900_000);
   afterAll(async () => ref?.stop());
+
+  it('--concurrency (default 4) holds for the whole run, however many suite workers share it', () => {
+    // Every answer 100 ms late: requests overlap, up to the limit and never beyond it.
+    expect(slowInFlight).toBeGreaterThanOrEqual(3);
+    expect(slowInFlight).toBeLessThanOrEqual(4);
+  });
 
   it('added latency changes no verdict', () => {
     expect(plain.behaviours.length).toBeGreaterThan(20);
