@@ -117,7 +117,7 @@ function fullName(tc: TestCase): string {
   return names.join(' ');
 }
 
-/** Record the behaviours of the suite files a run or a listing loaded (files that failed to load are left out). */
+/** Record the behaviours of the suite files a run or a listing loaded (files that failed to load, or were not collected, are left out). */
 export function recordDeclared(modules: readonly TestModule[]): void {
   const entries: [string, Declared[]][] = [];
   for (const m of modules) {
@@ -129,7 +129,9 @@ export function recordDeclared(modules: readonly TestModule[]): void {
       if (!b) complete = false;
       else list.push({ id: b.id, name: fullName(tc), namespace: b.namespace, level: b.level });
     }
-    if (complete) entries.push([rel(m.moduleId), list]);
+    // Every suite file declares behaviours: none collected means the file was not (a run cut
+    // short), and recording it would make later runs believe the file declares nothing.
+    if (complete && list.length) entries.push([rel(m.moduleId), list]);
   }
   if (!entries.length) return;
   try {

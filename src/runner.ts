@@ -262,7 +262,7 @@ export class SuiteEngine {
         include: suiteFiles(cfg.only),
         watch: false,
         // Our own progress (src/progress.ts) instead of vitest's output; the summary is the CLI's.
-        reporters: [reporter, ...(opts.reporters ?? []), { onTestRunEnd: (modules) => recordDeclared(modules) }],
+        reporters: [reporter, ...(opts.reporters ?? []), { onTestRunEnd: (modules, _errors, reason) => void (reason !== 'interrupted' && recordDeclared(modules)) }],
         testNamePattern: cfg.only,
         passWithNoTests: true,
         pool: 'threads',
