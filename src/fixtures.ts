@@ -178,7 +178,11 @@ export async function sweep(client: Client, opts: string | SweepOptions = {}): P
   let deleted = 0;
   let failed = 0;
   const spared = new Set<string>();
-  for (const collection of SWEPT_COLLECTIONS) {
+  // The collections at once (within the client's --concurrency): a sweep is a few listings, and
+  // before a run they are all the target has to do.
+  await Promise.all(SWEPT_COLLECTIONS.map(async (collection) => {
+    let ok = 0;
+    let bad = 0;
     for (let guard = 0; guard < 20; guard++) {
       const res = await listTagged(client, collection, wanted);
       if (!res) break;
@@ -189,19 +193,21 @@ export async function sweep(client: Client, opts: string | SweepOptions = {}): P
         return false;
       });
       if (!mine.length) break;
-      const before = deleted + failed;
+      const before = ok + bad;
       await Promise.all(
         mine.map((p: any) =>
           forceDelete(client, `${collection}/${p.id}`).then(
-            () => deleted++,
-            () => failed++,
+            () => ok++,
+            () => bad++,
           ),
         ),
       );
-      if (deleted + failed === before) break;
-      if (failed) break;
+      if (ok + bad === before) break;
+      if (bad) break;
     }
-  }
+    deleted += ok;
+    failed += bad;
+  }));
   return { deleted, failed, spared: spared.size };
 }
 
@@ -217,16 +223,16 @@ const TAGGED_LISTINGS: Record<string, string | string[]>[] = [
 
 /** Tagged items of a collection (any status, trash included), or undefined when the target does not answer with a list. */
 export async function listTagged(client: Client, collection: string, tag = TAG_PREFIX): Promise<any[] | undefined> {
-  const found = new Map<number, any>();
+  const lists: any[][] = TAGGED_LISTINGS.map(() => []);
   let answered = false;
-  for (const listing of TAGGED_LISTINGS) {
+  await Promise.all(TAGGED_LISTINGS.map(async (listing, n) => {
     const query = { ...listing, ...('search' in listing ? { search: tag } : {}), per_page: 100, context: 'edit', _fields: 'id,slug,title' };
     for (let i = 1; i <= 4; i++) {
       try {
         const res = await client.get(collection, { query });
         if (res.status === 200 && Array.isArray(res.body)) {
           answered = true;
-          for (const p of res.body) if (isTagged(p, tag) && typeof p?.id === 'number') found.set(p.id, p);
+          lists[n] = res.body.filter((p: any) => isTagged(p, tag) && typeof p?.id === 'number');
           break;
         }
         if (res.status !== 429 && res.status < 500) break;
@@ -235,7 +241,10 @@ export async function listTagged(client: Client, collection: string, tag = TAG_P
       }
       await new Promise((r) => setTimeout(r, 200 * i));
     }
-  }
+  }));
+  // Merged in the order of the listings (search first), as when they were read one after the other.
+  const found = new Map<number, any>();
+  for (const list of lists) for (const p of list) found.set(p.id, p);
   return answered ? [...found.values()] : undefined;
 }
 
