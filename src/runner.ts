@@ -441,7 +441,8 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     const sweeper = info.writes.allowed && indexClient.hasCredentials ? sweepClient(prepared.url, effective, profile, eventLog) : undefined;
     let results: Results;
     try {
-      if (sweeper) {
+      // A site this run booted has no leftovers of earlier runs.
+      if (sweeper && !prepared.embedded) {
         // Leftovers of earlier runs, but never the items of a run that may still be going (another
         // shard against the same site): only runs that started longer ago than --sweep-after.
         const r = await sweep(sweeper, { olderThanMs: cfg.sweepAfterMs ?? DEFAULT_SWEEP_AFTER_MS }).catch(() => undefined);
