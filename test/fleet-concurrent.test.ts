@@ -4,8 +4,8 @@
  * an item the other created, and a fixture of a third, pretend run that started a minute ago
  * survives both), the leftovers of an old run are swept, and nothing of the two is left behind.
  * Against the reference server always (the whole suite); against the real WordPress 7.1 target
- * (../shared/targets/boot.sh) when that script is next to the checkout (the posts and contact form
- * behaviours).
+ * (../shared/targets/boot.sh) when that script is next to the checkout (behaviours that make posts
+ * and contact forms).
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -146,8 +146,8 @@ describe.skipIf(!PLUGIN_TARGET_AVAILABLE)('two behaviour shards at once against 
     site = await bootPluginTarget(PORT);
   }, 200_000);
   afterAll(async () => site?.stop());
-  // The behaviours that make fixtures (posts and contact forms, in several suite files of both
-  // shards): the whole suite against PHP would cost about two minutes of CPU more for nothing
-  // this test looks at (the verdicts on this site are real-targets.wordpress-7.1.test.ts's).
-  concurrentShards(() => site, { timeoutMs: 900_000, expectAllPass: false, only: '^(cms\\.posts\\.|contactform\\.)' });
+  // Behaviours that make fixtures (posts, their revisions and autosaves, contact forms: five
+  // suite files, in both shards): the whole suite against PHP would cost about two minutes of CPU
+  // more for nothing this test looks at (the verdicts on this site are real-targets.wordpress-7.1's).
+  concurrentShards(() => site, { timeoutMs: 900_000, expectAllPass: false, only: '^(cms\\.posts\\.(lifecycle|fields|revisions|autosaves)\\.|contactform\\.)' });
 });
