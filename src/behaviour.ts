@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import { TestRunner, afterAll, expect, inject, test } from 'vitest';
 import { getProfile, normalizeIndex, type Profile } from '../schemas/profiles.ts';
 import type { BehaviourDecl, BehaviourMeta, FailureKind, RecordedExchange } from '../schemas/results.ts';
-import { Client, curlFor, type Exchange } from './client.ts';
+import { Client, RateLimiter, curlFor, type Exchange } from './client.ts';
 import { ConformanceFailure } from './errors.ts';
 import { eventWriter } from './events.ts';
 import { Fixtures, tagFor, type FixtureError } from './fixtures.ts';
@@ -74,6 +74,13 @@ function registerCleanup(file: string): void {
   });
 }
 
+/** The --max-rps pace of this worker for run `runId`, kept across its suite files. */
+function workerRate(runId: string, rps: number): RateLimiter {
+  const g = globalThis as { __cmscRate?: { runId: string; rate: RateLimiter } };
+  if (g.__cmscRate?.runId !== runId) g.__cmscRate = { runId, rate: new RateLimiter(rps) };
+  return g.__cmscRate.rate;
+}
+
 export function runContext(): RunContext {
   if (shared) return shared;
   const info = inject('run');
@@ -93,6 +100,9 @@ export function runContext(): RunContext {
       concurrency: workerConcurrency(c.concurrency, workers, Number(process.env.VITEST_POOL_ID ?? 1)),
       // --max-rps is for the whole run, too: each worker takes its share.
       maxRps: c.maxRps ? c.maxRps / workers : undefined,
+      // The worker's share of --max-rps is one pace for all its suite files: the modules (and this
+      // client) are made anew for each file, the pace is kept on the worker's global object.
+      ...(c.maxRps ? { rate: workerRate(info.runId, c.maxRps / workers) } : {}),
       mapRoute: (r) => profile.toTargetRoute(r),
       // One line per request in the run's events.ndjson (forks inherit it; each fork tags its behaviour ID).
       ...(info.eventLog ? { onExchange: eventWriter(info.eventLog, 'suite') } : {}),

@@ -53,6 +53,8 @@ export interface ClientOptions {
   retries?: number;
   /** At most this many requests started per second (shared by all forks); 0 or undefined = no limit. */
   maxRps?: number;
+  /** An existing limiter of --max-rps to share (instead of one made for this client from maxRps). */
+  rate?: RateLimiter;
   /** Translates documented routes to the target's (profile). Identity by default. */
   mapRoute?: (route: string) => string;
   /** Called for every completed exchange (event log, attribution). */
@@ -77,18 +79,28 @@ class Limiter {
 }
 
 /** Spaces request starts so that at most `rps` start per second. */
-class RateLimiter {
-  private next = 0;
+export class RateLimiter {
+  /** When the last start happened (performance.now()). */
+  private last = -Infinity;
+  private queue: Promise<void> = Promise.resolve();
   constructor(private readonly rps: number) {}
-  /** Wait for a slot; `pauseUntil` pushes every later start back (a 429's Retry-After). */
-  async slot(): Promise<void> {
-    const now = performance.now();
-    const at = Math.max(now, this.next);
-    this.next = at + 1000 / this.rps;
-    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+  /**
+   * Wait for a slot: one start at a time, each at least 1/rps after the one before it actually
+   * started. (Slots computed ahead of time would all start together after a pause of the event
+   * loop, a burst above the rate.) `pauseUntil` pushes every later start back (a 429's Retry-After).
+   */
+  slot(): Promise<void> {
+    const interval = 1000 / this.rps;
+    const turn = this.queue.then(async () => {
+      const wait = this.last + interval - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      this.last = performance.now();
+    });
+    this.queue = turn;
+    return turn;
   }
   pauseUntil(t: number): void {
-    this.next = Math.max(this.next, t);
+    this.last = Math.max(this.last, t - 1000 / this.rps);
   }
 }
 
@@ -159,7 +171,7 @@ export class Client {
     this.shared = shared ?? {
       agent: new Agent({ connections: opts.concurrency ?? 4, keepAliveTimeout: 10_000, pipelining: 1 }),
       limiter: new Limiter(opts.concurrency ?? 4),
-      rate: opts.maxRps ? new RateLimiter(opts.maxRps) : undefined,
+      rate: opts.rate ?? (opts.maxRps ? new RateLimiter(opts.maxRps) : undefined),
       totals: { requests: 0, latencyMs: 0 },
     };
   }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client, curlFor, retryAfterMs, routeUrl, serializeQuery } from '../src/client.ts';
+import { Client, RateLimiter, curlFor, retryAfterMs, routeUrl, serializeQuery } from '../src/client.ts';
 import { TargetError } from '../src/errors.ts';
 
 let close: (() => Promise<void>) | undefined;
@@ -131,5 +131,19 @@ describe('curl reproduction', () => {
     expect(curlFor(other.exchange)).toContain('Authorization: [redacted]');
     expect(JSON.stringify(other.exchange)).not.toContain('SECRET');
     await client.close();
+  });
+});
+
+describe('--max-rps pacing (RateLimiter)', () => {
+  it('never starts faster than the rate, even after the event loop was held up', async () => {
+    const rate = new RateLimiter(20); // one start per 50 ms
+    const starts: number[] = [];
+    const waiting = Array.from({ length: 6 }, () => rate.slot().then(() => starts.push(performance.now())));
+    // Hold the event loop for 300 ms: slots computed in advance would all be due afterwards.
+    const until = performance.now() + 300;
+    while (performance.now() < until);
+    await Promise.all(waiting);
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+    expect(Math.min(...gaps), `gaps ${gaps.map((g) => g.toFixed(0)).join(', ')} ms`).toBeGreaterThanOrEqual(45);
   });
 });
