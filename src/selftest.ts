@@ -106,7 +106,8 @@ export async function selftestCommand(
   const { host, faults, seed } = opts;
   let booted;
   try {
-    booted = await bootHost(host);
+    // Every run of the self-test passes --fresh-site: a host that stays fresh.
+    booted = await bootHost(host, { fresh: true });
   } catch (e) {
     throw new UnreachableError(`cannot boot the ${host} host: ${(e as Error).message}`);
   }

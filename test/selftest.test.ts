@@ -8,7 +8,7 @@ import { runCli } from './helpers/cli.ts';
 describe('selftest', () => {
   let host: Host;
   beforeAll(async () => {
-    host = await bootHost('reference');
+    host = await bootHost('reference', { fresh: true });
   });
   afterAll(() => host?.stop());
 
@@ -16,6 +16,8 @@ describe('selftest', () => {
     const harmless: Fault = { id: 'disc.harmless', title: 'changes nothing', caughtBy: ['disc.args.oembed.embed.read.maxwidth'] };
     const report = await runSelftest({ host, faults: [faultById('disc.default-wrong'), harmless] });
     expect(report.baseline.total).toBeGreaterThan(100);
+    // The baseline against a healthy, fresh host fails nothing (a fault proof needs its behaviours to pass without the fault).
+    expect(report.baseline.failed).toBe(0);
     const [caught, missed] = report.faults;
     expect(caught).toMatchObject({ id: 'disc.default-wrong', caught: true });
     expect(caught!.caughtBy).toContain('disc.args.oembed.embed.read.maxwidth');
