@@ -13,6 +13,7 @@ import { endpointById, routeById } from '../../schemas/catalog/index.ts';
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Method, Response } from '../../src/client.ts';
 import { deepEqual } from '../../src/discovery.ts';
+import { declareReadDefault } from './suite-defaults.ts';
 import { declareSettingBehaviours, sharesSpamfilterStorage } from './suite-settings.ts';
 import {
   SPAMFILTER,
@@ -427,3 +428,7 @@ for (const [i, name] of SETTING_NAMES.entries()) {
 
 // suite/v4 settings stored with the spam filter's: here, so that they never run alongside the above.
 declareSettingBehaviours(sharesSpamfilterStorage, { concurrent: false });
+
+// The default of api_key of the suite's key check: the answer without it may depend on the stored
+// key, which this file's key behaviours change and set back (suite-defaults.ts).
+declareReadDefault('api-key', { concurrent: false });

@@ -10,28 +10,18 @@
  * documented required arguments fails (a route that refuses everything never passes). A permission
  * refusal, or an answer that names the suite's external service, skips with that evidence.
  *
- * Also the two stated defaults observable without writing: `range` of GET /module/<slug>/data
- * (default day) and `api_key` of POST /module/<service>/key/check (default empty).
+ * Also the stated default of `range` of GET /module/<slug>/data (default day), observable without
+ * writing (suite-defaults.ts).
  */
 import { catalog } from '../../schemas/catalog/index.ts';
-import type { ArgSpec, EndpointSpec, RouteSpec } from '../../schemas/types.ts';
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import type { ArgSpec, EndpointSpec } from '../../schemas/types.ts';
+import { behaviour } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
-import { deepEqual } from '../../src/discovery.ts';
-import { SUITE, answered, brief, expectAnswered, isNoRoute, isValidationError, namedParams, remoteEvidence, sameRefusal, sampleSegment, skipIfForbidden, skipIfRemoteUnavailable } from './support.ts';
+import { concrete, declareReadDefault } from './suite-defaults.ts';
+import { SUITE, answered, brief, isNoRoute, isValidationError, namedParams, remoteEvidence, sameRefusal, skipIfForbidden, skipIfRemoteUnavailable } from './support.ts';
 
 /** Exercised by the settings and module behaviours (suite.settings.spec.ts), with their own values. */
 const ELSEWHERE = new Set(['suite.settings.update', 'suite.module.item.update', 'suite.module.active.update']);
-
-/** A value for each path segment: members need not exist (the empty body is refused or changes nothing first). */
-function concrete(t: BehaviourContext, route: RouteSpec): string {
-  let path = route.path;
-  for (const param of Object.keys(route.params ?? {})) {
-    const value = sampleSegment(t, route, param, 'cmsc');
-    path = path.replace(`<${param}>`, value);
-  }
-  return path;
-}
 
 const requiredArgs = (e: EndpointSpec): string[] =>
   e.args === 'not-shown' ? [] : Object.entries(e.args).filter(([, a]: [string, ArgSpec]) => a.required === true && !('default' in a)).map(([n]) => n);
@@ -91,47 +81,5 @@ for (const route of catalog.routes.filter((r) => r.namespace === SUITE)) {
   }
 }
 
-// --- stated defaults observable by reading -----------------------------------------------------
-
-const dataRoute = catalog.routes.find((r) => r.id === 'suite.module.data')!;
-const keyRoute = catalog.routes.find((r) => r.id === 'suite.module.key.check')!;
-
-for (const [id, route, method, arg, value] of [
-  ['range', dataRoute, 'GET', 'range', 'day'],
-  ['api-key', keyRoute, 'POST', 'api_key', ''],
-] as const) {
-  const e = route.endpoints.find((x) => x.methods.includes(method))!;
-  behaviour(
-    {
-      id: `suite.defaults.${id}`,
-      level: 'MUST',
-      namespace: SUITE,
-      route: route.path,
-      title: `${method} ${route.path} without ${arg} answers as with ${arg} = ${JSON.stringify(value)} (its default)`,
-      spec: e.spec,
-      covers: [`endpoint:${e.id}:${method}`, `arg:${e.id}.${arg}#default`, `arg:${e.id}.${arg}#type`, `arg:${e.id}.${arg}#required`, ...Object.keys(route.params ?? {}).map((p) => `param:${route.id}.${p}`)],
-    },
-    async (t) => {
-      t.requireNamespace(SUITE);
-      t.requireCredentials();
-      const path = concrete(t, route);
-      const send = (withArg: boolean) =>
-        method === 'GET' ? t.client.get(path, withArg ? { query: { [arg]: value } } : {}) : t.client.post(path, withArg ? { [arg]: value } : {});
-      const without = await send(false);
-      const withDefault = await send(true);
-      for (const [res, w] of [
-        [without, `${method} ${path} without ${arg}`],
-        [withDefault, `${method} ${path} with ${arg} = ${JSON.stringify(value)}`],
-      ] as const) {
-        if (isNoRoute(res)) t.fail(`${w} answered ${brief(res)}: the documented route does not exist on the target`);
-        skipIfForbidden(t, res, w);
-        if (!answered(res) && !isValidationError(res)) await skipIfRemoteUnavailable(t, route.id, res, w);
-        expectAnswered(t, res, w);
-      }
-      if (!deepEqual(without.body, withDefault.body))
-        t.fail(`${method} ${path} without ${arg} answered ${JSON.stringify(without.body).slice(0, 200)}, but with ${arg} = ${JSON.stringify(value)} ${JSON.stringify(withDefault.body).slice(0, 200)}: ${JSON.stringify(value)} is not its default`);
-    },
-    { concurrent: true },
-  );
-}
-
+// The stated default of GET /module/<slug>/data's range, observable by reading (suite-defaults.ts; api_key's is declared by spamfilter.spec.ts).
+declareReadDefault('range', { concurrent: true });
