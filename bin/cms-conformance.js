@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Entry point: load the TypeScript sources through tsx, then hand over to the CLI.
+// Entry point: load the CLI (bundled from its TypeScript sources: ./build.js), then hand over to it.
 import { setFlagsFromString } from 'node:v8';
-import { register } from 'tsx/esm/api';
+import { loadCli } from './build.js';
 
 // A smaller young generation for this process and the suite worker threads it starts (unless
 // NODE_OPTIONS says otherwise): about 150 MB less peak memory for a full run, no more CPU measured.
@@ -17,6 +17,5 @@ process.stdout.on('error', (e) => {
   if (e.code !== 'EPIPE') throw e;
 });
 
-register();
-const { main } = await import('../src/cli.ts');
+const { main } = await loadCli();
 process.exitCode = await main(process.argv.slice(2));
