@@ -1,5 +1,6 @@
 // Embedded real target: a local WordPress on SQLite, served by native `php -S` or, without php, by
 // PHP-in-WebAssembly (wasm.ts). See README.md.
+import { createHash } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -68,7 +69,7 @@ async function boot(opts: BootOptions): Promise<WordPressTarget> {
       const server = startServer(php, site, port, opts.workers ?? 4, logFile);
       entry.pgid = server.pid;
       writeFileSync(owner, JSON.stringify({ node: process.pid, server: server.pid }));
-      const steps = [createAppPassword(php, site, url), waitReady(url, server, logFile)] as const;
+      const steps = [createAppPassword(php, site, url), waitReady(url, server, logFile, site)] as const;
       try {
         const [creds] = await Promise.all(steps);
         log(`WordPress ${template.version} ready at ${url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
@@ -140,8 +141,13 @@ function startServer(php: string, site: string, port: number, workers: number, l
 
 class PortInUse extends Error {}
 
-async function waitReady(url: string, server: ChildProcess, logFile: string): Promise<void> {
+/** router.php answers this path with servedSiteId of its document root, without loading WordPress. */
+const SITE_PROBE = '/.cms-conformance-site';
+const servedSiteId = (site: string) => createHash('sha256').update(site).digest('hex').slice(0, 32);
+
+async function waitReady(url: string, server: ChildProcess, logFile: string, site: string): Promise<void> {
   const index = `${url}/index.php?rest_route=/`;
+  const siteId = servedSiteId(site);
   const serverLog = () => readFileSync(logFile, 'utf8');
   let exit: string | undefined;
   server.once('exit', (code, signal) => (exit = signal ?? `code ${code}`));
@@ -152,14 +158,25 @@ async function waitReady(url: string, server: ChildProcess, logFile: string): Pr
       if (/Address already in use/.test(serverLog())) throw new PortInUse();
       throw new TargetBootError(`php -S exited (${exit}) before WordPress answered: ${tail(serverLog()) || 'no output'}`);
     }
+    // The server that answers must be this boot's: between freePort() and php's bind another
+    // process may take the port, and its site would answer the index while this php -S has not
+    // yet exited with "Address already in use" (seen in npm test: the application password of
+    // this boot then got 401 from the other site).
+    let other = false;
     try {
-      const res = await fetch(index, { signal: AbortSignal.timeout(5000) });
-      await res.arrayBuffer();
-      if (res.status === 200) return;
-      last = `HTTP ${res.status}`;
+      const id = await fetch(`${url}${SITE_PROBE}`, { signal: AbortSignal.timeout(5000) });
+      const served = await id.text();
+      if (id.status === 200 && served !== siteId) other = true;
+      else if (id.status === 200) {
+        const res = await fetch(index, { signal: AbortSignal.timeout(5000) });
+        await res.arrayBuffer();
+        if (res.status === 200) return;
+        last = `HTTP ${res.status}`;
+      } else last = `HTTP ${id.status} on ${SITE_PROBE}`;
     } catch (e) {
       last = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
     }
+    if (other) throw new PortInUse();
     if (Date.now() > deadline) {
       throw new TargetBootError(`WordPress did not answer 200 at ${index} within ${READY_TIMEOUT_MS / 1000} s (last: ${last}); server log: ${tail(serverLog()) || 'empty'}`);
     }

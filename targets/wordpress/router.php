@@ -4,6 +4,14 @@
 $root = $_SERVER['DOCUMENT_ROOT'];
 $path = urldecode(parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH) ?? '/');
 
+// The boot's ready check asks which site this server serves (targets/wordpress/index.ts,
+// servedSiteId): another server may hold the port it was given.
+if ($path === '/.cms-conformance-site') {
+	header('Content-Type: text/plain');
+	echo substr(hash('sha256', $root), 0, 32);
+	return true;
+}
+
 // Apache's .htaccess would hide these (the SQLite database is wp-content/database/.ht.sqlite).
 if (preg_match('#/\.ht#', $path)) {
 	http_response_code(403);

@@ -1,6 +1,8 @@
 // Boots the embedded real WordPress. The first run downloads ~160 MB into the cache (see targets/wordpress/README.md).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootWordPress, type WordPressTarget } from '../../targets/wordpress/index.ts';
 import { groupMembers } from '../../targets/wordpress/proc.ts';
@@ -105,6 +107,20 @@ describe('embedded WordPress 6.5.5', () => {
 });
 
 describe('embedded WordPress, warm cache', () => {
+  it('does not take another server on its port for its own site', async () => {
+    // Any server that answers 200 to everything, on the port the boot is told to use: php -S
+    // cannot bind it, and the boot must not report the other server as its WordPress.
+    const other = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const port = (other.address() as AddressInfo).port;
+    try {
+      await expect(bootWordPress({ port })).rejects.toThrow(/already in use/);
+    } finally {
+      other.close();
+    }
+  }, FIRST_BOOT_MS);
+
+
   it('boots independent sites concurrently', async () => {
     const started = Date.now();
     const [a, b] = await Promise.all([bootWordPress({ akismet: false, workers: 2 }), bootWordPress()]);
