@@ -45,7 +45,6 @@ import {
   brief,
   cannotActivate,
   exclusive,
-  LockTurns,
   expectControl,
   forbidden,
   hasType,
@@ -292,27 +291,6 @@ export function samples(t: BehaviourContext, s: SettingSpec, current: unknown): 
   return out;
 }
 
-/** The round trip, type, enum and module-route checks of the settings take their locks in the order they are declared. */
-const settingTurns = new LockTurns();
-
-/**
- * A write check of setting `s`, holding its lock: the turn is taken before anything else (this
- * must be the behaviour's first call, before any await), then the shared reads it needs.
- */
-function inTurn(t: BehaviourContext, s: SettingSpec, useVerified: boolean, check: (original: unknown, known: Known) => Promise<void>): Promise<void> {
-  const turn = settingTurns.take();
-  return (async () => {
-    try {
-      start(t);
-      await t.need(SETTINGS_OBJECT);
-      await t.need(settingValue(s));
-      await turn.lock([await settingLock(s)], () => settingCheck(t, s, useVerified, check));
-    } finally {
-      turn.end();
-    }
-  })();
-}
-
 // ---------------------------------------------------------------- the owning module
 
 /** The lock of a setting: its module's when the target names one (settings of a module are stored together), else its own. */
@@ -415,7 +393,12 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
 
     behaviour(
       { ...common, id: `suite.settings.roundtrip.${id}`, title: `a valid ${s.type} written to ${s.name} through POST /settings reads back on GET /settings`, covers: writes },
-      (t) => inTurn(t, s, opts.concurrent, (original, known) => roundtrip(t, s, original, known)),
+      async (t) => {
+        start(t);
+        await t.need(SETTINGS_OBJECT);
+        await t.need(settingValue(s));
+        await exclusive([await settingLock(s)], () => settingCheck(t, s, opts.concurrent, (original, known) => roundtrip(t, s, original, known)));
+      },
       { concurrent: opts.concurrent },
     );
 
@@ -423,14 +406,28 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
     if (wrong.length)
       behaviour(
         { ...common, id: `suite.settings.type.${id}`, title: `${s.name}: a value that is not a ${s.type} is refused and not stored`, covers: writes },
-        (t) => inTurn(t, s, opts.concurrent, (original, known) => refusedAndNotStored(t, s, wrong, `not a ${s.type}`, original, known)),
+        async (t) => {
+          start(t);
+          await t.need(SETTINGS_OBJECT);
+          await t.need(settingValue(s));
+          await exclusive([await settingLock(s)], () =>
+            settingCheck(t, s, opts.concurrent, (original, known) => refusedAndNotStored(t, s, wrong, `not a ${s.type}`, original, known)),
+          );
+        },
         { concurrent: opts.concurrent },
       );
 
     if (s.enum)
       behaviour(
         { ...common, id: `suite.settings.enum.${id}`, title: `${s.name}: a value outside ${s.enum.join(', ')} is refused and not stored`, covers: writes },
-        (t) => inTurn(t, s, opts.concurrent, (original, known) => refusedAndNotStored(t, s, [OUTSIDE_ENUM], 'outside the allowed values', original, known)),
+        async (t) => {
+          start(t);
+          await t.need(SETTINGS_OBJECT);
+          await t.need(settingValue(s));
+          await exclusive([await settingLock(s)], () =>
+            settingCheck(t, s, opts.concurrent, (original, known) => refusedAndNotStored(t, s, [OUTSIDE_ENUM], 'outside the allowed values', original, known)),
+          );
+        },
         { concurrent: opts.concurrent },
       );
 
@@ -451,15 +448,19 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
           title: `${s.name} through POST /module/<slug> of its module: a value that is not a ${s.type}${s.enum ? ` or outside ${s.enum.join(', ')}` : ''} is refused and not stored, its current value alone passes validation`,
           covers: [`endpoint:${MODULE_WRITE.endpoint.id}:POST`, ...argItems(MODULE_WRITE.endpoint.id, s.name, moduleArg)],
         },
-        (t) =>
-          inTurn(t, s, opts.concurrent, async (original, known) => {
-            // The module whose options hold the setting (GET /module/all, where the target says);
-            // else any documented module: the route takes "any suite setting of part 2".
-            const owner = (await moduleHints()).owners.get(s.name) ?? catalog.modules[0]!.slug;
-            const route = `/suite/v4/module/${t.run.profile.toTargetModule(owner)}`;
-            const via: Via = { route, write: (v) => t.client.post(route, { [targetKey(t, s)]: v }), see: `suite.settings.roundtrip.${id}`, passesValidation: true };
-            await refusedAndNotStored(t, s, bad, `not a ${s.type}${s.enum ? ' or outside the allowed values' : ''}`, original, known, via);
-          }),
+        async (t) => {
+          start(t);
+          await t.need(SETTINGS_OBJECT);
+          await t.need(settingValue(s));
+          // The module whose options hold the setting (GET /module/all, where the target says);
+          // else any documented module: the route takes "any suite setting of part 2".
+          const owner = (await moduleHints()).owners.get(s.name) ?? catalog.modules[0]!.slug;
+          const route = `/suite/v4/module/${t.run.profile.toTargetModule(owner)}`;
+          const via: Via = { route, write: (v) => t.client.post(route, { [targetKey(t, s)]: v }), see: `suite.settings.roundtrip.${id}`, passesValidation: true };
+          await exclusive([await settingLock(s)], () =>
+            settingCheck(t, s, opts.concurrent, (original, known) => refusedAndNotStored(t, s, bad, `not a ${s.type}${s.enum ? ' or outside the allowed values' : ''}`, original, known, via)),
+          );
+        },
         { concurrent: opts.concurrent },
       );
   }

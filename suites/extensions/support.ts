@@ -328,48 +328,6 @@ export async function exclusive<T>(keys: string[], fn: () => Promise<T>): Promis
   }
 }
 
-/**
- * A place in the order in which behaviours queue on the locks of `exclusive`: taken as a behaviour
- * starts (its first statement; behaviours start in the order they are declared), it queues the
- * behaviour on its locks only after every earlier turn has queued (or given up), however long
- * each took to learn which locks it needs. So behaviours that share a lock take it in
- * declaration order on every run: where a target answers a write by what an earlier write
- * stored (Jetpack: 400 some_updated when an option is written unchanged), the verdicts do not
- * depend on which check stored it first. Turns hold no lock while they wait, so they cannot
- * wait on each other in a circle.
- */
-export class LockTurns {
-  private last: Promise<void> = Promise.resolve();
-
-  take(): LockTurn {
-    const earlier = this.last;
-    let queued!: () => void;
-    this.last = new Promise<void>((r) => (queued = r));
-    let done = false;
-    return {
-      async lock<T>(keys: string[], fn: () => Promise<T>): Promise<T> {
-        await earlier;
-        const p = exclusive(keys, fn);
-        done = true;
-        queued();
-        return p;
-      },
-      end() {
-        if (done) return;
-        done = true;
-        void earlier.then(queued);
-      },
-    };
-  }
-}
-
-export interface LockTurn {
-  /** Queue on `keys` (after every earlier turn queued) and run `fn` holding them. */
-  lock<T>(keys: string[], fn: () => Promise<T>): Promise<T>;
-  /** Give the turn up without queueing (the behaviour skipped or failed first): call in `finally`. */
-  end(): void;
-}
-
 // ---------------------------------------------------------------------------
 // suite/v4: the external service
 // ---------------------------------------------------------------------------
