@@ -582,9 +582,20 @@ async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: 
       if (!out.ok && answered(control!)) t.fail(out.problem);
       return;
     }
-    let out = await withOwnerActive(t, s, attempt(writable(s, original), 'the current value'), restore, known);
+    // Where the current value written back is refused for another reason than its value, the
+    // round trip's value is tried before the setting's module is looked at: Jetpack answers 400
+    // some_updated when a write changes nothing, and a write of enable_odyssey_stats stores the
+    // second it was made (update_new_stats_status: odyssey_stats_changed_at = time()), so the same
+    // value written back within the second of the round trip's restore changes nothing, one
+    // second later it does. The verdict must not depend on the clock.
+    const current = attempt(writable(s, original), 'the current value');
     const other = samples(t, s, original).find((x) => x.documented);
-    if (!out.ok && refused(out.res) && !isValidationError(out.res) && !forbidden(out.res) && other) out = await withOwnerActive(t, s, attempt(other.value, 'a valid value'), restore, known);
+    const positive = async (): Promise<Outcome> => {
+      const first = await current();
+      if (first.ok || !refused(first.res) || isValidationError(first.res) || forbidden(first.res) || !other) return first;
+      return attempt(other.value, 'a valid value')();
+    };
+    const out = await withOwnerActive(t, s, positive, restore, known);
     expectControl(t, { what, res: control!, refusals, kind: 'accepted', see: via.see });
     if (!out.ok) t.fail(out.problem);
   }, restore);
