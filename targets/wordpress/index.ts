@@ -2,7 +2,7 @@
 // PHP-in-WebAssembly (wasm.ts). See README.md.
 import { createHash } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PHP_FLAGS, ensureTemplate, phpScript, wpConfig } from './cache.ts';
@@ -143,7 +143,8 @@ class PortInUse extends Error {}
 
 /** router.php answers this path with servedSiteId of its document root, without loading WordPress. */
 const SITE_PROBE = '/.cms-conformance-site';
-const servedSiteId = (site: string) => createHash('sha256').update(site).digest('hex').slice(0, 32);
+/** php -S resolves the document root (-t) to its real path: a temporary folder under a symlink (macOS's /var) is served as /private/var/... */
+const servedSiteId = (site: string) => createHash('sha256').update(realpathSync(site)).digest('hex').slice(0, 32);
 
 async function waitReady(url: string, server: ChildProcess, logFile: string, site: string): Promise<void> {
   const index = `${url}/index.php?rest_route=/`;

@@ -1,6 +1,8 @@
 // Boots the embedded real WordPress. The first run downloads ~160 MB into the cache (see targets/wordpress/README.md).
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +119,24 @@ describe('embedded WordPress, warm cache', () => {
       await expect(bootWordPress({ port })).rejects.toThrow(/already in use/);
     } finally {
       other.close();
+    }
+  }, FIRST_BOOT_MS);
+
+  it('boots where the temporary folder is reached through a symlink (as /var on macOS)', async () => {
+    // php -S serves its document root by its real path: the ready check must know its own site there.
+    const real = mkdtempSync(join(tmpdir(), 'cmsc-real-tmp-'));
+    const link = `${real}-link`;
+    symlinkSync(real, link);
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = link;
+    try {
+      const t = await bootWordPress({ akismet: false, workers: 1 });
+      await t.stop();
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(link, { force: true });
+      rmSync(real, { recursive: true, force: true });
     }
   }, FIRST_BOOT_MS);
 
