@@ -37,7 +37,7 @@ export function sourceKey(root = ROOT) {
     }
   };
   for (const d of SOURCES) if (existsSync(join(root, d))) walk(join(root, d));
-  for (const f of ['package.json', 'bin/build.js']) h.update(`${f}\0${statSync(join(root, f)).mtimeMs}\n`);
+  for (const f of ['package.json', 'tsconfig.json', 'bin/build.js']) if (existsSync(join(root, f))) h.update(`${f}\0${statSync(join(root, f)).mtimeMs}\n`);
   return h.digest('hex').slice(0, 16);
 }
 

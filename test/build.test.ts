@@ -21,7 +21,11 @@ describe('the CLI build (bin/build.js)', () => {
     const touched = sourceKey(root);
     expect(touched).not.toBe(key);
     writeFileSync(join(root, 'src/b.ts'), 'export const b = 1;\n');
-    expect(sourceKey(root)).not.toBe(touched);
+    const added = sourceKey(root);
+    expect(added).not.toBe(touched);
+    // esbuild reads tsconfig.json too.
+    writeFileSync(join(root, 'tsconfig.json'), '{}');
+    expect(sourceKey(root)).not.toBe(added);
   });
 
   it('is a new build for the same sources in another folder (the build names them by path)', () => {

@@ -8,27 +8,14 @@
  * the same time as the spam filter's key writes: the answer without api_key may depend on the
  * stored key, which spamfilter.key.* change and set back while suite files run in parallel).
  */
-import { catalog } from '../../schemas/catalog/index.ts';
-import type { RouteSpec } from '../../schemas/types.ts';
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import { routeById } from '../../schemas/catalog/index.ts';
+import { behaviour } from '../../src/behaviour.ts';
 import { deepEqual } from '../../src/discovery.ts';
-import { SUITE, answered, brief, expectAnswered, isNoRoute, isValidationError, sampleSegment, skipIfForbidden, skipIfRemoteUnavailable } from './support.ts';
-
-/** A value for each path segment: members need not exist (the request changes nothing). */
-export function concrete(t: BehaviourContext, route: RouteSpec): string {
-  let path = route.path;
-  for (const param of Object.keys(route.params ?? {})) {
-    const value = sampleSegment(t, route, param, 'cmsc');
-    path = path.replace(`<${param}>`, value);
-  }
-  return path;
-}
-
-const route = (id: string) => catalog.routes.find((r) => r.id === id)!;
+import { SUITE, answered, brief, concrete, expectAnswered, isNoRoute, isValidationError, skipIfForbidden, skipIfRemoteUnavailable } from './support.ts';
 
 const READ_DEFAULTS = {
-  range: { route: route('suite.module.data'), method: 'GET', arg: 'range', value: 'day' },
-  'api-key': { route: route('suite.module.key.check'), method: 'POST', arg: 'api_key', value: '' },
+  range: { route: routeById('suite.module.data'), method: 'GET', arg: 'range', value: 'day' },
+  'api-key': { route: routeById('suite.module.key.check'), method: 'POST', arg: 'api_key', value: '' },
 } as const;
 
 /** `suite.defaults.<id>`: without the argument the route answers as with its stated default. */

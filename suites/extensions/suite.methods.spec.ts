@@ -17,8 +17,8 @@ import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, EndpointSpec } from '../../schemas/types.ts';
 import { behaviour } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
-import { concrete, declareReadDefault } from './suite-defaults.ts';
-import { SUITE, answered, brief, isNoRoute, isValidationError, namedParams, remoteEvidence, sameRefusal, skipIfForbidden, skipIfRemoteUnavailable } from './support.ts';
+import { declareReadDefault } from './suite-defaults.ts';
+import { SUITE, answered, brief, concrete, isNoRoute, isValidationError, namedParams, remoteEvidence, sameRefusal, skipIfForbidden, skipIfRemoteUnavailable } from './support.ts';
 
 /** Exercised by the settings and module behaviours (suite.settings.spec.ts), with their own values. */
 const ELSEWHERE = new Set(['suite.settings.update', 'suite.module.item.update', 'suite.module.active.update']);

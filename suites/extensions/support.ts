@@ -33,6 +33,13 @@ export function sampleSegment(t: BehaviourContext, route: RouteSpec, param: stri
   return fallback;
 }
 
+/** The route's path with every segment filled by sampleSegment (members need not exist: the requests change nothing). */
+export function concrete(t: BehaviourContext, route: RouteSpec): string {
+  let path = route.path;
+  for (const param of Object.keys(route.params ?? {})) path = path.replace(`<${param}>`, sampleSegment(t, route, param, 'cmsc'));
+  return path;
+}
+
 /** Behaviour IDs allow lowercase letters, digits, '.', '-': a setting name becomes `carousel-background-color`. */
 export const idPart = (name: string): string => name.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
 
