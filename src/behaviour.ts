@@ -6,9 +6,9 @@
  */
 import { relative } from 'node:path';
 import { TestRunner, afterAll, expect, inject, test } from 'vitest';
-import { getProfile, normalizeIndex, type Profile } from '../schemas/profiles.ts';
+import { getProfile, type Profile } from '../schemas/profiles.ts';
 import type { BehaviourDecl, BehaviourMeta, FailureKind, RecordedExchange } from '../schemas/results.ts';
-import { Client, RateLimiter, curlFor, type Exchange } from './client.ts';
+import { Client, curlFor, type Exchange } from './client.ts';
 import { ConformanceFailure } from './errors.ts';
 import { eventWriter } from './events.ts';
 import { Fixtures, tagFor, type FixtureError } from './fixtures.ts';
@@ -16,6 +16,7 @@ import type { RunInfo } from './run-info.ts';
 import { PKG_ROOT } from './paths.ts';
 import { withTargetRoutes } from './route-names.ts';
 import { workerConcurrency, workerCount } from './suite-files.ts';
+import { workerIndex, workerRate } from './worker-state.ts';
 
 export type { BehaviourDecl, BehaviourMeta, Level, RecordedExchange } from '../schemas/results.ts';
 
@@ -74,13 +75,6 @@ function registerCleanup(file: string): void {
   });
 }
 
-/** The --max-rps pace of this worker for run `runId`, kept across its suite files. */
-function workerRate(runId: string, rps: number): RateLimiter {
-  const g = globalThis as { __cmscRate?: { runId: string; rate: RateLimiter } };
-  if (g.__cmscRate?.runId !== runId) g.__cmscRate = { runId, rate: new RateLimiter(rps) };
-  return g.__cmscRate.rate;
-}
-
 export function runContext(): RunContext {
   if (shared) return shared;
   const info = inject('run');
@@ -91,7 +85,7 @@ export function runContext(): RunContext {
   shared = {
     info,
     profile,
-    index: normalizeIndex(info.index, profile),
+    index: workerIndex(info, profile),
     client: new Client({
       baseUrl: info.targetUrl,
       credentials: { user: c.user, appPassword: c.appPassword, authHeader: c.authHeader },

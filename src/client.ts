@@ -4,7 +4,7 @@
  * parses them (`a[]=1&a[]=2`, `o[k]=v`). Retries happen on network errors only, never on
  * an HTTP status. Every exchange is counted and attributed to the behaviour that sent it.
  */
-import { Agent, request as undiciRequest } from 'undici';
+import { Agent, request as undiciRequest } from './http.ts';
 import type { RecordedExchange } from '../schemas/results.ts';
 import { TargetError } from './errors.ts';
 

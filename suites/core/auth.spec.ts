@@ -12,7 +12,7 @@
  * must also have changed nothing; and every refusal has its positive control (the same request
  * with the configured credentials is accepted), so that a route refusing everything passes none.
  */
-import { request as undiciRequest } from 'undici';
+import { request as undiciRequest } from '../../src/http.ts';
 import { beforeAll } from 'vitest';
 import { catalog } from '../../schemas/catalog/index.ts';
 import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/behaviour.ts';
