@@ -38,7 +38,7 @@ const run = promisify(execFile);
  * reference site otherwise has a newsletter category, so its default is not observable), and
  * each run sets back what it changes. The other hosts are fresh sites as booted.
  */
-export async function bootHost(kind: HostKind, opts: { port?: number; fresh?: boolean } = {}): Promise<Host> {
+export async function bootHost(kind: HostKind, opts: { port?: number; fresh?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<Host> {
   if (kind === 'reference') {
     const { startReferenceServer } = await import('../targets/reference/index.ts');
     const s = await startReferenceServer({ port: opts.port ?? 0, ...(opts.fresh ? { deferSiteSetup: true } : {}) });
@@ -49,14 +49,17 @@ export async function bootHost(kind: HostKind, opts: { port?: number; fresh?: bo
     const wp = await bootWordPress();
     return { url: wp.url, user: wp.user, appPassword: wp.appPassword, profile: 'wordpress', label: `WordPress ${wp.version}`, stop: () => wp.stop() };
   }
-  return bootScript(BOOT_SH, opts.port);
+  return bootScript(BOOT_SH, opts.port, opts.env);
 }
 
-/** `script PORT` boots a fresh site and prints TARGET_URL, TARGET_USER, TARGET_APP_PASSWORD; `script PORT stop --clean` removes it. */
-async function bootScript(script: string, port?: number): Promise<Host> {
+/**
+ * `script PORT` boots a fresh site and prints TARGET_URL, TARGET_USER, TARGET_APP_PASSWORD; `script PORT stop --clean` removes it.
+ * `scriptEnv`: variables for the script beside this process's (boot.sh's knobs: PHP_SERVER_ARGS, PHP_CLI_SERVER_WORKERS).
+ */
+async function bootScript(script: string, port?: number, scriptEnv?: NodeJS.ProcessEnv): Promise<Host> {
   if (!existsSync(script)) throw new Error(`${script} is not beside the checkout (CI has it)`);
   const p = port ?? (await (await import('../targets/wordpress/proc.ts')).freePort());
-  const { stdout } = await run('bash', [script, String(p)], { maxBuffer: 16 << 20, timeout: 10 * 60_000 });
+  const { stdout } = await run('bash', [script, String(p)], { maxBuffer: 16 << 20, timeout: 10 * 60_000, ...(scriptEnv ? { env: { ...process.env, ...scriptEnv } } : {}) });
   const env = Object.fromEntries([...stdout.matchAll(/^(?:export )?([A-Z_]+)=["']?([^"'\n]*)["']?$/gm)].map((m) => [m[1]!, m[2]!]));
   if (!env.TARGET_URL || !env.TARGET_USER || !env.TARGET_APP_PASSWORD) throw new Error(`${script} ${p} printed no target: ${stdout.slice(0, 300)}`);
   return {
