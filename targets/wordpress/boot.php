@@ -32,4 +32,12 @@ if (is_wp_error($created)) {
 	fwrite(STDERR, 'application password: ' . $created->get_error_message() . "\n");
 	exit(1);
 }
+// Read back from the database, not the object cache: WordPress takes an application password only
+// where the site says application passwords are in use (an option) and the user holds its hash.
+$in_use = $wpdb->get_var("SELECT option_value FROM {$wpdb->options} WHERE option_name = 'using_application_passwords'");
+$stored = $wpdb->get_var($wpdb->prepare("SELECT meta_value FROM {$wpdb->usermeta} WHERE user_id = %d AND meta_key = '_application_passwords'", $user->ID));
+if (!$in_use || !is_string($stored) || false === strpos($stored, $created[1]['uuid'])) {
+	fwrite(STDERR, 'application password: not stored (in use: ' . var_export($in_use, true) . ")\n");
+	exit(1);
+}
 echo json_encode(['user' => $user->user_login, 'password' => $created[0]]), "\n";

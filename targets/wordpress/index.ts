@@ -65,13 +65,16 @@ async function boot(opts: BootOptions): Promise<WordPressTarget> {
       const port = opts.port ?? (await freePort());
       const url = `http://127.0.0.1:${port}`;
       writeFileSync(join(site, 'wp-config.php'), wpConfig(url));
+      // The application password is made before the server starts: no other process writes to
+      // the site's SQLite database meanwhile (boot.php reads its writes back, and the ready check
+      // signs in with the password).
+      const creds = await createAppPassword(php, site, url);
       const logFile = join(entry.dir, 'server.log');
       const server = startServer(php, site, port, opts.workers ?? 4, logFile);
       entry.pgid = server.pid;
       writeFileSync(owner, JSON.stringify({ node: process.pid, server: server.pid }));
-      const steps = [createAppPassword(php, site, url), waitReady(url, server, logFile, site)] as const;
       try {
-        const [creds] = await Promise.all(steps);
+        await waitReady(url, server, logFile, site, creds);
         log(`WordPress ${template.version} ready at ${url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
         let stopping: Promise<void> | undefined;
         return {
@@ -86,7 +89,11 @@ async function boot(opts: BootOptions): Promise<WordPressTarget> {
       } catch (e) {
         await killGroup(server.pid!);
         entry.pgid = undefined;
-        await Promise.allSettled(steps);
+        if (e instanceof SignInRefused) {
+          if (attempt === 3) throw new TargetBootError(`three boots in a row did not accept their own application password: ${e.message}`);
+          log(`WordPress at ${url} did not accept its application password (${e.message}); booting it again`);
+          continue;
+        }
         if (!(e instanceof PortInUse)) throw e;
         if (opts.port !== undefined) throw new TargetBootError(`port ${port} is already in use: choose another or leave port unset`);
         if (attempt === 3) throw new TargetBootError('php -S could not bind a free port three times');
@@ -140,13 +147,15 @@ function startServer(php: string, site: string, port: number, workers: number, l
 }
 
 class PortInUse extends Error {}
+/** The site answered, but not as the user its application password belongs to. */
+class SignInRefused extends Error {}
 
 /** router.php answers this path with servedSiteId of its document root, without loading WordPress. */
 const SITE_PROBE = '/.cms-conformance-site';
 /** php -S resolves the document root (-t) to its real path: a temporary folder under a symlink (macOS's /var) is served as /private/var/... */
 const servedSiteId = (site: string) => createHash('sha256').update(realpathSync(site)).digest('hex').slice(0, 32);
 
-async function waitReady(url: string, server: ChildProcess, logFile: string, site: string): Promise<void> {
+async function waitReady(url: string, server: ChildProcess, logFile: string, site: string, creds: { user: string; password: string }): Promise<void> {
   const index = `${url}/index.php?rest_route=/`;
   const siteId = servedSiteId(site);
   const serverLog = () => readFileSync(logFile, 'utf8');
@@ -171,10 +180,11 @@ async function waitReady(url: string, server: ChildProcess, logFile: string, sit
       else if (id.status === 200) {
         const res = await fetch(index, { signal: AbortSignal.timeout(5000) });
         await res.arrayBuffer();
-        if (res.status === 200) return;
+        if (res.status === 200) return await signIn(url, creds);
         last = `HTTP ${res.status}`;
       } else last = `HTTP ${id.status} on ${SITE_PROBE}`;
     } catch (e) {
+      if (e instanceof SignInRefused) throw e;
       last = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
     }
     if (other) throw new PortInUse();
@@ -183,6 +193,18 @@ async function waitReady(url: string, server: ChildProcess, logFile: string, sit
     }
     await sleep(50);
   }
+}
+
+/**
+ * The site must take its application password: GET /wp/v2/users/me signed in answers the user.
+ * (A Basic header WordPress does not take, as when application passwords are not in use on the
+ * site, makes every request anonymous: a run would then fail or skip every write behaviour.)
+ */
+async function signIn(url: string, creds: { user: string; password: string }): Promise<void> {
+  const authorization = `Basic ${Buffer.from(`${creds.user}:${creds.password}`).toString('base64')}`;
+  const res = await fetch(`${url}/index.php?rest_route=/wp/v2/users/me`, { headers: { authorization }, signal: AbortSignal.timeout(10_000) });
+  const body = (await res.json().catch(() => undefined)) as { slug?: string; code?: string } | undefined;
+  if (res.status !== 200 || body?.slug !== creds.user) throw new SignInRefused(`GET /wp/v2/users/me signed in as ${creds.user} answered ${res.status} ${body?.code ?? body?.slug ?? ''}`.trim());
 }
 
 async function createAppPassword(php: string, site: string, url: string): Promise<{ user: string; password: string }> {

@@ -1,6 +1,6 @@
 // Boots the embedded real WordPress. The first run downloads ~160 MB into the cache (see targets/wordpress/README.md).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
@@ -119,6 +119,25 @@ describe('embedded WordPress, warm cache', () => {
       await expect(bootWordPress({ port })).rejects.toThrow(/already in use/);
     } finally {
       other.close();
+    }
+  }, FIRST_BOOT_MS);
+
+  it('does not hand out an application password its site does not take', async () => {
+    // A site whose server ignores Basic headers (application passwords not available, as where
+    // the in-use option was lost): every request of a run would be anonymous. The boot must say
+    // so, not resolve with credentials that sign nobody in.
+    const dir = mkdtempSync(join(tmpdir(), 'cmsc-no-app-passwords-'));
+    writeFileSync(join(dir, 'prepend.php'), "<?php if (PHP_SAPI === 'cli-server') { $GLOBALS['wp_filter']['wp_is_application_passwords_available'][10][] = ['function' => '__return_false', 'accepted_args' => 1]; }\n");
+    writeFileSync(join(dir, 'zz-prepend.ini'), `auto_prepend_file=${join(dir, 'prepend.php')}\n`);
+    const before = process.env.PHP_INI_SCAN_DIR;
+    // A leading separator adds the folder to php's own scan directory (pdo_sqlite stays loaded).
+    process.env.PHP_INI_SCAN_DIR = `:${dir}`;
+    try {
+      await expect(bootWordPress({ akismet: false, workers: 1 })).rejects.toThrow(/did not accept their own application password: GET \/wp\/v2\/users\/me signed in as admin answered 401/);
+    } finally {
+      if (before === undefined) delete process.env.PHP_INI_SCAN_DIR;
+      else process.env.PHP_INI_SCAN_DIR = before;
+      rmSync(dir, { recursive: true, force: true });
     }
   }, FIRST_BOOT_MS);
 
