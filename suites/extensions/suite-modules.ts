@@ -431,8 +431,11 @@ export function declareToggleTypes(): void {
           const key = t.run.profile.toTargetModule(m.slug);
           const moduleRoute = `/suite/v4/module/${key}`;
           const original = await moduleState(t, m.slug);
+          /** Set once the module is read back in its original state after the last write (nothing to restore). */
+          let settled = true;
           await withRestore(
             async () => {
+              settled = false;
               const refusals: Response[] = [];
               for (const route of [SETTINGS, moduleRoute]) {
                 const res = await t.client.post(route, { [key]: 'yes' });
@@ -448,8 +451,9 @@ export function declareToggleTypes(): void {
               const viaModule = await t.client.post(moduleRoute, { [key]: original });
               expectControl(t, { what: `POST ${moduleRoute} {${key}: ${original}}`, res: viaModule, refusals: [refusals[1]!], kind: 'passes-validation' });
               if ((await moduleState(t, m.slug)) !== original) t.fail(`POST ${moduleRoute} {${key}: ${original}} answered ${viaModule.status} but changed module ${m.slug}`);
+              settled = true;
             },
-            () => restoreModule(t, m.slug, original),
+            async () => (settled ? undefined : restoreModule(t, m.slug, original)),
           );
         });
       },
