@@ -58,6 +58,9 @@ function sameSet(a: unknown[], b: unknown[]): boolean {
   return sa.size === sb.size && [...sa].every((x) => sb.has(x));
 }
 
+/** A JSON object (not null, not an array). */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;

@@ -35,7 +35,7 @@ import { catalog, endpointById } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, SettingSpec } from '../../schemas/types.ts';
 import { Unmet, behaviour, prerequisite, type BehaviourContext, type Prerequisite } from '../../src/behaviour.ts';
 import type { Client, Response } from '../../src/client.ts';
-import { advertisedEndpoint, deepEqual, findAdvertisedRoute } from '../../src/discovery.ts';
+import { advertisedEndpoint, deepEqual, findAdvertisedRoute, isObject } from '../../src/discovery.ts';
 import { ConformanceFailure } from '../../src/errors.ts';
 import {
   OUTSIDE_ENUM,
@@ -74,7 +74,6 @@ export const start = (t: BehaviourContext) => {
 
 // ---------------------------------------------------------------- the shared read
 
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 let snapshot: Promise<Response> | undefined;
 /** GET /settings, read once per worker for the checks that do not depend on reading it fresh. */

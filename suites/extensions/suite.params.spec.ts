@@ -24,6 +24,7 @@ import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, EndpointSpec, RouteSpec } from '../../schemas/types.ts';
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Method, Response } from '../../src/client.ts';
+import { isObject } from '../../src/discovery.ts';
 import { tagFor } from '../../src/fixtures.ts';
 import {
   OUTSIDE_ENUM,
@@ -98,7 +99,6 @@ interface ControlDesign {
   open?: string[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The positive control of each route, chosen for live-site safety. Routes not listed send the

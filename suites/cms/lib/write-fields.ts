@@ -17,7 +17,7 @@ import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/co
 import { fixtures } from '../../../src/behaviour.ts';
 import type { PostType } from './collections.ts';
 import { idsOf } from './items.ts';
-import { advertisedEndpoint, findAdvertisedRoute } from '../../../src/discovery.ts';
+import { advertisedEndpoint, findAdvertisedRoute, isObject } from '../../../src/discovery.ts';
 import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
 
@@ -76,7 +76,6 @@ export function invalidValue(name: string, arg: ArgSpec): unknown {
 
 /** The field a body arg is read back from (the page autosave's `parent` is the autosave's parent, not the page field). */
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function differences(sent: Record<string, unknown>, item: any): string[] {
   const out: string[] = [];
