@@ -356,7 +356,12 @@ function siteIndexSchema(byItem: Map<string, Set<string>> | undefined): Schema {
   const properties: Record<string, Schema> = {};
   for (const f of catalog.indexFields) {
     const p: Schema = properties[f.name] ?? {};
-    typeOf(f.type, p);
+    if (f.type === 'number') {
+      // "numeric offset ... in hours": the spec names no JSON type beyond "numeric", so a decimal
+      // string is numeric too (WordPress answers gmt_offset "0"; the suite's reading, src/discovery.ts).
+      p.anyOf = [{ type: 'number' }, { type: 'string', pattern: '^[+-]?\\d+(\\.\\d+)?$' }];
+      p[`${X}-stated-type`] = 'numeric';
+    } else typeOf(f.type, p);
     if (f.format) p.format = f.format;
     if (f.items) p.items = { type: f.items.type };
     const notes = [p.description, f.spec.doc === 'extensions' ? `extension instance: ${f.note ?? ''}`.trim() : f.note].filter(Boolean);

@@ -109,7 +109,8 @@ export function missingItems(doc: Doc, profileName: ProfileName): string[] {
       case 'index-field': {
         const f = catalog.indexFields.find((x) => x.id === id)!;
         const p = schemas['site-index']?.properties?.[f.name];
-        if (!p || !sameType(p, f.type)) fail('not in the site-index schema with its type');
+        const numeric = f.type === 'number' && p?.anyOf?.[0]?.type === 'number' && p?.anyOf?.[1]?.type === 'string';
+        if (!p || !(sameType(p, f.type) || numeric)) fail('not in the site-index schema with its type');
         if (doc.paths['/']?.get?.responses?.['2XX']?.content?.['application/json']?.schema?.$ref !== '#/components/schemas/site-index') fail('GET / does not answer the site index');
         break;
       }
