@@ -34,6 +34,18 @@ describe('cms-conformance openapi writes valid OpenAPI 3.1', () => {
     wordpressYaml = parse(readFileSync(join(dir, 'wordpress.yaml'), 'utf8'));
   }, 120_000);
 
+  it('has its own help, and a bad flag is one line and exit 2 (before anything is collected)', async () => {
+    const help = await runCli(['openapi', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout.split('\n')[0]).toBe('Usage: cms-conformance openapi [--profile spec|wordpress] [--format yaml|json] [--out FILE]');
+    expect((await runCli(['help', 'openapi'])).stdout).toBe(help.stdout);
+    expect((await runCli(['--help'])).stdout).toMatch(/^ {2}openapi +Print the documented interface as an OpenAPI 3\.1 document/m);
+    const bad = await runCli(['openapi', '--profile', 'wp']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe('cms-conformance: --profile must be spec or wordpress, got "wp"');
+    expect(bad.stdout).toBe('');
+  });
+
   it('both profiles pass @apidevtools/swagger-parser validate', async () => {
     await expect(SwaggerParser.validate(structuredClone(wordpressYaml))).resolves.toBeTruthy();
     await expect(SwaggerParser.validate(structuredClone(specJson))).resolves.toBeTruthy();
