@@ -3,7 +3,8 @@
  * OpenAPI 3.1 document of src/openapi.ts, with the behaviours the suites declare (the same
  * declarations `cms-conformance list` reads), written as YAML or JSON.
  */
-import { writeFileSync } from 'node:fs';
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { parseArgsMessage } from './config.ts';
@@ -56,6 +57,16 @@ export async function openapiCommand(argv: string[], out: NodeJS.WritableStream,
   if (flags.help) {
     out.write(`${help}\n`);
     return EXIT.ok;
+  }
+  // An --out that cannot be written is a usage error before the suites are collected (seconds).
+  if (flags.out !== undefined) {
+    const dir = dirname(resolve(flags.out));
+    try {
+      if (!statSync(dir).isDirectory()) throw new Error(`${dir} is not a folder`);
+      accessSync(dir, constants.W_OK);
+    } catch (e) {
+      throw new UsageError(`cannot write --out ${flags.out}: ${(e as Error).message}`);
+    }
   }
   const { TOOL, listBehaviours } = await import('./runner.ts');
   const { behaviours, errors } = await listBehaviours();

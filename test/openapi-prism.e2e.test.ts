@@ -44,6 +44,9 @@ describe('cms-conformance openapi writes valid OpenAPI 3.1', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toBe('cms-conformance: --profile must be spec or wordpress, got "wp"');
     expect(bad.stdout).toBe('');
+    const out = await runCli(['openapi', '--out', join(dir, 'no-such-folder', 'x.json')]);
+    expect(out.code).toBe(2);
+    expect(out.stderr.trim()).toMatch(/^cms-conformance: cannot write --out .*x\.json: ENOENT/);
   });
 
   it('both profiles pass @apidevtools/swagger-parser validate', async () => {
