@@ -39,6 +39,7 @@ const COMMAND_ROWS: [string, string][] = [
   ['selftest', 'Prove the suite: run it once per named fault through a fault-injecting proxy; report the mutation score.'],
   ['merge DIR...', 'Merge shard outputs (run --targets ... --shard i/n) and single runs into one fleet report.'],
   ['serve', 'Start the reference server (the documented interface, in memory) for trying clients.'],
+  ['openapi', 'Print the documented interface as an OpenAPI 3.1 document (for Prism, Schemathesis, ...).'],
 ];
 
 const RUN_HELP = `Usage: cms-conformance run [options]
@@ -149,9 +150,28 @@ ${para(RESULTS_NOTE)}
 Exit codes (run; compare and selftest say theirs in their help):
 ${helpRows(EXIT_ROWS, 4)}`;
 
+const OPENAPI_HELP = `Usage: cms-conformance openapi [--profile spec|wordpress] [--format yaml|json] [--out FILE]
+
+${para('Prints the documented interface as an OpenAPI 3.1 document, generated from the catalog: every documented route, method and argument (type, enum, bounds, default, required, format, pattern), the request bodies of the write endpoints, the documented fields as schemas with the contexts they are declared for (x-contexts), application passwords as HTTP Basic security, and for each operation its spec section and the behaviours that check it (x-cms-conformance-spec, x-cms-conformance-behaviours). What the spec does not show is left open and named in x-cms-conformance-not-shown. Paths are relative to the server {base}/wp-json (an OpenAPI path cannot carry ?rest_route=); see the README for Prism and Schemathesis.')}
+
+Examples:
+  npx cms-conformance openapi --out openapi.yaml
+  npx cms-conformance openapi --profile wordpress --format json --out openapi.json
+
+Options:
+${helpRows([
+  ['--profile spec|wordpress', "The names: the spec's (cms/v2, spamfilter/v1, suite/v4; default) or a real WordPress site's (wp/v2, akismet/v1, jetpack/v4, Jetpack's setting names)."],
+  ['--format yaml|json', 'Output format (default: from the --out extension, .json or .yaml/.yml; otherwise yaml).'],
+  ['--out FILE', 'Write the document to FILE instead of standard output.'],
+  ['--help', 'Show this help.'],
+])}
+
+${para('Exit codes: 0 written; 1 written, but a suite file could not be loaded (its behaviours are not linked); 2 usage error (a bad flag, an --out that cannot be written).')}`;
+
 /** Help of each command (serve has its own, in src/serve.ts). */
-export const HELP: Record<'global' | 'run' | 'list' | 'compare' | 'selftest' | 'merge', string> = {
+export const HELP: Record<'global' | 'run' | 'list' | 'compare' | 'selftest' | 'merge' | 'openapi', string> = {
   global: GLOBAL_HELP,
+  openapi: OPENAPI_HELP,
   merge: MERGE_HELP,
   run: RUN_HELP,
   list: LIST_HELP,
@@ -178,7 +198,8 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     if (first === 'compare') return await compare(rest, out, err);
     if (first === 'selftest') return await selftest(rest, out, err);
     if (first === 'merge') return await merge(rest, out, err);
-    throw new UsageError(`unknown command "${first}" (commands: run, list, compare, merge, selftest, serve; see cms-conformance --help)`);
+    if (first === 'openapi') return await openapi(rest, out, err);
+    throw new UsageError(`unknown command "${first}" (commands: run, list, compare, merge, selftest, serve, openapi; see cms-conformance --help)`);
   } catch (e) {
     if (e instanceof UsageError || e instanceof UnreachableError) {
       err.write(`cms-conformance: ${oneLine(e.message)}\n`);
@@ -297,6 +318,11 @@ async function selftest(argv: string[], out: NodeJS.WritableStream, err: NodeJS.
   if (!faults.length) throw new UsageError(`--faults ${values.faults} names no fault`);
   const { selftestCommand } = await import('./selftest.ts');
   return selftestCommand({ host, faults, seed, dir: (values['report-dir'] as string | undefined) ?? 'reports/selftest' }, out, err);
+}
+
+async function openapi(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const { openapiCommand } = await import('./openapi-command.ts');
+  return openapiCommand(argv, out, err, HELP.openapi);
 }
 
 // ---------------------------------------------------------------- fleets

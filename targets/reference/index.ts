@@ -163,6 +163,15 @@ function serveSite(site: Site, base: string, path: string, query: Params, res: S
   );
 }
 
+/** A percent-decoded path (the raw path when it is not valid percent-encoding). */
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /** A request handler serving one in-memory site. */
 export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHandler {
   const site = new Site(opts);
@@ -188,6 +197,10 @@ export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHand
     const path = rawUrl.split('?')[0]!.replace(/\/{2,}/g, '/');
     const query = parseQuery(rawQueryOf(rawUrl));
     const head = req.method === 'HEAD';
+    // `{base}/wp-json/<route>`: WordPress's pretty REST address (with pretty permalinks), the one
+    // OpenAPI tools can use (an OpenAPI path cannot carry `?rest_route=`; see `cms-conformance openapi`).
+    const pretty = typeof query.rest_route !== 'string' ? /^\/wp-json(\/.*)?$/.exec(path) : null;
+    if (pretty) query.rest_route = safeDecode(pretty[1] ?? '/');
     if (typeof query.rest_route !== 'string') return serveSite(site, base, path, query, res, head);
 
     const ctx = context(base);
@@ -201,7 +214,7 @@ export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHand
         Vary: 'Origin',
       });
     }
-    const pretty = query._pretty !== undefined;
+    const prettyJson = query._pretty !== undefined;
     const finish = (r: RestResponse, restReq?: RestRequest): void => {
       let response = r;
       if (restReq) response = maybeXml(restReq, response);
@@ -210,9 +223,9 @@ export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHand
       const fields = query._fields;
       if (fields !== undefined && response.status < 400) data = filterFields(data, parseList(fields).map((f) => String(f).trim()).filter(Boolean));
       if (query._envelope !== undefined) {
-        return send(res, 200, headers, JSON.stringify({ body: data, status: response.status, headers: response.headers }, null, pretty ? 4 : 0), head);
+        return send(res, 200, headers, JSON.stringify({ body: data, status: response.status, headers: response.headers }, null, prettyJson ? 4 : 0), head);
       }
-      send(res, response.status, { ...headers, ...response.headers }, JSON.stringify(data, null, pretty ? 4 : 0), head);
+      send(res, response.status, { ...headers, ...response.headers }, JSON.stringify(data, null, prettyJson ? 4 : 0), head);
     };
 
     let raw: Buffer;
