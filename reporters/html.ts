@@ -297,6 +297,6 @@ const FILTER_SCRIPT = `
 export function renderHtml(r: Results): string {
   const failed = r.summary.failed;
   const title = `cms-conformance: ${failed ? `${failed} failed` : 'passed'} — ${r.target.url}`;
-  const toc = `<nav class="toc"><a href="#summary">Summary</a><a href="#failures">What fails (${failed})</a><a href="#coverage">Coverage${r.coverage ? ` (${r.coverage.percent} %)` : ''}</a><a href="#matrix">All behaviours (${r.summary.total})</a></nav>`;
+  const toc = `<nav class="toc"><a href="#summary">Summary</a><a href="#failures">What fails (${failed})</a><a href="#coverage">Coverage${r.coverage ? ` (${r.coverage.behavioural ? `${r.coverage.behavioural.percent} % behavioural` : `${r.coverage.percent} %`})` : ''}</a><a href="#matrix">All behaviours (${r.summary.total})</a></nav>`;
   return page(title, [header(r), toc, summary(r), failuresIndex(r), coverageSection(r), matrix(r)].join('\n'), FILTER_SCRIPT);
 }

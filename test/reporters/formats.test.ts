@@ -60,6 +60,15 @@ describe('HTML report (as text)', () => {
     expect(html).toContain('skipped: namespace suite/v4 is not advertised by the target');
     expect(html).toContain('jq &#39;.routes[&quot;/wp/v2/pages&quot;]&#39;'); // discovery failure: the index part, in target names
   });
+  it('the header links to coverage with the behavioural figure (items exercised by a request), not the discovery one', () => {
+    const c = cannedResults().coverage!;
+    expect(c.behavioural.percent).not.toBe(c.percent); // the canned run tells the two apart
+    const link = /<a href="#coverage">([^<]*)<\/a>/.exec(html)?.[1];
+    expect(link).toBe(`Coverage (${c.behavioural.percent} % behavioural)`);
+    // results.json of a version before behavioural coverage: the one figure it has
+    const { behavioural: _, ...old } = c;
+    expect(/<a href="#coverage">([^<]*)<\/a>/.exec(renderHtml(cannedResults({ coverage: old as typeof c })))?.[1]).toBe(`Coverage (${c.percent} %)`);
+  });
 });
 
 describe('report files', () => {
