@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { HELP_WIDTH, OPTIONS, helpRows, joinNegativeValues, optionRows, parseArgsMessage, parseFlags, resolveConfig, wrap, type RunConfig } from './config.ts';
 import { EXIT, UnreachableError, UsageError } from './errors.ts';
-import { TOOL, listBehaviours, noneSelected, runConformance } from './runner.ts';
+import { TOOL, declaredTotal, listBehaviours, noneSelected, runConformance } from './runner.ts';
 import { compareFlags, runCompare } from './compare.ts';
 import { LEVELS } from '../schemas/results.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../reporters/index.ts';
@@ -249,7 +249,7 @@ async function list(argv: string[], out: NodeJS.WritableStream): Promise<number>
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (see cms-conformance list --help)`);
   const cfg = resolveConfig(values as Record<string, string | boolean | undefined>, {});
   const { behaviours, errors } = await listBehaviours(cfg.only);
-  if (cfg.only !== undefined && !behaviours.length && !errors.length) throw new UsageError(noneSelected(cfg.only));
+  if (cfg.only !== undefined && !behaviours.length && !errors.length) throw new UsageError(noneSelected(cfg.only, await declaredTotal()));
   if (values.json) out.write(`${JSON.stringify({ behaviours, errors }, null, 2)}\n`);
   else {
     for (const b of behaviours) out.write(`${b.id}\t${b.level}\t${b.title}\t(${b.spec})${b.location ? `\t${b.location}` : ''}\n`);

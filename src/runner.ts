@@ -25,7 +25,7 @@ import { digestIndex } from '../reporters/advertised.ts';
 import { applyBaseline, loadBaseline, writeBaselineFile, type BaselineFile } from './baseline.ts';
 import { eventWriter } from './events.ts';
 import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../reporters/index.ts';
-import { cachedDeclared, expandSuiteGlobs, recordDeclared, selectDeclared, totalsByNamespace, type Declared } from './declared.ts';
+import { cachedDeclared, expandSuiteGlobs, idsPattern, onlyMatcher, recordDeclared, selectDeclared, totalsByNamespace, type Declared } from './declared.ts';
 import { ProgressReporter, type ProgressOptions } from './progress.ts';
 
 export { PKG_ROOT };
@@ -206,9 +206,38 @@ function canWrite(dir: string): boolean {
   }
 }
 
-/** The usage error of an --only pattern that selects no behaviour. */
+/** The usage error of an --only pattern that selects no behaviour; `of`: how many behaviours the suites declare in all (declaredTotal). */
 export function noneSelected(only: string, of?: number): string {
-  return `--only ${JSON.stringify(only)} selects none of the ${of ?? 'declared'} behaviours (it is matched against "<id> <title>"; see them with: cms-conformance list)`;
+  return `--only ${JSON.stringify(only)} selects none of the ${of === undefined ? 'declared' : of.toLocaleString('en-US')} behaviours (it is matched against each behaviour's ID and against "<id> <title>"; see them with: cms-conformance list)`;
+}
+
+/**
+ * How many behaviours the suites declare in all (every suite file, whatever --only narrows the
+ * loading to): from the cache of declarations, else by collecting every suite file (seconds; only
+ * asked for in the message of an --only that selects nothing). undefined when a suite file does not load.
+ */
+export async function declaredTotal(): Promise<number | undefined> {
+  const files = expandSuiteGlobs(suiteFiles(undefined));
+  const cached = files && cachedDeclared(files);
+  if (cached) return cached.length;
+  const { behaviours, errors } = await listBehaviours();
+  return errors.length ? undefined : behaviours.length;
+}
+
+/** The usage error of an --only that selects nothing, if it does (with the count of what exists). */
+export async function assertSelects(only: string | undefined, declared: { selected: Declared[] } | undefined): Promise<void> {
+  if (only !== undefined && declared && !declared.selected.length) throw new UsageError(noneSelected(only, await declaredTotal()));
+}
+
+/**
+ * The test name pattern vitest runs a run's --only with: exactly the IDs the pattern selects
+ * (declared.ts, onlyMatcher: the ID alone or "<id> <title>"); the pattern itself when the
+ * declarations are not known (a suite file that does not load).
+ */
+export async function testNamePatternFor(only: string | undefined): Promise<string | undefined> {
+  if (only === undefined) return undefined;
+  const declared = await declaredFor(only, true);
+  return declared ? idsPattern(declared.selected) : only;
 }
 
 /**
@@ -263,7 +292,7 @@ export class SuiteEngine {
         watch: false,
         // Our own progress (src/progress.ts) instead of vitest's output; the summary is the CLI's.
         reporters: [reporter, ...(opts.reporters ?? []), { onTestRunEnd: (modules, _errors, reason) => void (reason !== 'interrupted' && recordDeclared(modules)) }],
-        testNamePattern: cfg.only,
+        testNamePattern: await testNamePatternFor(cfg.only),
         passWithNoTests: true,
         pool: 'threads',
         maxWorkers: workers,
@@ -303,7 +332,7 @@ export class SuiteEngine {
       if (this.perRunOnly) {
         // The suite files the run's --only can select, and the behaviours it selects in them.
         const only = info.config.only;
-        if (only) this.vitest.setGlobalTestNamePattern(only);
+        if (only) this.vitest.setGlobalTestNamePattern((await testNamePatternFor(only))!);
         else this.vitest.resetGlobalTestNamePattern();
         const dirs = suiteFiles(only).map((g) => join(PKG_ROOT, g.replace(/\*\*\/\*\.spec\.ts$/, '')));
         const specs = (await this.vitest.globTestSpecifications()).filter((s) => dirs.some((d) => s.moduleId.startsWith(d)));
@@ -355,7 +384,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   if (cfg.writeBaseline) assertWritable(dirname(resolve(cfg.writeBaseline)), '--write-baseline');
   // A typo in --only is a usage error before any target boots (and before any report is written).
   const declared = await declaredFor(cfg.only, cfg.only !== undefined);
-  if (cfg.only !== undefined && declared && !declared.selected.length) throw new UsageError(noneSelected(cfg.only, declared.of));
+  await assertSelects(cfg.only, declared);
   const progress = new ProgressReporter({ stream: { write: () => true }, quiet: true, ...opts.progress, ...(declared ? { totals: totalsByNamespace(declared.selected) } : {}) });
   // Vitest starts (about half a second of CPU) while the target boots and its index is read.
   const ownEngine = !opts.engine;
@@ -534,9 +563,10 @@ export async function listBehaviours(only?: string): Promise<{ behaviours: Liste
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest(
     'test',
-    { root: PKG_ROOT, config: false, include: suiteFiles(only), watch: false, reporters: [], testNamePattern: only, pool: 'threads', ...SHARED_WORKERS },
+    { root: PKG_ROOT, config: false, include: suiteFiles(only), watch: false, reporters: [], pool: 'threads', ...SHARED_WORKERS },
     { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
   );
+  const selects = only === undefined ? () => true : onlyMatcher(only);
   try {
     const { testModules, unhandledErrors } = await vitest.collect();
     recordDeclared(testModules);
@@ -545,12 +575,12 @@ export async function listBehaviours(only?: string): Promise<{ behaviours: Liste
     for (const m of testModules) {
       for (const e of m.errors()) errors.push(`${m.relativeModuleId}: ${e.message}`);
       for (const tc of m.children.allTests()) {
-        if (only && !new RegExp(only).test(tc.name)) continue;
         const b = tc.meta().behaviour;
         if (!b) {
           errors.push(`${m.relativeModuleId}: test "${tc.name}" is not declared with behaviour()`);
           continue;
         }
+        if (!selects({ id: b.id, name: tc.name })) continue;
         behaviours.push({
           id: b.id,
           level: b.level,
