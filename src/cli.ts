@@ -8,6 +8,9 @@ import { HELP_WIDTH, OPTIONS, helpRows, joinNegativeValues, optionRows, parseArg
 import { EXIT, UnreachableError, UsageError } from './errors.ts';
 import { TOOL, declaredTotal, listBehaviours, noneSelected, runConformance } from './runner.ts';
 import { compareFlags, runCompare } from './compare.ts';
+import { watchParent } from './stop.ts';
+
+export { stopRequested } from './stop.ts';
 import { LEVELS } from '../schemas/results.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../reporters/index.ts';
 
@@ -203,7 +206,9 @@ async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.Writa
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (see cms-conformance run --help)`);
   const cfg = resolveConfig(values as Record<string, string | boolean | undefined>);
   if (cfg.targets) return await runTargets(cfg, out, err);
-  const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`), { progress: { stream: err, quiet: cfg.quiet } });
+  // Under `npm run conformance`, npm killed with SIGTERM does not pass it on: its going away is taken as SIGTERM.
+  const unwatch = watchParent(() => process.kill(process.pid, 'SIGTERM'));
+  const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`), { progress: { stream: err, quiet: cfg.quiet } }).finally(unwatch);
   const { results, exitCode } = outcome;
   const s = results.summary;
   const byLevel = LEVELS.filter((l) => s.byLevel[l]?.total).map((l) => `${l} ${s.byLevel[l]!.failed} failed of ${s.byLevel[l]!.total}`);
@@ -223,6 +228,7 @@ async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.Writa
         `with discovery: ${cov.percent} % (${cov.covered})\n`,
     );
   out.write(`seed ${results.seed}; ${results.requests.count} requests\n`);
+  if (results.incomplete) out.write(`INCOMPLETE: ${results.incomplete.message}; ${results.incomplete.notRun} selected behaviour(s) did not run (exit code ${exitCode})\n`);
   const shown = (p: string) => (relative(process.cwd(), p).startsWith('..') ? p : relative(process.cwd(), p) || '.');
   out.write(`reports: ${shown(outcome.reportDir)}${outcome.latest ? ` (also ${shown(outcome.latest)})` : ''}\n`);
   for (const f of outcome.files) out.write(`  ${shown(f)}\n`);
