@@ -275,6 +275,18 @@ export function harnessErrors(results: Pick<Results, 'behaviours' | 'errors'>): 
  * as failures; without a gating failure, a harness error gives 4 and target trouble 3, so that
  * CI tells "the target deviates" from "the check could not be made".
  */
+/** The exit code of a process a signal ended, as shells report it: 128 + the signal's number. */
+export const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * The exit code the CLI ends a run with: 128 + the signal's number (130 SIGINT, 143 SIGTERM, 129
+ * SIGHUP) for a run a signal stopped before its end (or whose parent npm went away: SIGTERM), else exitCodeFor.
+ */
+export function runExitCode(results: Pick<Results, 'behaviours' | 'baseline' | 'errors' | 'incomplete'>, failOn: FailOn): number {
+  const i = results.incomplete;
+  return i?.reason === 'signal' && i.signal ? SIGNAL_EXIT_CODES[i.signal] : exitCodeFor(results, failOn);
+}
+
 export function exitCodeFor(results: Pick<Results, 'behaviours' | 'baseline' | 'errors' | 'incomplete'>, failOn: FailOn): 0 | 1 | 3 | 4 {
   if (gatingFailures(results, failOn).length > 0) return 1;
   // The target stopped answering for good: what could not be checked is its trouble, not ours.

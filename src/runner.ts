@@ -18,7 +18,7 @@ import { detectProfile, getProfile, normalizeIndex, type ProfileName } from '../
 import type { RunInfo } from './run-info.ts';
 import { suiteFiles, workerCount } from './suite-files.ts';
 import type { Exchange } from './client.ts';
-import { exitCodeFor, type Results } from '../schemas/results.ts';
+import { runExitCode, type Results } from '../schemas/results.ts';
 import type { SpecRef } from '../schemas/types.ts';
 import { ResultsReporter, buildResults, type RunHeader } from './collect.ts';
 import { STOP_SIGNALS, TargetWatch, markStopRequested, parentGone, signalExitCode, type StopCause, type StopSignal } from './stop.ts';
@@ -587,7 +587,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       files,
       ...(latest ? { latest } : {}),
       ...(baselineWritten ? { baselineWritten } : {}),
-      exitCode: results.incomplete?.reason === 'signal' && results.incomplete.signal ? signalExitCode(results.incomplete.signal) : exitCodeFor(results, cfg.failOn),
+      exitCode: runExitCode(results, cfg.failOn),
     };
   } finally {
     watch?.stop();

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Reporter, TestCase } from 'vitest/node';
-import type { Incomplete } from '../schemas/results.ts';
+import { SIGNAL_EXIT_CODES, type Incomplete } from '../schemas/results.ts';
 import { errorKind } from './collect.ts';
 
 /** What stops a run (results.json `incomplete` holds it with the count of behaviours not run). */
@@ -17,7 +17,7 @@ export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
 
 /** The exit code of a process ended by a signal, as shells report it: 128 + the signal's number (130 SIGINT, 143 SIGTERM, 129 SIGHUP). */
-export const signalExitCode = (s: StopSignal): number => 128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const)[s];
+export const signalExitCode = (s: StopSignal): number => SIGNAL_EXIT_CODES[s];
 
 let requested = false;
 /** A stop was asked in this process (bin/cms-conformance.js then exits even if a stuck handle would keep it alive). */

@@ -9,6 +9,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bootHost, type Host } from '../src/hosts.ts';
 import { PKG_ROOT } from '../src/paths.ts';
@@ -122,6 +124,10 @@ async function sigtermNpm(run: NpmRun): Promise<{ ms: number; procs: Proc[] }> {
 function expectIncompleteReports(dir: string, reason: 'signal' | 'target-unreachable'): Results {
   for (const f of ['results.json', 'report.html', 'report.md', 'junit.xml']) expect(existsSync(join(dir, f)), f).toBe(true);
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  const validate = ajv.compile(JSON.parse(readFileSync(join(PKG_ROOT, 'schemas/results.schema.json'), 'utf8')));
+  expect(validate(results), JSON.stringify(validate.errors)).toBe(true);
   expect(results.incomplete?.reason).toBe(reason);
   expect(results.incomplete!.notRun).toBeGreaterThan(0);
   expect(results.behaviours.length).toBeGreaterThan(0);

@@ -71,6 +71,27 @@ describe('HTML report (as text)', () => {
   });
 });
 
+describe('a run that stopped before its end (results.incomplete)', () => {
+  const passing = cannedBehaviours().filter((b) => b.status === 'passed');
+  const stopped = (reason: 'signal' | 'target-unreachable', behaviours = passing) =>
+    cannedResults({ behaviours, incomplete: { reason, ...(reason === 'signal' ? { signal: 'SIGTERM' as const } : {}), message: 'the parent npm (pid 7) went away (taken as SIGTERM)', at: '2026-01-02T03:04:05.000Z', notRun: 42 } });
+  it('the Markdown summary says so first, never "passed", with the exit code of the stop', () => {
+    const md = renderMarkdown(stopped('signal'));
+    expect(md.split('\n')[0]).toMatch(/^## ⏹ cms-conformance: incomplete — the run stopped before its end \(SIGTERM\)/);
+    expect(md).toContain('**Incomplete run**: the parent npm (pid 7) went away (taken as SIGTERM); 42 selected behaviour(s) did not run (exit code 143).');
+    expect(renderMarkdown(stopped('target-unreachable'))).toContain('(exit code 3)');
+    // with a gating failure found before the stop, the failure leads and the stop is still said
+    const failing = renderMarkdown(stopped('target-unreachable', cannedBehaviours()));
+    expect(failing.split('\n')[0]).toMatch(/^## ❌/);
+    expect(failing).toContain('**Incomplete run**');
+  });
+  it('the HTML verdict says so, with the exit code of the stop', () => {
+    const html = renderHtml(stopped('signal'));
+    expect(/<div class="verdict fail" id="verdict">([^<]*)<\/div>/.exec(html)?.[1]).toMatch(/^INCOMPLETE — the run stopped before its end: the parent npm \(pid 7\) went away \(taken as SIGTERM\); 42 selected behaviour\(s\) did not run .* · exit code 143$/);
+    expect(renderHtml(stopped('target-unreachable', cannedBehaviours()))).toMatch(/id="incomplete">INCOMPLETE — the run stopped before its end/);
+  });
+});
+
 describe('report files', () => {
   it('writes the chosen formats, and reports/latest follows the newest timestamped directory', () => {
     const root = mkdtempSync(join(tmpdir(), 'cmsc-reports-'));
