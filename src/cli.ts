@@ -24,6 +24,9 @@ const EXIT_ROWS: [string, string][] = [
   ['2', 'usage or configuration error, found before anything runs (a bad flag, an --only that selects no behaviour, an unreadable --baseline)'],
   ['3', 'nothing gating failed, but some checks could not be made because the target did not answer usably; or the target cannot be reached (the embedded target cannot boot)'],
   ['4', 'nothing gating failed, but a check could not be made because of a bug in cms-conformance (rerun with CMSC_DEBUG=1 for details)'],
+  ['130', 'stopped by SIGINT before its end: the reports hold what ended, marked incomplete (so do 143 and 129; a target that stops answering ends a run with 3: --unreachable-after)'],
+  ['143', 'stopped by SIGTERM, or its parent npm went away'],
+  ['129', 'stopped by SIGHUP'],
 ];
 
 const RESULTS_NOTE = `Each behaviour has a level (SECURITY: who may do what without credentials; MUST: stated by the specification; SHOULD: what the reference implementation does where the specification is silent) and a status: passed, failed, skipped (always with its reason) or error (the check could not be made: the target did not answer usably, or cms-conformance broke; never a failure).`;
@@ -66,7 +69,7 @@ ${para('Reports: results.json, report.html, report.md, junit.xml and events.ndjs
 ${para(RESULTS_NOTE)}
 
 Exit codes:
-${helpRows(EXIT_ROWS, 4)}`;
+${helpRows(EXIT_ROWS, 5)}`;
 
 const LIST_HELP = `Usage: cms-conformance list [--only PATTERN] [--json]
 
@@ -150,7 +153,7 @@ ${para('Precedence: flags, then environment variables, then a .env file in the c
 ${para(RESULTS_NOTE)}
 
 Exit codes (run; compare and selftest say theirs in their help):
-${helpRows(EXIT_ROWS, 4)}`;
+${helpRows(EXIT_ROWS, 5)}`;
 
 /** Help of each command (serve has its own, in src/serve.ts). */
 export const HELP: Record<'global' | 'run' | 'list' | 'compare' | 'selftest' | 'merge', string> = {
