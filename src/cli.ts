@@ -8,7 +8,7 @@ import { HELP_WIDTH, OPTIONS, helpRows, joinNegativeValues, optionRows, parseArg
 import { EXIT, UnreachableError, UsageError } from './errors.ts';
 import { TOOL, declaredTotal, listBehaviours, noneSelected, runConformance } from './runner.ts';
 import { compareFlags, runCompare } from './compare.ts';
-import { watchParent } from './stop.ts';
+import { stopRequested, watchParent } from './stop.ts';
 
 export { stopRequested } from './stop.ts';
 import { LEVELS } from '../schemas/results.ts';
@@ -209,8 +209,9 @@ async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.Writa
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (see cms-conformance run --help)`);
   const cfg = resolveConfig(values as Record<string, string | boolean | undefined>);
   if (cfg.targets) return await runTargets(cfg, out, err);
-  // Under `npm run conformance`, npm killed with SIGTERM does not pass it on: its going away is taken as SIGTERM.
-  const unwatch = watchParent(() => process.kill(process.pid, 'SIGTERM'));
+  // Under `npm run conformance`, npm killed with SIGTERM does not pass it on: its going away is taken as SIGTERM
+  // (unless the run is stopping already: Ctrl-C reaches npm and the CLI alike, and npm then goes away first).
+  const unwatch = watchParent(() => !stopRequested() && process.kill(process.pid, 'SIGTERM'));
   const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`), { progress: { stream: err, quiet: cfg.quiet } }).finally(unwatch);
   const { results, exitCode } = outcome;
   const s = results.summary;
