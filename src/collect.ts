@@ -40,10 +40,16 @@ export interface RunHeader {
 /** vitest's note on the tests a cancelled run did not get to (and its error in those it interrupted). */
 const ABORTED = 'The test run was aborted by the user.';
 
-/** In a run stopped before it was done: a selected behaviour that did not end (not run, or cut off by the stop). */
-function notRun(tc: TestCase): boolean {
+/**
+ * In a run stopped before it was done: a selected behaviour that did not end before the stop
+ * (not run; cut off by it; or still running when it came: the stop deletes the run's items
+ * meanwhile, which such a behaviour may find gone, so its verdict would not be its own).
+ */
+function notRun(tc: TestCase, stopAt: number): boolean {
   const r = tc.result();
   if (r.state === 'pending') return true;
+  const d = tc.diagnostic();
+  if (d && d.startTime + d.duration > stopAt) return true;
   if (r.state === 'skipped') return r.note === ABORTED;
   return r.state === 'failed' && (r.errors ?? []).some((e) => String(e.message ?? '').includes(ABORTED));
 }
@@ -139,7 +145,8 @@ export function buildResults(header: RunHeader, modules: readonly TestModule[], 
   // A stopped run reports what ended; the behaviours it did not get to are counted, not listed as errors.
   let dropped = 0;
   if (header.incomplete) {
-    const ran = cases.filter((tc) => !(tc.options.mode === 'run' && notRun(tc)));
+    const stopAt = Date.parse(header.incomplete.at);
+    const ran = cases.filter((tc) => !(tc.options.mode === 'run' && notRun(tc, stopAt)));
     dropped = cases.length - ran.length;
     cases.splice(0, cases.length, ...ran);
   }

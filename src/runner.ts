@@ -447,9 +447,12 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   let giveUp!: () => void;
   const gaveUp = new Promise<undefined>((r) => (giveUp = () => r(undefined)));
   let graceTimer: NodeJS.Timeout | undefined;
+  /** Set once the run's sweeper exists: on a stop, the sweep by tag starts at once, beside the cleanup hooks. */
+  let sweepOnStop: (() => void) | undefined;
   const requestStop = (cause: StopCause, what: string) => {
     if (stopCause) return;
     stopCause = cause;
+    sweepOnStop?.();
     markStopRequested();
     if (header) header.incomplete = cause;
     progress.clear();
@@ -534,6 +537,14 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     const sweeper = info.writes.allowed && indexClient.hasCredentials ? sweepClient(prepared.url, effective, profile, eventLog) : undefined;
     let results: Results | undefined;
     let abandoned = false;
+    // On a stop the sweep by tag starts at once, beside the cleanup hooks of the running suite files
+    // (both delete; an item already gone counts as deleted); the behaviours still running then are
+    // not reported (src/collect.ts): they may find their items gone.
+    let stopSweep: Promise<SweepOutcome | undefined> | undefined;
+    if (sweeper) {
+      sweepOnStop = () => void (stopSweep ??= sweep(sweeper, { tag: tagFor(info.runId) }).catch(() => undefined));
+      if (stopCause) sweepOnStop();
+    }
     try {
       // A site this run booted has no leftovers of earlier runs.
       if (sweeper && !prepared.embedded) {
@@ -561,10 +572,13 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       clearTimeout(graceTimer);
       // A run given up on may hold a worker that does not end: do not wait for it long (the CLI exits anyway).
       if (ownEngine) await (abandoned ? within(engine.close(), 1000) : engine.close());
+      sweepOnStop = undefined;
       if (sweeper) {
-        // After a stop the target may not answer at all: the sweep gets a few seconds, not --timeout per request.
+        // After a stop the target may not answer at all: the sweeps get a few seconds, not --timeout per request.
+        const early = stopSweep ? await within(stopSweep, SWEEP_GRACE_MS) : undefined;
         const swept = sweep(sweeper, { tag: tagFor(info.runId) }).catch(() => undefined);
-        await reportSweep(log, 'items of this run', await (stopCause ? within(swept, SWEEP_GRACE_MS) : swept));
+        const last = await (stopCause ? within(swept, SWEEP_GRACE_MS) : swept);
+        await reportSweep(log, 'items of this run', early && last ? { ...last, deleted: early.deleted + last.deleted, failed: last.failed } : (last ?? early));
         await (stopCause ? within(sweeper.close(), 500) : sweeper.close());
       }
     }
