@@ -575,13 +575,16 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       sweepOnStop = undefined;
       if (sweeper) {
         // After a stop the target may not answer at all: the sweeps get a few seconds, not --timeout per request.
+        const until = Date.now() + SWEEP_GRACE_MS;
         const early = stopSweep ? await within(stopSweep, SWEEP_GRACE_MS) : undefined;
         const swept = sweep(sweeper, { tag: tagFor(info.runId) }).catch(() => undefined);
-        const last = await (stopCause ? within(swept, SWEEP_GRACE_MS) : swept);
+        const last = await (stopCause ? within(swept, Math.max(1000, until - Date.now())) : swept);
         await reportSweep(log, 'items of this run', early && last ? { ...last, deleted: early.deleted + last.deleted, failed: last.failed } : (last ?? early));
         await (stopCause ? within(sweeper.close(), 500) : sweeper.close());
       }
     }
+    // The target is not needed for the reports: it stops while they are written.
+    stopTarget().catch(() => undefined); // (its failure surfaces where it is awaited, below)
     if (stopCause) {
       const i = results.incomplete;
       log(i ? `run incomplete: ${i.message}; ${i.notRun} selected behaviour(s) did not run` : `the run had ended: its results are complete`);
