@@ -553,8 +553,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
         const r = await sweep(sweeper, { olderThanMs: cfg.sweepAfterMs ?? DEFAULT_SWEEP_AFTER_MS }).catch(() => undefined);
         await reportSweep(log, 'leftovers of earlier runs', r);
       }
-      if (stopCause || engine.cancelled) {
-        header.incomplete ??= stopCause;
+      if (stopCause) {
         results = buildResults(header, [], []); // stopped before any behaviour ran
       } else {
         watch?.start();
