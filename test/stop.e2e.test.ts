@@ -6,7 +6,7 @@
  * the run left (the process tree is read from /proc while the run goes, then checked).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -29,6 +29,7 @@ interface Event {
   method: string;
   url: string;
   status: number;
+  requestBody?: string;
   responseBody?: string;
 }
 const events = (dir: string): Event[] => {
@@ -40,7 +41,7 @@ const events = (dir: string): Event[] => {
 };
 const routeOf = (url: string) => decodeURIComponent(/rest_route=([^&]*)/.exec(url)?.[1] ?? '');
 
-/** Items the run created in posts and pages (POST to the collection answered 201), and those it deleted (or found gone). */
+/** Items the run created in posts and pages (POST to the collection answered 201), and those it deleted (alone or in a batch) or found gone. */
 function createdAndDeleted(dir: string): { created: string[]; deleted: Set<string> } {
   const created: string[] = [];
   const deleted = new Set<string>();
@@ -51,6 +52,18 @@ function createdAndDeleted(dir: string): { created: string[]; deleted: Set<strin
       if (id) created.push(`${route}/${id}`);
     }
     if (e.method === 'DELETE' && [200, 404, 410].includes(e.status)) deleted.add(route);
+    if ([404, 410].includes(e.status)) deleted.add(route); // found gone
+    if (route === '/batch/v1' && (e.status === 207 || e.status === 200)) {
+      // deleted in a batch (cms.posts.model): {"requests":[{"method":"DELETE","path":"/wp/v2/posts/11?force=true"}]}
+      const sent = (() => {
+        try {
+          return JSON.parse(e.requestBody ?? '') as { requests?: { method?: string; path?: string }[] };
+        } catch {
+          return {};
+        }
+      })();
+      for (const r of sent.requests ?? []) if (r.method === 'DELETE' && r.path) deleted.add(r.path.split('?')[0]!);
+    }
   }
   return { created, deleted };
 }
@@ -81,6 +94,13 @@ interface NpmRun {
 }
 
 const started: NpmRun[] = [];
+const dirs: string[] = [];
+/** A report folder for one run, removed after the test. */
+const reportDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'cmsc-stop-'));
+  dirs.push(d);
+  return d;
+};
 /** A test that failed before its stop leaves no run going: SIGTERM to the CLI (it cleans up), SIGKILL to what is left. */
 afterEach(async () => {
   for (const run of started.splice(0)) {
@@ -96,6 +116,7 @@ afterEach(async () => {
     for (const p of procs.filter((x) => CLI.test(x.cmd))) kill(p, 'SIGTERM');
     await allGone(procs, 15_000).catch(() => procs.forEach((p) => kill(p, 'SIGKILL')));
   }
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 /** `npm run conformance -- ARGS` as a user types it, in its own process group (so that only npm is signalled). */
@@ -140,7 +161,7 @@ function expectIncompleteReports(dir: string, reason: 'signal' | 'target-unreach
 
 describe.runIf(linux)('a run stops cleanly when it must', () => {
   it('SIGTERM to the parent npm during a run against the embedded WordPress: within 10 s, reports written (incomplete), fixtures deleted, the site stopped, no process left', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cmsc-stop-'));
+    const dir = reportDir();
     const run = npmRun(['--only', '^cms\\.posts\\.', '--seed', '1', '--max-rps', '40', '--report-dir', dir]);
     try {
       await untilCreated(dir, run.npm, run.output);
@@ -181,7 +202,7 @@ describe.runIf(linux)('a run stops cleanly when it must', () => {
     afterAll(async () => host?.stop());
 
     it('SIGTERM to the parent npm: within 10 s, reports written (incomplete), no tagged item left on the target, no process left', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'cmsc-stop-'));
+      const dir = reportDir();
       const run = npmRun(['--target', host.url, '--user', host.user, '--app-password', host.appPassword, '--only', '^cms\\.', '--seed', '1', '--max-rps', '40', '--report-dir', dir]);
       await untilCreated(dir, run.npm, run.output);
       const { ms } = await sigtermNpm(run);
@@ -199,7 +220,7 @@ describe.runIf(linux)('a run stops cleanly when it must', () => {
       server.stdout!.setEncoding('utf8').on('data', (d: string) => d.includes('listening') && res());
       server.on('exit', () => rej(new Error('the reference server did not start')));
     });
-    const dir = mkdtempSync(join(tmpdir(), 'cmsc-stop-'));
+    const dir = reportDir();
     let killedAt = 0;
     let procs: Proc[] = [];
     let output = '';
