@@ -15,11 +15,16 @@ if (!/--heap-growing-percent/.test(process.env.NODE_OPTIONS ?? '')) setFlagsFrom
 // first 1 GiB arena eagerly in huge pages: about 80 MB of resident memory this process never uses.
 process.env.MIMALLOC_ARENA_EAGER_COMMIT ??= '0';
 
-// Output piped into a command that stops reading (`cms-conformance list | head`): the rest of the
-// output is dropped quietly, and a run still finishes and cleans up after itself.
-process.stdout.on('error', (e) => {
-  if (e.code !== 'EPIPE') throw e;
-});
+// Output piped into a command that stops reading (`cms-conformance list | head`), or whose reader
+// went away with a parent that was killed: the rest of the output is dropped quietly, and a run
+// still finishes and cleans up after itself.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (e) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
 
-const { main } = await loadCli();
+const { main, stopRequested } = await loadCli();
 process.exitCode = await main(process.argv.slice(2));
+// A run that was stopped (a signal, its parent gone, its target gone) has written its reports and
+// stopped its target: it ends now, even if a suite worker given up on still holds the process.
+if (stopRequested?.()) setTimeout(() => process.exit(), 500).unref();

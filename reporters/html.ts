@@ -6,7 +6,7 @@
 import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
 import { anchor, badge, copyBlock, counts, esc, page, percentBar, statusBar, type StatusCounts } from './html-kit.ts';
 import { embeddedName, embeddedNote, indexCurl, isEmbedded, onlyOne, rerunCommand, usesCredentials } from './reproduce.ts';
-import { LEVELS, exitCodeFor, gatingFailures, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../schemas/results.ts';
+import { LEVELS, gatingFailures, runExitCode, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../schemas/results.ts';
 
 const KIND_HELP: Record<string, string> = {
   conformance: 'The target does not do what the specification states (a conformance failure).',
@@ -44,13 +44,14 @@ const specLine = (b: BehaviourResult) => b.spec;
 
 function header(r: Results): string {
   const failOnFlag = (r.config.failOn as FailOn) ?? 'must';
-  const exit = exitCodeFor(r, failOnFlag);
+  const exit = runExitCode(r, failOnFlag);
   const gating = gatingFailures(r, failOnFlag);
   const failOn = gatingLevels(failOnFlag).join(' or ');
   const s = r.summary;
   const tallyLine = `${s.passed} passed, ${s.failed} failed, ${s.error ?? 0} could not be checked, ${s.skipped} skipped of ${s.total}`;
-  const verdict =
-    exit === 0
+  const verdict = r.incomplete && !gating.length
+    ? `INCOMPLETE — the run stopped before its end: ${r.incomplete.message}; ${r.incomplete.notRun} selected behaviour(s) did not run (${tallyLine})`
+    : exit === 0
       ? `PASS — no ${failOn} behaviour fails${r.baseline ? ' outside the baseline' : ''} (${tallyLine})`
       : gating.length
         ? `FAIL — ${gating.length} ${failOn} behaviour${gating.length === 1 ? '' : 's'} fail${gating.length === 1 ? 's' : ''}${r.baseline ? ' that the baseline does not list' : ''} (${tallyLine})`
@@ -60,7 +61,7 @@ function header(r: Results): string {
   const started = new Date(r.startedAt);
   return `<header>
 <h1>cms-conformance report</h1>
-<div class="verdict ${exit === 0 ? 'pass' : 'fail'}" id="verdict">${esc(verdict)} · exit code ${exit}</div>
+<div class="verdict ${exit === 0 ? 'pass' : 'fail'}" id="verdict">${esc(verdict)} · exit code ${exit}</div>${r.incomplete && gating.length ? `\n<div class="verdict fail" id="incomplete">INCOMPLETE — the run stopped before its end: ${esc(r.incomplete.message)}; ${r.incomplete.notRun} selected behaviour(s) did not run</div>` : ''}
 <dl class="meta">
 <dt>Target</dt><dd><code>${esc(r.target.url)}</code>${embedded}</dd>
 <dt>Profile</dt><dd>${esc(r.target.profile)} <span class="note">— ${esc(r.target.profileReason)}</span></dd>
@@ -297,6 +298,6 @@ const FILTER_SCRIPT = `
 export function renderHtml(r: Results): string {
   const failed = r.summary.failed;
   const title = `cms-conformance: ${failed ? `${failed} failed` : 'passed'} — ${r.target.url}`;
-  const toc = `<nav class="toc"><a href="#summary">Summary</a><a href="#failures">What fails (${failed})</a><a href="#coverage">Coverage${r.coverage ? ` (${r.coverage.percent} %)` : ''}</a><a href="#matrix">All behaviours (${r.summary.total})</a></nav>`;
+  const toc = `<nav class="toc"><a href="#summary">Summary</a><a href="#failures">What fails (${failed})</a><a href="#coverage">Coverage${r.coverage ? ` (${r.coverage.behavioural ? `${r.coverage.behavioural.percent} % behavioural` : `${r.coverage.percent} %`})` : ''}</a><a href="#matrix">All behaviours (${r.summary.total})</a></nav>`;
   return page(title, [header(r), toc, summary(r), failuresIndex(r), coverageSection(r), matrix(r)].join('\n'), FILTER_SCRIPT);
 }

@@ -6,7 +6,7 @@
  */
 import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
 import { embeddedName, isEmbedded, rerunCommand, usesCredentials } from './reproduce.ts';
-import { LEVELS, countsOf, exitCodeFor, gatingFailures, gatingLevels, type Counts, type FailOn, type Results } from '../schemas/results.ts';
+import { LEVELS, countsOf, gatingFailures, runExitCode, gatingLevels, type Counts, type FailOn, type Results } from '../schemas/results.ts';
 
 const MAX_FAILURES = 200;
 const MAX_UNCOVERED = 300;
@@ -31,18 +31,20 @@ const COUNTS_HEAD = ['| passed | failed | error | skipped | total |', '|---:|---
 
 export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}): string {
   const failOn = (r.config.failOn as FailOn) ?? 'must';
-  const exit = exitCodeFor(r, failOn);
+  const exit = runExitCode(r, failOn);
   const gating = gatingFailures(r, failOn);
   const s = { ...r.summary, ...countsOf(r.summary) };
   const L: string[] = [];
   const e = r.target.embedded as { kind?: string; version?: string } | null;
-  const head =
-    exit === 0
+  const head = r.incomplete && !gating.length
+    ? `⏹ cms-conformance: incomplete — the run stopped before its end (${r.incomplete.reason === 'signal' ? r.incomplete.signal : 'the target stopped answering'})`
+    : exit === 0
       ? `✅ cms-conformance: passed — no ${gatingLevels(failOn).join(' or ')} failure${r.baseline ? ' outside the baseline' : ''}`
       : gating.length
         ? `❌ cms-conformance: ${gating.length} gating failure${gating.length === 1 ? '' : 's'}${r.baseline ? ' not in the baseline' : ''}`
         : `⚠️ cms-conformance: incomplete — ${s.error + r.errors.length} check(s) could not be made (${exit === 4 ? 'a bug in cms-conformance' : 'the target did not answer usably'})`;
   L.push(`## ${head}`, '');
+  if (r.incomplete) L.push(`> **Incomplete run**: ${cell(r.incomplete.message, 500)}; ${r.incomplete.notRun} selected behaviour(s) did not run (exit code ${exit}).`, '');
   L.push(
     `Target ${code(r.target.url)}${e ? ` (embedded ${e.kind}${e.version ? ` ${e.version}` : ''})` : ''} · profile ${code(r.target.profile)} · seed ${code(String(r.seed))} · ${r.startedAt.slice(0, 19).replace('T', ' ')} UTC · ${(r.durationMs / 1000).toFixed(1)} s · ${r.tool.name} ${r.tool.version}`,
     '',

@@ -212,6 +212,22 @@ export interface Results {
   site?: string;
   /** The share of a sharded run (`--shard i/n`) this file holds; absent for a whole run. */
   shard?: ShardInfo;
+  /** Present when the run stopped before every selected behaviour ended (src/stop.ts). */
+  incomplete?: Incomplete;
+}
+
+/**
+ * A run that stopped before every selected behaviour ended: on a signal (or its parent npm went
+ * away: SIGTERM), or because the target stopped answering for good. `behaviours` holds those that
+ * ended; `notRun` counts the others.
+ */
+export interface Incomplete {
+  reason: 'signal' | 'target-unreachable';
+  signal?: 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+  message: string;
+  /** When the stop was asked (ISO time). */
+  at: string;
+  notRun: number;
 }
 
 export type ReportFormat = 'html' | 'junit' | 'md' | 'json' | 'events';
@@ -259,8 +275,22 @@ export function harnessErrors(results: Pick<Results, 'behaviours' | 'errors'>): 
  * as failures; without a gating failure, a harness error gives 4 and target trouble 3, so that
  * CI tells "the target deviates" from "the check could not be made".
  */
-export function exitCodeFor(results: Pick<Results, 'behaviours' | 'baseline' | 'errors'>, failOn: FailOn): 0 | 1 | 3 | 4 {
+/** The exit code of a process a signal ended, as shells report it: 128 + the signal's number. */
+export const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * The exit code the CLI ends a run with: 128 + the signal's number (130 SIGINT, 143 SIGTERM, 129
+ * SIGHUP) for a run a signal stopped before its end (or whose parent npm went away: SIGTERM), else exitCodeFor.
+ */
+export function runExitCode(results: Pick<Results, 'behaviours' | 'baseline' | 'errors' | 'incomplete'>, failOn: FailOn): number {
+  const i = results.incomplete;
+  return i?.reason === 'signal' && i.signal ? SIGNAL_EXIT_CODES[i.signal] : exitCodeFor(results, failOn);
+}
+
+export function exitCodeFor(results: Pick<Results, 'behaviours' | 'baseline' | 'errors' | 'incomplete'>, failOn: FailOn): 0 | 1 | 3 | 4 {
   if (gatingFailures(results, failOn).length > 0) return 1;
+  // The target stopped answering for good: what could not be checked is its trouble, not ours.
+  if (results.incomplete?.reason === 'target-unreachable') return 3;
   if (harnessErrors(results).length > 0) return 4;
   if (results.behaviours.some((b) => b.status === 'error') || results.errors.length > 0) return 3;
   return 0;

@@ -6,8 +6,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { HELP_WIDTH, OPTIONS, helpRows, joinNegativeValues, optionRows, parseArgsMessage, parseFlags, resolveConfig, wrap, type RunConfig } from './config.ts';
 import { EXIT, UnreachableError, UsageError } from './errors.ts';
-import { TOOL, listBehaviours, noneSelected, runConformance } from './runner.ts';
+import { TOOL, declaredTotal, listBehaviours, noneSelected, runConformance } from './runner.ts';
 import { compareFlags, runCompare } from './compare.ts';
+import { stopRequested, watchParent } from './stop.ts';
+
+export { stopRequested } from './stop.ts';
 import { LEVELS } from '../schemas/results.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../reporters/index.ts';
 
@@ -21,6 +24,9 @@ const EXIT_ROWS: [string, string][] = [
   ['2', 'usage or configuration error, found before anything runs (a bad flag, an --only that selects no behaviour, an unreadable --baseline)'],
   ['3', 'nothing gating failed, but some checks could not be made because the target did not answer usably; or the target cannot be reached (the embedded target cannot boot)'],
   ['4', 'nothing gating failed, but a check could not be made because of a bug in cms-conformance (rerun with CMSC_DEBUG=1 for details)'],
+  ['130', 'stopped by SIGINT before its end: the reports hold what ended, marked incomplete (so do 143 and 129; a target that stops answering ends a run with 3: --unreachable-after)'],
+  ['143', 'stopped by SIGTERM, or its parent npm went away'],
+  ['129', 'stopped by SIGHUP'],
 ];
 
 const RESULTS_NOTE = `Each behaviour has a level (SECURITY: who may do what without credentials; MUST: stated by the specification; SHOULD: what the reference implementation does where the specification is silent) and a status: passed, failed, skipped (always with its reason) or error (the check could not be made: the target did not answer usably, or cms-conformance broke; never a failure).`;
@@ -64,7 +70,7 @@ ${para('Reports: results.json, report.html, report.md, junit.xml and events.ndjs
 ${para(RESULTS_NOTE)}
 
 Exit codes:
-${helpRows(EXIT_ROWS, 4)}`;
+${helpRows(EXIT_ROWS, 5)}`;
 
 const LIST_HELP = `Usage: cms-conformance list [--only PATTERN] [--json]
 
@@ -148,7 +154,7 @@ ${para('Precedence: flags, then environment variables, then a .env file in the c
 ${para(RESULTS_NOTE)}
 
 Exit codes (run; compare and selftest say theirs in their help):
-${helpRows(EXIT_ROWS, 4)}`;
+${helpRows(EXIT_ROWS, 5)}`;
 
 const OPENAPI_HELP = `Usage: cms-conformance openapi [--profile spec|wordpress] [--format yaml|json] [--out FILE]
 
@@ -224,7 +230,10 @@ async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.Writa
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (see cms-conformance run --help)`);
   const cfg = resolveConfig(values as Record<string, string | boolean | undefined>);
   if (cfg.targets) return await runTargets(cfg, out, err);
-  const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`), { progress: { stream: err, quiet: cfg.quiet } });
+  // Under `npm run conformance`, npm killed with SIGTERM does not pass it on: its going away is taken as SIGTERM
+  // (unless the run is stopping already: Ctrl-C reaches npm and the CLI alike, and npm then goes away first).
+  const unwatch = watchParent(() => !stopRequested() && process.kill(process.pid, 'SIGTERM'));
+  const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`), { progress: { stream: err, quiet: cfg.quiet } }).finally(unwatch);
   const { results, exitCode } = outcome;
   const s = results.summary;
   const byLevel = LEVELS.filter((l) => s.byLevel[l]?.total).map((l) => `${l} ${s.byLevel[l]!.failed} failed of ${s.byLevel[l]!.total}`);
@@ -244,6 +253,7 @@ async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.Writa
         `with discovery: ${cov.percent} % (${cov.covered})\n`,
     );
   out.write(`seed ${results.seed}; ${results.requests.count} requests\n`);
+  if (results.incomplete) out.write(`INCOMPLETE: ${results.incomplete.message}; ${results.incomplete.notRun} selected behaviour(s) did not run (exit code ${exitCode})\n`);
   const shown = (p: string) => (relative(process.cwd(), p).startsWith('..') ? p : relative(process.cwd(), p) || '.');
   out.write(`reports: ${shown(outcome.reportDir)}${outcome.latest ? ` (also ${shown(outcome.latest)})` : ''}\n`);
   for (const f of outcome.files) out.write(`  ${shown(f)}\n`);
@@ -270,7 +280,7 @@ async function list(argv: string[], out: NodeJS.WritableStream): Promise<number>
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (see cms-conformance list --help)`);
   const cfg = resolveConfig(values as Record<string, string | boolean | undefined>, {});
   const { behaviours, errors } = await listBehaviours(cfg.only);
-  if (cfg.only !== undefined && !behaviours.length && !errors.length) throw new UsageError(noneSelected(cfg.only));
+  if (cfg.only !== undefined && !behaviours.length && !errors.length) throw new UsageError(noneSelected(cfg.only, await declaredTotal()));
   if (values.json) out.write(`${JSON.stringify({ behaviours, errors }, null, 2)}\n`);
   else {
     for (const b of behaviours) out.write(`${b.id}\t${b.level}\t${b.title}\t(${b.spec})${b.location ? `\t${b.location}` : ''}\n`);

@@ -12,6 +12,7 @@ import {
   type Advertised,
   type BehaviourResult,
   type FailureKind,
+  type Incomplete,
   type Results,
   type ShardInfo,
   type Status,
@@ -30,6 +31,27 @@ export interface RunHeader {
   site?: string;
   /** The share of a sharded run. */
   shard?: ShardInfo;
+  /** How many behaviours the run selected, when known (an incomplete run counts those that did not end). */
+  selected?: number;
+  /** Set when the run is asked to stop before it is done (src/stop.ts): the results are then marked incomplete. */
+  incomplete?: Omit<Incomplete, 'notRun'>;
+}
+
+/** vitest's note on the tests a cancelled run did not get to (and its error in those it interrupted). */
+const ABORTED = 'The test run was aborted by the user.';
+
+/**
+ * In a run stopped before it was done: a selected behaviour that did not end before the stop
+ * (not run; cut off by it; or still running when it came: the stop deletes the run's items
+ * meanwhile, which such a behaviour may find gone, so its verdict would not be its own).
+ */
+function notRun(tc: TestCase, stopAt: number): boolean {
+  const r = tc.result();
+  if (r.state === 'pending') return true;
+  const d = tc.diagnostic();
+  if (d && d.startTime + d.duration > stopAt) return true;
+  if (r.state === 'skipped') return r.note === ABORTED;
+  return r.state === 'failed' && (r.errors ?? []).some((e) => String(e.message ?? '').includes(ABORTED));
 }
 
 function firstLine(s: string): string {
@@ -120,6 +142,14 @@ export function buildResults(header: RunHeader, modules: readonly TestModule[], 
     }
     for (const tc of m.children.allTests()) cases.push(tc);
   }
+  // A stopped run reports what ended; the behaviours it did not get to are counted, not listed as errors.
+  let dropped = 0;
+  if (header.incomplete) {
+    const stopAt = Date.parse(header.incomplete.at);
+    const ran = cases.filter((tc) => !(tc.options.mode === 'run' && notRun(tc, stopAt)));
+    dropped = cases.length - ran.length;
+    cases.splice(0, cases.length, ...ran);
+  }
   for (const e of unhandled) {
     const message = firstLine(e.message ?? String(e));
     errors.push({ message, kind: errorKind(message) });
@@ -147,6 +177,9 @@ export function buildResults(header: RunHeader, modules: readonly TestModule[], 
     ...(header.advertised !== undefined ? { advertised: header.advertised } : {}),
     ...(header.site !== undefined ? { site: header.site } : {}),
     ...(header.shard ? { shard: header.shard } : {}),
+    ...(header.incomplete
+      ? { incomplete: { ...header.incomplete, notRun: Math.max(dropped, header.selected !== undefined ? header.selected - behaviours.length : 0) } }
+      : {}),
   };
 }
 

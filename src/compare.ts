@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join, relative, resolve } from 'node:path';
 import { normalizeBaseUrl, resolveConfig, type RunConfig } from './config.ts';
 import { UsageError } from './errors.ts';
-import { declaredFor, noneSelected, runConformance, type EmbeddedVersion } from './runner.ts';
+import { assertSelects, declaredFor, runConformance, type EmbeddedVersion } from './runner.ts';
 import type { Results } from '../schemas/results.ts';
 import { compareExitCode, compareResults, renderCompareHtml, renderCompareMarkdown, GROUPS } from '../reporters/compare.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../reporters/index.ts';
@@ -64,8 +64,7 @@ export async function runCompare(values: Record<string, unknown>, positionals: s
     ...(flags.only === undefined && typeof fromFile?.only === 'string' ? { only: fromFile.only } : {}),
   });
   if (shared.only !== undefined) {
-    const declared = await declaredFor(shared.only, true);
-    if (declared && !declared.selected.length) throw new UsageError(noneSelected(shared.only, declared.of));
+    await assertSelects(shared.only, await declaredFor(shared.only, true));
   }
   const outDir = shared.reportDir ? resolve(shared.reportDir) : timestampedDir(resolve(DEFAULT_REPORTS_ROOT, 'compare'));
   mkdirSync(outDir, { recursive: true });

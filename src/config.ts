@@ -51,6 +51,8 @@ export interface RunConfig {
   shard?: string;
   /** The start-of-run sweep deletes tagged items of other runs only when they started longer ago than this. */
   sweepAfterMs?: number;
+  /** Stop the run (reports written, marked incomplete; exit code 3) when no request got an answer for this long (0 = never). */
+  unreachableAfterMs?: number;
 }
 
 type Kind = 'string' | 'int' | 'duration' | 'boolean' | 'enum' | 'list';
@@ -90,6 +92,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'enum', values: FAIL_ON, help: 'The least severe level whose failures make the exit code 1: security (SECURITY only), must (SECURITY and MUST, the default) or should (all three).' },
   { key: 'targets', flag: 'targets', env: 'CONFORMANCE_TARGETS', kind: 'string', placeholder: 'FILE', help: 'Run many sites, one after the other, with the same seed: one site per line (URL, then the names of the environment variables holding its user and application password), or JSON/CSV. One report folder per site under --report-dir.' },
   { key: 'shard', flag: 'shard', env: 'CONFORMANCE_SHARD', kind: 'string', placeholder: 'I/N', help: 'Run only the I-th of N shares: of the sites with --targets (stable by site), else of the behaviours (suite files) of the one target. Merge the shares with cms-conformance merge.' },
+  { key: 'unreachableAfterMs', flag: 'unreachable-after', env: 'CONFORMANCE_UNREACHABLE_AFTER', kind: 'duration', min: 0, placeholder: 'DURATION', help: 'When the target has answered no request for this long (every one refused, reset or timed out), stop: delete what can still be deleted, write the reports marked incomplete, exit 3. Default 30s; 0 = never.' },
   { key: 'sweepAfterMs', flag: 'sweep-after', env: 'CONFORMANCE_SWEEP_AFTER', kind: 'duration', min: 0, placeholder: 'DURATION', help: 'Before a run, delete tagged leftovers of other runs only when those runs started longer ago than this (runs still going, e.g. other shards against the same site, are left alone). Default 6h.' },
 ];
 

@@ -19,7 +19,7 @@ import { PKG_ROOT } from './paths.ts';
 /** What a run needs to know of a behaviour before it runs. */
 export interface Declared {
   id: string;
-  /** The test name "<id> <title>": what --only is matched against. */
+  /** The test name "<id> <title>": what --only is matched against, with the ID alone (onlyMatcher). */
   name: string;
   /** '' for the site index and batch. */
   namespace: string;
@@ -159,11 +159,32 @@ function prune(): void {
   }
 }
 
-/** The behaviours an --only pattern selects from a declared list (vitest's testNamePattern on the test name). */
+/**
+ * Does an --only pattern select a behaviour: when it matches the behaviour's ID alone (so that
+ * `^spamfilter\.stats\.path$` pins one ID), or its test name "<id> <title>" (so a pattern may
+ * name words of the title).
+ */
+export function onlyMatcher(only: string): (d: Pick<Declared, 'id' | 'name'>) => boolean {
+  const re = new RegExp(only);
+  return (d) => re.test(d.id) || re.test(d.name);
+}
+
+/** The behaviours an --only pattern selects from a declared list (onlyMatcher). */
 export function selectDeclared(list: readonly Declared[], only: string | undefined): Declared[] {
   if (only === undefined) return [...list];
-  const re = new RegExp(only);
-  return list.filter((d) => re.test(d.name));
+  const selects = onlyMatcher(only);
+  return list.filter(selects);
+}
+
+/**
+ * The test name pattern that makes vitest run exactly these behaviours: vitest tries one regular
+ * expression on the test name "<id> <title>", which cannot say "the ID matches" for every pattern
+ * (a `$` meant to end the ID never matches there), so the selection is made here (selectDeclared)
+ * and handed over as the list of its IDs.
+ */
+export function idsPattern(selected: readonly Pick<Declared, 'id'>[]): string {
+  const ids = [...new Set(selected.map((d) => d.id))].sort().map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return `^(?:${ids.join('|')})(?: |$)`;
 }
 
 /** Selected behaviours per namespace ('(site)' for ''). */

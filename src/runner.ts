@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Reporter, SerializedError, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
 import { Client } from './client.ts';
 import { PKG_ROOT } from './paths.ts';
 import { isLoopback, redactConfig, type RunConfig } from './config.ts';
@@ -18,14 +18,15 @@ import { detectProfile, getProfile, normalizeIndex, type ProfileName } from '../
 import type { RunInfo } from './run-info.ts';
 import { suiteFiles, workerCount } from './suite-files.ts';
 import type { Exchange } from './client.ts';
-import { exitCodeFor, type Results } from '../schemas/results.ts';
+import { runExitCode, type Results } from '../schemas/results.ts';
 import type { SpecRef } from '../schemas/types.ts';
-import { ResultsReporter, type RunHeader } from './collect.ts';
+import { ResultsReporter, buildResults, type RunHeader } from './collect.ts';
+import { STOP_SIGNALS, TargetWatch, markStopRequested, parentGone, signalExitCode, type StopCause, type StopSignal } from './stop.ts';
 import { digestIndex } from '../reporters/advertised.ts';
 import { applyBaseline, loadBaseline, writeBaselineFile, type BaselineFile } from './baseline.ts';
 import { eventWriter } from './events.ts';
 import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../reporters/index.ts';
-import { cachedDeclared, expandSuiteGlobs, recordDeclared, selectDeclared, totalsByNamespace, type Declared } from './declared.ts';
+import { cachedDeclared, expandSuiteGlobs, idsPattern, onlyMatcher, recordDeclared, selectDeclared, totalsByNamespace, type Declared } from './declared.ts';
 import { ProgressReporter, type ProgressOptions } from './progress.ts';
 
 export { PKG_ROOT };
@@ -52,6 +53,13 @@ export type Log = (line: string) => void;
  * to the next, as with vitest's isolation.
  */
 const SHARED_WORKERS = { isolate: false, setupFiles: [join(PKG_ROOT, 'src/fresh-modules.ts')] };
+
+/** After a stop, how long the cleanup hooks of the running suite files may take before the run is given up (the sweep by tag then deletes what it can). */
+export const STOP_GRACE_MS = 4000;
+/** After a stop, how long the sweep by tag may take. */
+const SWEEP_GRACE_MS = 2000;
+/** --unreachable-after by default. */
+export const DEFAULT_UNREACHABLE_AFTER_MS = 30_000;
 
 /** The time limit of a behaviour or hook: not a limit on the target (that is --timeout per request), a guard against a harness hang. */
 export const HARNESS_GUARD_MS = 30 * 60_000;
@@ -166,7 +174,8 @@ export interface RunOutcome {
   latest?: string;
   /** The baseline file written (--write-baseline). */
   baselineWritten?: string;
-  exitCode: 0 | 1 | 3 | 4;
+  /** 0, 1, 3, 4 (exitCodeFor); 128 + the signal's number for a run a signal stopped (130 SIGINT, 143 SIGTERM, 129 SIGHUP). */
+  exitCode: number;
 }
 
 export interface RunOptions {
@@ -206,9 +215,38 @@ function canWrite(dir: string): boolean {
   }
 }
 
-/** The usage error of an --only pattern that selects no behaviour. */
+/** The usage error of an --only pattern that selects no behaviour; `of`: how many behaviours the suites declare in all (declaredTotal). */
 export function noneSelected(only: string, of?: number): string {
-  return `--only ${JSON.stringify(only)} selects none of the ${of ?? 'declared'} behaviours (it is matched against "<id> <title>"; see them with: cms-conformance list)`;
+  return `--only ${JSON.stringify(only)} selects none of the ${of === undefined ? 'declared' : of.toLocaleString('en-US')} behaviours (it is matched against each behaviour's ID and against "<id> <title>"; see them with: cms-conformance list)`;
+}
+
+/**
+ * How many behaviours the suites declare in all (every suite file, whatever --only narrows the
+ * loading to): from the cache of declarations, else by collecting every suite file (seconds; only
+ * asked for in the message of an --only that selects nothing). undefined when a suite file does not load.
+ */
+export async function declaredTotal(): Promise<number | undefined> {
+  const files = expandSuiteGlobs(suiteFiles(undefined));
+  const cached = files && cachedDeclared(files);
+  if (cached) return cached.length;
+  const { behaviours, errors } = await listBehaviours();
+  return errors.length ? undefined : behaviours.length;
+}
+
+/** The usage error of an --only that selects nothing, if it does (with the count of what exists). */
+export async function assertSelects(only: string | undefined, declared: { selected: Declared[] } | undefined): Promise<void> {
+  if (only !== undefined && declared && !declared.selected.length) throw new UsageError(noneSelected(only, await declaredTotal()));
+}
+
+/**
+ * The test name pattern vitest runs a run's --only with: exactly the IDs the pattern selects
+ * (declared.ts, onlyMatcher: the ID alone or "<id> <title>"); the pattern itself when the
+ * declarations are not known (a suite file that does not load).
+ */
+export async function testNamePatternFor(only: string | undefined): Promise<string | undefined> {
+  if (only === undefined) return undefined;
+  const declared = await declaredFor(only, true);
+  return declared ? idsPattern(declared.selected) : only;
 }
 
 /**
@@ -263,7 +301,7 @@ export class SuiteEngine {
         watch: false,
         // Our own progress (src/progress.ts) instead of vitest's output; the summary is the CLI's.
         reporters: [reporter, ...(opts.reporters ?? []), { onTestRunEnd: (modules, _errors, reason) => void (reason !== 'interrupted' && recordDeclared(modules)) }],
-        testNamePattern: cfg.only,
+        testNamePattern: await testNamePatternFor(cfg.only),
         passWithNoTests: true,
         pool: 'threads',
         maxWorkers: workers,
@@ -290,20 +328,36 @@ export class SuiteEngine {
   /** Stop the current run (cleanup hooks still run) and refuse further runs. */
   cancel(): void {
     this.cancelled = true;
-    if (this.running) void this.vitest.cancelCurrentRun('keyboard-input');
+    this.cancelRun();
   }
 
-  /** Run the suites against the site `info` describes; `header` goes into its results. */
-  async run(info: RunInfo, header: RunHeader): Promise<Results> {
+  /** Stop the current run only (cleanup hooks still run); a fleet goes on with its next site. */
+  cancelRun(): void {
+    if (!this.running) return;
+    // vitest forgets a cancel that lands before its run has scheduled its files: asked again as each file starts.
+    this.reporter.onModuleStart = () => void this.vitest.cancelCurrentRun('keyboard-input');
+    void this.vitest.cancelCurrentRun('keyboard-input');
+  }
+
+  /**
+   * The results so far of a run that is not over (a stop whose cleanup did not end in time):
+   * the behaviours that ended; the header says the run is incomplete.
+   */
+  snapshot(header: RunHeader): Results {
+    return buildResults(header, this.vitest.state.getTestModules(), []);
+  }
+
+  /** Run the suites against the site `info` describes; `header` goes into its results; `watch` sees each behaviour end. */
+  async run(info: RunInfo, header: RunHeader, watch?: Reporter): Promise<Results> {
     if (this.cancelled) throw new Error('the run was cancelled');
-    this.reporter.next(header);
+    this.reporter.next(header, watch);
     this.vitest.provide('run', { ...info, workers: this.workers });
     this.running = true;
     try {
       if (this.perRunOnly) {
         // The suite files the run's --only can select, and the behaviours it selects in them.
         const only = info.config.only;
-        if (only) this.vitest.setGlobalTestNamePattern(only);
+        if (only) this.vitest.setGlobalTestNamePattern((await testNamePatternFor(only))!);
         else this.vitest.resetGlobalTestNamePattern();
         const dirs = suiteFiles(only).map((g) => join(PKG_ROOT, g.replace(/\*\*\/\*\.spec\.ts$/, '')));
         const specs = (await this.vitest.globTestSpecifications()).filter((s) => dirs.some((d) => s.moduleId.startsWith(d)));
@@ -318,6 +372,7 @@ export class SuiteEngine {
       }
     } finally {
       this.running = false;
+      this.reporter.onModuleStart = undefined;
     }
     const results = this.reporter.take();
     if (!results) throw new Error('the run ended without results');
@@ -332,13 +387,26 @@ export class SuiteEngine {
 /** A results reporter whose run header changes from one run (site) to the next. */
 class SwitchingReporter implements Reporter {
   private current?: ResultsReporter;
-  next(header: RunHeader): void {
+  private watch?: Reporter;
+  onModuleStart?: () => void;
+  next(header: RunHeader, watch?: Reporter): void {
     this.current = new ResultsReporter(header);
+    this.watch = watch;
   }
   take(): Results | undefined {
     const r = this.current?.results;
     this.current = undefined;
+    this.watch = undefined;
     return r;
+  }
+  onTestModuleQueued(): void {
+    this.onModuleStart?.();
+  }
+  onTestModuleStart(): void {
+    this.onModuleStart?.();
+  }
+  onTestCaseResult(tc: TestCase): void {
+    this.watch?.onTestCaseResult?.(tc);
   }
   onTestRunEnd(modules: readonly TestModule[], errors: readonly SerializedError[]): void {
     this.current?.onTestRunEnd(modules, errors);
@@ -355,7 +423,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   if (cfg.writeBaseline) assertWritable(dirname(resolve(cfg.writeBaseline)), '--write-baseline');
   // A typo in --only is a usage error before any target boots (and before any report is written).
   const declared = await declaredFor(cfg.only, cfg.only !== undefined);
-  if (cfg.only !== undefined && declared && !declared.selected.length) throw new UsageError(noneSelected(cfg.only, declared.of));
+  await assertSelects(cfg.only, declared);
   const progress = new ProgressReporter({ stream: { write: () => true }, quiet: true, ...opts.progress, ...(declared ? { totals: totalsByNamespace(declared.selected) } : {}) });
   // Vitest starts (about half a second of CPU) while the target boots and its index is read.
   const ownEngine = !opts.engine;
@@ -371,17 +439,44 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   }
   const stopTarget = once(async () => prepared.stop?.());
   let engine: SuiteEngine | undefined = opts.engine;
-  let cancelRequested = false;
-  const onSignal = (sig: NodeJS.Signals) => {
+  // A stop (a signal, or the target gone for good): the run is cancelled, its cleanup hooks and the
+  // sweep by tag delete what they still can, the reports are written with what ended (marked
+  // incomplete), the embedded target is stopped; cleanup that has not ended after STOP_GRACE_MS is given up.
+  let stopCause: StopCause | undefined;
+  let header: RunHeader | undefined;
+  let giveUp!: () => void;
+  const gaveUp = new Promise<undefined>((r) => (giveUp = () => r(undefined)));
+  let graceTimer: NodeJS.Timeout | undefined;
+  /** Set once the run's sweeper exists: on a stop, the sweep by tag starts at once, beside the cleanup hooks. */
+  let sweepOnStop: (() => void) | undefined;
+  const requestStop = (cause: StopCause, what: string) => {
+    if (stopCause) return;
+    stopCause = cause;
+    sweepOnStop?.();
+    markStopRequested();
+    if (header) header.incomplete = cause;
     progress.clear();
-    log(`\n${sig}: stopping (cleanup runs first) ...`);
-    cancelRequested = true;
-    engine?.cancel();
+    log(`\n${what}: stopping (cleanup runs first) ...`);
+    // A fleet's engine goes on with the next site when this one is unreachable; a signal stops it all (src/fleet.ts).
+    if (ownEngine) engine?.cancel();
+    else engine?.cancelRun();
+    graceTimer = setTimeout(giveUp, STOP_GRACE_MS);
   };
-  if (ownEngine) {
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  }
+  const onSignal = (sig: StopSignal) => {
+    if (stopCause) {
+      log(`${sig} again: exiting now, without waiting for the cleanup`);
+      process.exit(signalExitCode(sig));
+    }
+    const gone = parentGone();
+    requestStop({ reason: 'signal', signal: sig, message: gone ? `${gone} (taken as ${sig})` : `stopped by ${sig}`, at: new Date().toISOString() }, `${sig}${gone ? ` (${gone})` : ''}`);
+  };
+  if (ownEngine) for (const sig of STOP_SIGNALS) process.on(sig, onSignal);
+  const watch =
+    cfg.unreachableAfterMs === 0
+      ? undefined
+      : new TargetWatch(cfg.unreachableAfterMs ?? DEFAULT_UNREACHABLE_AFTER_MS, (message) =>
+          requestStop({ reason: 'target-unreachable', message, at: new Date().toISOString() }, message),
+        );
   try {
     const effective: RunConfig = { ...cfg, ...(prepared.credentials && !cfg.user && !cfg.authHeader ? prepared.credentials : {}) };
     const setupExchanges: Exchange[] = [];
@@ -425,7 +520,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     log(`profile ${profile} (${reason}); seed ${cfg.seed}; writes ${info.writes.allowed ? 'allowed' : 'not allowed'} (${info.writes.reason})`);
 
     const shard = opts.shard ?? (cfg.shard ? { ...parseShard(cfg.shard), by: 'behaviour' as const } : undefined);
-    const header: RunHeader = {
+    header = {
       tool: TOOL,
       target: { url: prepared.url, profile, profileReason: reason, embedded: prepared.embedded },
       seed: cfg.seed,
@@ -435,11 +530,21 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       advertised,
       ...(shard ? { shard } : {}),
       ...(opts.site ? { site: opts.site } : {}),
+      ...(declared && !shard ? { selected: declared.selected.length } : {}),
+      ...(stopCause ? { incomplete: stopCause } : {}),
     };
     engine ??= await starting!;
-    if (cancelRequested) engine.cancel();
     const sweeper = info.writes.allowed && indexClient.hasCredentials ? sweepClient(prepared.url, effective, profile, eventLog) : undefined;
-    let results: Results;
+    let results: Results | undefined;
+    let abandoned = false;
+    // On a stop the sweep by tag starts at once, beside the cleanup hooks of the running suite files
+    // (both delete; an item already gone counts as deleted); the behaviours still running then are
+    // not reported (src/collect.ts): they may find their items gone.
+    let stopSweep: Promise<SweepOutcome | undefined> | undefined;
+    if (sweeper) {
+      sweepOnStop = () => void (stopSweep ??= sweep(sweeper, { tag: tagFor(info.runId) }).catch(() => undefined));
+      if (stopCause) sweepOnStop();
+    }
     try {
       // A site this run booted has no leftovers of earlier runs.
       if (sweeper && !prepared.embedded) {
@@ -448,13 +553,40 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
         const r = await sweep(sweeper, { olderThanMs: cfg.sweepAfterMs ?? DEFAULT_SWEEP_AFTER_MS }).catch(() => undefined);
         await reportSweep(log, 'leftovers of earlier runs', r);
       }
-      results = await engine.run(info, header);
-    } finally {
-      if (ownEngine) await engine.close();
-      if (sweeper) {
-        await reportSweep(log, 'items of this run', await sweep(sweeper, { tag: tagFor(info.runId) }).catch(() => undefined));
-        await sweeper.close();
+      if (stopCause) {
+        results = buildResults(header, [], []); // stopped before any behaviour ran
+      } else {
+        watch?.start();
+        const ran = engine.run(info, header, watch);
+        ran.catch(() => undefined); // given up on: its end no longer matters
+        results = await Promise.race([ran, gaveUp]);
+        if (!results) {
+          abandoned = true;
+          log(`the cleanup did not end within ${STOP_GRACE_MS / 1000} s of the stop: given up; the sweep by tag deletes what it still can`);
+          results = engine.snapshot(header);
+        }
       }
+    } finally {
+      watch?.stop();
+      clearTimeout(graceTimer);
+      // A run given up on may hold a worker that does not end: do not wait for it long (the CLI exits anyway).
+      if (ownEngine) await (abandoned ? within(engine.close(), 1000) : engine.close());
+      sweepOnStop = undefined;
+      if (sweeper) {
+        // After a stop the target may not answer at all: the sweeps get a few seconds, not --timeout per request.
+        const until = Date.now() + SWEEP_GRACE_MS;
+        const early = stopSweep ? await within(stopSweep, SWEEP_GRACE_MS) : undefined;
+        const swept = sweep(sweeper, { tag: tagFor(info.runId) }).catch(() => undefined);
+        const last = await (stopCause ? within(swept, Math.max(1000, until - Date.now())) : swept);
+        await reportSweep(log, 'items of this run', early && last ? { ...last, deleted: early.deleted + last.deleted, failed: last.failed } : (last ?? early));
+        await (stopCause ? within(sweeper.close(), 500) : sweeper.close());
+      }
+    }
+    // The target is not needed for the reports: it stops while they are written.
+    stopTarget().catch(() => undefined); // (its failure surfaces where it is awaited, below)
+    if (stopCause) {
+      const i = results.incomplete;
+      log(i ? `run incomplete: ${i.message}; ${i.notRun} selected behaviour(s) did not run` : `the run had ended: its results are complete`);
     }
     if (baseline) results.baseline = applyBaseline(results, baseline, baselineFile!);
     const files = writeReports(reportDir, results, formats);
@@ -471,12 +603,13 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       files,
       ...(latest ? { latest } : {}),
       ...(baselineWritten ? { baselineWritten } : {}),
-      exitCode: exitCodeFor(results, cfg.failOn),
+      exitCode: runExitCode(results, cfg.failOn),
     };
   } finally {
+    watch?.stop();
+    clearTimeout(graceTimer);
     if (ownEngine) {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
       // Failed before the engine was taken into use (index, profile, fresh site): close it.
       if (!engine) await closeUnused();
     }
@@ -508,6 +641,12 @@ async function reportSweep(log: Log, what: string, r: SweepOutcome | undefined):
   if (r?.spared) log(`sweep of ${what}: left ${r.spared} tagged item(s) of runs that started less than --sweep-after ago alone (they may still be going)`);
 }
 
+/** `p`, or undefined when it has not settled within `ms`. */
+function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p.catch(() => undefined), new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]).finally(() => clearTimeout(timer));
+}
+
 function once<T>(fn: () => Promise<T>): () => Promise<T | undefined> {
   let p: Promise<T> | undefined;
   return () => (p ??= fn());
@@ -534,9 +673,10 @@ export async function listBehaviours(only?: string): Promise<{ behaviours: Liste
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest(
     'test',
-    { root: PKG_ROOT, config: false, include: suiteFiles(only), watch: false, reporters: [], testNamePattern: only, pool: 'threads', ...SHARED_WORKERS },
+    { root: PKG_ROOT, config: false, include: suiteFiles(only), watch: false, reporters: [], pool: 'threads', ...SHARED_WORKERS },
     { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
   );
+  const selects = only === undefined ? () => true : onlyMatcher(only);
   try {
     const { testModules, unhandledErrors } = await vitest.collect();
     recordDeclared(testModules);
@@ -545,12 +685,12 @@ export async function listBehaviours(only?: string): Promise<{ behaviours: Liste
     for (const m of testModules) {
       for (const e of m.errors()) errors.push(`${m.relativeModuleId}: ${e.message}`);
       for (const tc of m.children.allTests()) {
-        if (only && !new RegExp(only).test(tc.name)) continue;
         const b = tc.meta().behaviour;
         if (!b) {
           errors.push(`${m.relativeModuleId}: test "${tc.name}" is not declared with behaviour()`);
           continue;
         }
+        if (!selects({ id: b.id, name: tc.name })) continue;
         behaviours.push({
           id: b.id,
           level: b.level,

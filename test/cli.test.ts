@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cachedDeclared, expandSuiteGlobs } from '../src/declared.ts';
+import { suiteFiles } from '../src/suite-files.ts';
 import { runCli } from './helpers/cli.ts';
 import { serveIndex } from './helpers/index-server.ts';
 
@@ -107,7 +109,7 @@ describe('an --only that selects nothing is a usage error before anything runs',
     const r = await runCli(['run', '--target', 'http://127.0.0.1:9', '--only', '^nothing-matches'], { cwd });
     expect(r.code).toBe(2);
     oneLineError(r.stderr);
-    expect(r.stderr).toMatch(/--only "\^nothing-matches" selects none of the \d+ behaviours/);
+    expect(r.stderr).toMatch(/--only "\^nothing-matches" selects none of the [\d,]+ behaviours/);
     expect(readdirSync(r.reportDir)).toEqual([]);
     expect(existsSync(join(cwd, 'reports'))).toBe(false);
   });
@@ -119,10 +121,14 @@ describe('an --only that selects nothing is a usage error before anything runs',
     expect(r.stderr).not.toMatch(/booting/);
     expect(existsSync(join(cwd, 'reports'))).toBe(false);
   });
-  it('list says so too', async () => {
-    const r = await runCli(['list', '--only', '^nothing-matches']);
+  it('list says so too, counting every declared behaviour (not those of the suite files the pattern narrows the loading to)', async () => {
+    // `^spamfilter\.` loads suites/extensions only; the `$` pins an ID that does not exist.
+    const r = await runCli(['list', '--only', '^spamfilter\\.no-such-behaviour$']);
     expect(r.code).toBe(2);
     oneLineError(r.stderr);
+    const all = cachedDeclared(expandSuiteGlobs(suiteFiles(undefined))!);
+    expect(all, 'the listing recorded every suite file').toBeDefined();
+    expect(r.stderr).toContain(`selects none of the ${all!.length.toLocaleString('en-US')} behaviours`);
   });
 });
 
@@ -173,8 +179,10 @@ describe('a run against the recorded 7.1 index', () => {
   });
 
   it('quotes the route the target was sent, with the spec name beside it, in the output and every report', async () => {
-    const r = await runCli(['run', '--target', server.url, '--only', '^spamfilter\\.stats\\.path ', '--user', 'admin', '--app-password', secret, '--seed', '1']);
-    expect(r.code).toBe(1);
+    // An exact ID: the `$` ends the ID (it used to be tried on "<id> <title>" only, and selected nothing).
+    const r = await runCli(['run', '--target', server.url, '--only', '^spamfilter\\.stats\\.path$', '--user', 'admin', '--app-password', secret, '--seed', '1']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.results().behaviours.map((x) => x.id)).toEqual(['spamfilter.stats.path']); // not spamfilter.stats.path-enum
     const [b] = r.results().behaviours;
     const sent = 'GET /akismet/v1/stats/60-days (spec /spamfilter/v1/stats/60-days) answered 404';
     expect(b!.reason).toContain(sent);

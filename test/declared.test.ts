@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestModule } from 'vitest/node';
-import { cachedDeclared, recordDeclared } from '../src/declared.ts';
+import { cachedDeclared, idsPattern, recordDeclared, selectDeclared, type Declared } from '../src/declared.ts';
 import { PKG_ROOT } from '../src/paths.ts';
 
 const moduleOf = (file: string, ids: string[]) =>
@@ -34,5 +34,29 @@ describe('declared behaviours cache', () => {
     recordDeclared([moduleOf('suites/cms/a.spec.ts', ['cms.a.one', 'cms.a.two']), moduleOf('suites/cms/b.spec.ts', [])]);
     expect(cachedDeclared(['suites/cms/a.spec.ts'])?.map((d) => d.id)).toEqual(['cms.a.one', 'cms.a.two']);
     expect(cachedDeclared(['suites/cms/a.spec.ts', 'suites/cms/b.spec.ts'])).toBeUndefined();
+  });
+});
+
+describe('--only: the behaviours a pattern selects', () => {
+  const d = (id: string, title: string): Declared => ({ id, name: `${id} ${title}`, namespace: 'spamfilter/v1', level: 'MUST' });
+  const list = [d('spamfilter.stats.path', 'GET /stats/<interval> answers'), d('spamfilter.stats.path-enum', 'refuses an interval'), d('spamfilter.key.verify', 'verifies a key')];
+  const ids = (only: string) => selectDeclared(list, only).map((x) => x.id);
+
+  it('an exact ID selects that behaviour: the pattern is tried on the ID alone too', () => {
+    expect(ids('^spamfilter\\.stats\\.path$')).toEqual(['spamfilter.stats.path']);
+    expect(ids('^spamfilter\\.stats\\.path-enum$')).toEqual(['spamfilter.stats.path-enum']);
+  });
+  it('patterns on "<id> <title>" keep working: a prefix, a trailing space, words of the title', () => {
+    expect(ids('^spamfilter\\.stats\\.')).toEqual(['spamfilter.stats.path', 'spamfilter.stats.path-enum']);
+    expect(ids('^spamfilter\\.stats\\.path ')).toEqual(['spamfilter.stats.path']);
+    expect(ids('refuses an interval')).toEqual(['spamfilter.stats.path-enum']);
+    expect(ids('^nothing')).toEqual([]);
+  });
+  it('vitest is handed the IDs selected: its pattern on "<id> <title>" runs exactly those', () => {
+    for (const only of ['^spamfilter\\.stats\\.path$', 'refuses', '^spamfilter\\.', 'key']) {
+      const re = new RegExp(idsPattern(selectDeclared(list, only)));
+      expect(list.filter((x) => re.test(x.name)).map((x) => x.id), only).toEqual(ids(only));
+    }
+    expect(new RegExp(idsPattern([{ id: 'a.b' }])).test('aXb title')).toBe(false); // dots are escaped
   });
 });

@@ -75,6 +75,9 @@ export function installExitHandlers(): void {
   process.on('exit', stopAllSync);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = () => {
+      // Another listener handles the signal (the CLI's run: it deletes its fixtures on the site first,
+      // then stops it, and exits): the site stays up for that cleanup; the exit handler stays the backstop.
+      if (process.listenerCount(signal) > 1) return;
       stopAllSync();
       process.removeListener(signal, onSignal);
       // Re-raise only when nobody else handles the signal, so Node's default (terminate) applies.

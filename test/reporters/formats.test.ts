@@ -60,6 +60,36 @@ describe('HTML report (as text)', () => {
     expect(html).toContain('skipped: namespace suite/v4 is not advertised by the target');
     expect(html).toContain('jq &#39;.routes[&quot;/wp/v2/pages&quot;]&#39;'); // discovery failure: the index part, in target names
   });
+  it('the header links to coverage with the behavioural figure (items exercised by a request), not the discovery one', () => {
+    const c = cannedResults().coverage!;
+    expect(c.behavioural.percent).not.toBe(c.percent); // the canned run tells the two apart
+    const link = /<a href="#coverage">([^<]*)<\/a>/.exec(html)?.[1];
+    expect(link).toBe(`Coverage (${c.behavioural.percent} % behavioural)`);
+    // results.json of a version before behavioural coverage: the one figure it has
+    const { behavioural: _, ...old } = c;
+    expect(/<a href="#coverage">([^<]*)<\/a>/.exec(renderHtml(cannedResults({ coverage: old as typeof c })))?.[1]).toBe(`Coverage (${c.percent} %)`);
+  });
+});
+
+describe('a run that stopped before its end (results.incomplete)', () => {
+  const passing = cannedBehaviours().filter((b) => b.status === 'passed');
+  const stopped = (reason: 'signal' | 'target-unreachable', behaviours = passing) =>
+    cannedResults({ behaviours, incomplete: { reason, ...(reason === 'signal' ? { signal: 'SIGTERM' as const } : {}), message: 'the parent npm (pid 7) went away (taken as SIGTERM)', at: '2026-01-02T03:04:05.000Z', notRun: 42 } });
+  it('the Markdown summary says so first, never "passed", with the exit code of the stop', () => {
+    const md = renderMarkdown(stopped('signal'));
+    expect(md.split('\n')[0]).toMatch(/^## ⏹ cms-conformance: incomplete — the run stopped before its end \(SIGTERM\)/);
+    expect(md).toContain('**Incomplete run**: the parent npm (pid 7) went away (taken as SIGTERM); 42 selected behaviour(s) did not run (exit code 143).');
+    expect(renderMarkdown(stopped('target-unreachable'))).toContain('(exit code 3)');
+    // with a gating failure found before the stop, the failure leads and the stop is still said
+    const failing = renderMarkdown(stopped('target-unreachable', cannedBehaviours()));
+    expect(failing.split('\n')[0]).toMatch(/^## ❌/);
+    expect(failing).toContain('**Incomplete run**');
+  });
+  it('the HTML verdict says so, with the exit code of the stop', () => {
+    const html = renderHtml(stopped('signal'));
+    expect(/<div class="verdict fail" id="verdict">([^<]*)<\/div>/.exec(html)?.[1]).toMatch(/^INCOMPLETE — the run stopped before its end: the parent npm \(pid 7\) went away \(taken as SIGTERM\); 42 selected behaviour\(s\) did not run .* · exit code 143$/);
+    expect(renderHtml(stopped('target-unreachable', cannedBehaviours()))).toMatch(/id="incomplete">INCOMPLETE — the run stopped before its end/);
+  });
 });
 
 describe('report files', () => {
