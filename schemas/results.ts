@@ -188,6 +188,47 @@ export interface ShardInfo {
   by: 'site' | 'behaviour';
 }
 
+/** What a deviation is about: the documented item that broke (src/deviations.ts says how it is found). */
+export type DeviationKind =
+  | 'arg'
+  | 'param'
+  | 'field'
+  | 'setting'
+  | 'module'
+  | 'index-field'
+  | 'namespace'
+  | 'authentication'
+  | 'limit'
+  | 'endpoint'
+  | 'route'
+  | 'resource'
+  | 'behaviour';
+
+/**
+ * One deviation of the target: failing behaviours grouped by the documented item that broke.
+ * One item missing everywhere (an arg on six endpoints, a field in three contexts) is one
+ * deviation; so is one endpoint that fails the same way for every item it carries.
+ */
+export interface Deviation {
+  /** Stable key: the documented item's catalog ID (`arg:cms.posts.collection.list.format`, `suite.setting.show`, `endpoint:suite.settings.update`), or `behaviour:<ID>` for a failure no item explains. */
+  key: string;
+  kind: DeviationKind;
+  /** The documented item, for people: "format (arg of GET /cms/v2/posts)". */
+  item: string;
+  /** Where the spec documents it: "core-routes.md § 4. Endpoints › Posts". */
+  spec: string;
+  /** The spec sentence, when a behaviour records it. */
+  sentence?: string;
+  /** The worst level among its behaviours. */
+  level: Level;
+  /** One representative failure message (of a behaviour of that level). */
+  message: string;
+  /** IDs of its failing behaviours (sorted). */
+  behaviours: string[];
+  /** The documented route of the representative behaviour. */
+  route?: string;
+}
+
 export interface Results {
   schemaVersion: 1;
   tool: { name: string; version: string };
@@ -200,6 +241,8 @@ export interface Results {
   summary: Counts & { byLevel: Record<Level, Counts>; byNamespace: Record<string, Counts> };
   requests: { count: number; latencyMs: number };
   behaviours: BehaviourResult[];
+  /** The failed behaviours grouped by the documented item that broke (src/deviations.ts); absent in results of earlier versions. */
+  deviations?: Deviation[];
   /** Problems outside any behaviour (a suite file that failed to load, a hook that broke). */
   errors: { message: string; file?: string; kind?: FailureKind }[];
   /** Catalog coverage of the executed behaviours (schemas/coverage.ts). */
