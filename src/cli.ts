@@ -8,6 +8,7 @@ import { HELP_WIDTH, OPTIONS, helpRows, joinNegativeValues, optionRows, parseArg
 import { EXIT, UnreachableError, UsageError } from './errors.ts';
 import { TOOL, listBehaviours, noneSelected, runConformance } from './runner.ts';
 import { compareFlags, runCompare } from './compare.ts';
+import { deviationSummary } from './deviations.ts';
 import { LEVELS } from '../schemas/results.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../reporters/index.ts';
 
@@ -207,7 +208,8 @@ async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.Writa
   const { results, exitCode } = outcome;
   const s = results.summary;
   const byLevel = LEVELS.filter((l) => s.byLevel[l]?.total).map((l) => `${l} ${s.byLevel[l]!.failed} failed of ${s.byLevel[l]!.total}`);
-  out.write(`\n${s.total} behaviours: ${s.passed} passed, ${s.failed} failed, ${s.error ?? 0} could not be checked, ${s.skipped} skipped (${byLevel.join('; ')})\n`);
+  // Deviations first (one line each), then the behaviours' counts.
+  out.write(`\n${deviationSummary(results).map((l) => `${l}\n`).join('')}${s.total} behaviours: ${s.passed} passed, ${s.failed} failed, ${s.error ?? 0} could not be checked, ${s.skipped} skipped (${byLevel.join('; ')})\n`);
   for (const e of results.errors) out.write(`${e.kind === 'target' ? 'target' : 'harness'} error${e.file ? ` in ${e.file}` : ''}: ${e.message}\n`);
   const bl = results.baseline;
   if (bl) {

@@ -27,17 +27,20 @@
  *    - what its recorded failing requests used: the endpoint each request addressed (method and
  *      route) and the documented args it sent in its query or JSON body.
  * 3. Evidence. A fine item the behaviour itself covers can always be blamed. A coarse item (an
- *    endpoint, route, whole resource) or an item only seen in the requests can be blamed only when
- *    the behaviours that check it mostly fail: at least 80 % of the executed behaviours that name
- *    it in their covers (discovery behaviours, which check the index rather than what the server
- *    does, are not counted among the passes). So a settings write that stores nothing (every
- *    behaviour over POST /settings fails) is blamed, but GET /settings is not blamed for five
- *    settings it answers wrongly among 140 it answers right; a listing filter is blamed for the
- *    checks that find their fixture through it only when its own checks fail.
+ *    endpoint, route, whole resource) can be blamed only when at least 80 % of the executed
+ *    behaviours that name it in their covers fail, and an arg seen only in a failing request only
+ *    when at least half of the executed behaviours that name that endpoint's arg fail (discovery
+ *    behaviours, which check the index rather than what the server does, are not counted among
+ *    the passes). So a settings write that stores nothing (every behaviour over POST /settings
+ *    fails) is blamed, but GET /settings is not blamed for five settings it answers wrongly among
+ *    140 it answers right; a listing filter is blamed for the checks that find their fixture
+ *    through it only when its own checks fail.
  * 4. Assignment (greedy, explaining the most failures first). Repeatedly, the candidate item
- *    that explains the most failing behaviours not yet assigned takes all of them; ties go to a
- *    fine item before a coarse one, then to the one the behaviour covers itself, then catalog
- *    order. A behaviour with no candidate is a deviation of its own (`behaviour:<ID>`).
+ *    that explains the most failing behaviours not yet assigned takes all of them; ties go to the
+ *    item more of them cover themselves, then to a fine item before a coarse one, then catalog
+ *    order. A behaviour left whose several fine candidates explain nothing else, all args of one
+ *    endpoint, is a deviation of that endpoint (a create that refuses what is optional). A
+ *    behaviour with no candidate is a deviation of its own (`behaviour:<ID>`).
  *
  * So a documented item missing everywhere (an arg on six endpoints, a field in three contexts)
  * is one deviation, and an endpoint that fails the same way for every item it carries (a write
@@ -428,4 +431,25 @@ export function deviationHeadline(deviations: readonly Deviation[]): string {
   const n = deviations.length;
   const f = deviations.reduce((s, d) => s + d.behaviours.length, 0);
   return `${n} deviation${n === 1 ? '' : 's'} in ${f} failing behaviour${f === 1 ? '' : 's'}`;
+}
+
+/** At most this many deviations are listed one line each at the end of a run (the reports list all). */
+export const SUMMARY_LINES = 40;
+
+/**
+ * The lines the console summary leads with: "N deviations in M failing behaviours", then one line
+ * per deviation (level, item, behaviours, message), worst first; nothing when nothing failed.
+ */
+export function deviationSummary(r: Run & { deviations?: Deviation[] }, width = 160): string[] {
+  const ds = deviationsOf(r);
+  if (ds.length === 0) return [];
+  const clip = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
+  const lines = [`${deviationHeadline(ds)}:`];
+  for (const d of ds.slice(0, SUMMARY_LINES)) {
+    const head = `  ${d.level.padEnd(8)} ${d.item}${d.behaviours.length > 1 ? ` (${d.behaviours.length} behaviours)` : ` (${d.behaviours[0]})`}`;
+    const msg = d.message.split('\n')[0]!;
+    lines.push(clip(`${head}: ${msg}`, Math.max(width, head.length + 20)));
+  }
+  if (ds.length > SUMMARY_LINES) lines.push(`  … and ${ds.length - SUMMARY_LINES} more (every deviation is in the report)`);
+  return lines;
 }
