@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { BehaviourResult, Deviation } from '../schemas/results.ts';
 import { deviationHeadline, groupDeviations } from '../src/deviations.ts';
 import { cannedResults } from './reporters/canned.ts';
+import { compareDeviations } from './helpers/real-targets.ts';
 
 interface Fixture {
   note: string;
@@ -158,4 +159,29 @@ describe('groupDeviations', () => {
     const lone = groupDeviations({ behaviours: [{ ...failed[0]!, covers: [], exchanges: [] }] });
     expect(lone).toEqual([expect.objectContaining({ key: `behaviour:${failed[0]!.id}`, kind: 'behaviour', behaviours: [failed[0]!.id] })]);
   });
+});
+
+describe('the pinned deviations of the real sites (test/expectations/*.json)', () => {
+  for (const [fixture, file] of [
+    ['wordpress-7.1', 'wordpress-7.1-plugins.json'],
+    ['wordpress-6.5.5', 'wordpress-6.5.5.json'],
+  ] as const) {
+    const expected = JSON.parse(readFileSync(join(import.meta.dirname, 'expectations', file), 'utf8'));
+    it(`${file}: the measured run gives exactly the listed deviations, each with a reason`, () => {
+      const r = run(fixture);
+      compareDeviations(r as never, expected, file);
+      // The listed behaviours are the run's own, and every gating failure is in a listed deviation.
+      const ds = groupDeviations(r);
+      for (const d of expected.deviations) expect(ds.find((x) => x.key === d.key)?.behaviours).toEqual(d.behaviours);
+      const pinned = new Set(expected.deviations.flatMap((d: { behaviours: string[] }) => d.behaviours));
+      for (const f of expected.failures) expect(pinned.has(f.id), f.id).toBe(true);
+    });
+    it(`${file}: a deviation not listed, or a listed one gone, fails the comparison`, () => {
+      const r = run(fixture);
+      const fewer = { ...expected, deviations: expected.deviations.slice(1) };
+      expect(() => compareDeviations(r as never, fewer, file)).toThrow(/not in test\/expectations/);
+      const more = { ...expected, deviations: [...expected.deviations, { key: 'arg:cms.posts.collection.list.include', item: 'include', level: 'MUST', reason: 'a deviation this site does not have', behaviours: [] }] };
+      expect(() => compareDeviations(r as never, more, file)).toThrow(/no longer occur/);
+    });
+  }
 });
