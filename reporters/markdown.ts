@@ -107,7 +107,12 @@ export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}
   if (r.baseline) {
     const bl = r.baseline;
     L.push(`### Baseline ${code(bl.file)}`, '');
-    L.push(`${bl.entries} entries · ${bl.known.length} still fail (not gating) · **${bl.newFailures.length} new failure(s)** · ${bl.nowPassing.length} now pass · ${bl.notRun.length} not run`, '');
+    L.push(`${bl.entries} entries · ${bl.known.length} still fail (not gating) · **${bl.newFailures.length} new failure(s)**${bl.newDeviations ? ` in **${bl.newDeviations.length} deviation(s)**` : ''} · ${bl.nowPassing.length} now pass · ${bl.notRun.length} not run`, '');
+    if (bl.newDeviations?.length) {
+      L.push('New deviations (not in the baseline):', '');
+      for (const d of bl.newDeviations) L.push(`- **${d.level}** ${cell(d.item, 200)}: ${d.newFailures.map(code).join(', ')}`);
+      L.push('');
+    }
     if (bl.nowPassing.length) {
       L.push('Now passing — remove from the baseline:', '');
       for (const x of bl.nowPassing) L.push(`- ${code(x.id)} — ${cell(x.reason)}${x.link ? ` (${x.link})` : ''}`);

@@ -162,6 +162,11 @@ export interface BaselineEntry {
 export interface BaselineFile {
   schemaVersion: 1;
   description?: string;
+  /**
+   * The recorded failures grouped by the documented item that broke (written by --write-baseline,
+   * for readers; gating reads `failures`). Each: its key, item, behaviours and the first one's reason.
+   */
+  deviations?: { key: string; item: string; level?: Level; reason: string; behaviours: string[] }[];
   failures: BaselineEntry[];
 }
 
@@ -173,6 +178,8 @@ export interface BaselineOutcome {
   known: { id: string; reason: string; link?: string }[];
   /** Failures the baseline does not list (of any level; --fail-on decides which gate). */
   newFailures: string[];
+  /** The deviations (failing behaviours grouped by the documented item that broke) that hold a new failure; absent in results of earlier versions. */
+  newDeviations?: { key: string; item: string; level: Level; newFailures: string[] }[];
   /** Entries whose behaviour passed in this run: remove them from the baseline. */
   nowPassing: { id: string; reason: string; link?: string }[];
   /** Entries whose behaviour was skipped, errored or not selected in this run (nothing is known about them). */

@@ -214,7 +214,8 @@ async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.Writa
   const bl = results.baseline;
   if (bl) {
     out.write(`baseline ${bl.file}: ${bl.known.length} known failure(s) still fail, ${bl.newFailures.length} new failure(s), ${bl.nowPassing.length} entr${bl.nowPassing.length === 1 ? 'y now passes' : 'ies now pass'}${bl.notRun.length ? `, ${bl.notRun.length} not run` : ''}\n`);
-    for (const f of bl.newFailures) out.write(`  new failure: ${f}\n`);
+    for (const d of bl.newDeviations ?? []) out.write(`  new deviation: ${d.level} ${d.item} (${d.newFailures.length} new failure(s): ${d.newFailures.slice(0, 5).join(', ')}${d.newFailures.length > 5 ? ', …' : ''})\n`);
+    if (!bl.newDeviations) for (const f of bl.newFailures) out.write(`  new failure: ${f}\n`);
     for (const p of bl.nowPassing) out.write(`  now passes (remove it from the baseline): ${p.id}\n`);
   }
   if (outcome.baselineWritten) out.write(`baseline written: ${outcome.baselineWritten} (${s.failed} failure(s); edit each reason)\n`);
