@@ -91,10 +91,17 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 let built: Index | undefined;
 
 function find(ix: Index, key: string): string {
+  if (ix === built) {
+    const r = roots.get(key);
+    if (r !== undefined) return r;
+  }
   let k = key;
   for (let p = ix.parent.get(k); p !== undefined && p !== k; p = ix.parent.get(k)) k = p;
+  if (ix === built) roots.set(key, k);
   return k;
 }
+/** Roots of the finished index (no union after it is built). */
+const roots = new Map<string, string>();
 
 function union(ix: Index, a: string, b: string): void {
   const ra = find(ix, a);
@@ -181,8 +188,16 @@ function buildIndex(): Index {
   return ix;
 }
 
+const coverCache = new Map<string, string | undefined>();
 /** The documented item (node key, before joining) a `covers` ID names; undefined when the catalog has no such item. */
 function nodeOfCover(ix: Index, cover: string): string | undefined {
+  if (coverCache.has(cover)) return coverCache.get(cover);
+  const n = nodeOfCoverUncached(ix, cover);
+  coverCache.set(cover, n);
+  return n;
+}
+
+function nodeOfCoverUncached(ix: Index, cover: string): string | undefined {
   const bare = cover.replace(/[#@].*$/, '');
   if (ix.nodes.has(bare)) return bare;
   let m = /^endpoint:([^:]+)(?::[A-Z]+)?$/.exec(cover);
@@ -308,11 +323,21 @@ export function groupDeviations(run: Run): Deviation[] {
   // by joined item and by the catalog's own item (the arg of one endpoint).
   const fails = new Map<string, number>();
   const passes = new Map<string, number>();
+  // Only the items evidence is asked for: the coarse covers and the request items of the failures.
+  const wanted = new Set<string>();
+  for (const b of failed) {
+    for (const k of coverNodes(ix, b)) if (ix.nodes.get(k)!.coarse) wanted.add(k);
+    for (const k of requestNodes(ix, b, profile)) wanted.add(`=${k}`);
+  }
   for (const b of run.behaviours) {
     if (b.status !== 'failed' && !(b.status === 'passed' && !b.id.startsWith('disc.'))) continue;
     const tally = b.status === 'failed' ? fails : passes;
-    const raw = new Set((b.covers ?? []).map((c) => nodeOfCover(ix, c)).filter((n): n is string => n !== undefined));
-    for (const n of new Set([...[...raw].map((k) => `=${k}`), ...[...raw].map((k) => find(ix, k))])) tally.set(n, (tally.get(n) ?? 0) + 1);
+    const seen = new Set<string>();
+    for (const c of b.covers ?? []) {
+      const raw = nodeOfCover(ix, c);
+      if (raw === undefined) continue;
+      for (const n of [`=${raw}`, find(ix, raw)]) if (wanted.has(n) && !seen.has(n)) seen.add(n), tally.set(n, (tally.get(n) ?? 0) + 1);
+    }
   }
   /** `exact`: the evidence of the catalog's own item (one endpoint's arg), not of every item joined to it. */
   const blamed = (k: string, share: number, exact = false) => {
