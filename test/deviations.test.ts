@@ -8,25 +8,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BehaviourResult, Deviation } from '../schemas/results.ts';
+import type { Deviation } from '../schemas/results.ts';
+import { cannedRun } from './helpers/canned-deviations.ts';
 import { deviationHeadline, groupDeviations } from '../src/deviations.ts';
 import { cannedResults } from './reporters/canned.ts';
 import { compareDeviations } from './helpers/real-targets.ts';
 
-interface Fixture {
-  note: string;
-  profile: string;
-  failed: (Partial<BehaviourResult> & { id: string })[];
-  passed: [string, string[]][];
-}
-
-function run(name: string) {
-  const f = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/deviations', `${name}.json`), 'utf8')) as Fixture;
-  const mk = (b: Partial<BehaviourResult> & { id: string }, status: 'passed' | 'failed'): BehaviourResult =>
-    ({ namespace: '', title: b.id, spec: 'spec § x', specRef: { doc: 'core', section: 'x' }, requests: 1, durationMs: 1, file: 'x', level: 'MUST', ...b, status }) as BehaviourResult;
-  const behaviours = [...f.failed.map((b) => mk(b, 'failed')), ...f.passed.map(([id, covers]) => mk({ id, covers }, 'passed'))];
-  return { target: { profile: f.profile }, behaviours };
-}
+const run = cannedRun;
 
 const byKey = (ds: Deviation[], key: string) => {
   const d = ds.find((x) => x.key === key);
