@@ -4,7 +4,9 @@
  * the catalog (schemas/catalog); behaviours keep their own verdicts, only counting and
  * presentation change.
  *
- * How it decides (quoted in reports and the issue's closing note):
+ * How it decides (quoted in reports and the issue's closing note). Only failed behaviours form
+ * deviations (a skip or an error is not a finding about the target); every failed behaviour is in
+ * exactly one.
  *
  * 1. Documented items. Every catalog item a behaviour names in its `covers` is reduced to the
  *    documented item it belongs to, and items the documents state once are joined:
