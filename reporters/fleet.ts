@@ -22,7 +22,7 @@ import {
   type ShardInfo,
   type Status,
 } from '../schemas/results.ts';
-import { deviationsOf } from '../src/deviations.ts';
+import { deviationsOf } from '../schemas/deviations.ts';
 
 // ---------------------------------------------------------------- the fleet report
 

@@ -4,7 +4,7 @@
  * suite: what fails, why, and how to reproduce it, without reading logs.
  */
 import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
-import { deviationHeadline, deviationsOf } from '../src/deviations.ts';
+import { deviationHeadline, deviationsOf } from '../schemas/deviations.ts';
 import { anchor, badge, copyBlock, counts, esc, page, percentBar, statusBar, type StatusCounts } from './html-kit.ts';
 import { embeddedName, embeddedNote, indexCurl, isEmbedded, onlyOne, rerunCommand, usesCredentials } from './reproduce.ts';
 import { LEVELS, exitCodeFor, gatingFailures, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../schemas/results.ts';

@@ -6,7 +6,7 @@
  * baseline outcome, coverage, and the command to reproduce the run.
  */
 import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
-import { deviationHeadline, deviationsOf } from '../src/deviations.ts';
+import { deviationHeadline, deviationsOf } from '../schemas/deviations.ts';
 import { embeddedName, isEmbedded, rerunCommand, usesCredentials } from './reproduce.ts';
 import { LEVELS, countsOf, exitCodeFor, gatingFailures, gatingLevels, type Counts, type FailOn, type Results } from '../schemas/results.ts';
 

@@ -195,7 +195,7 @@ export interface ShardInfo {
   by: 'site' | 'behaviour';
 }
 
-/** What a deviation is about: the documented item that broke (src/deviations.ts says how it is found). */
+/** What a deviation is about: the documented item that broke (schemas/deviations.ts says how it is found). */
 export type DeviationKind =
   | 'arg'
   | 'param'
@@ -248,7 +248,7 @@ export interface Results {
   summary: Counts & { byLevel: Record<Level, Counts>; byNamespace: Record<string, Counts> };
   requests: { count: number; latencyMs: number };
   behaviours: BehaviourResult[];
-  /** The failed behaviours grouped by the documented item that broke (src/deviations.ts); absent in results of earlier versions. */
+  /** The failed behaviours grouped by the documented item that broke (schemas/deviations.ts); absent in results of earlier versions. */
   deviations?: Deviation[];
   /** Problems outside any behaviour (a suite file that failed to load, a hook that broke). */
   errors: { message: string; file?: string; kind?: FailureKind }[];

@@ -21,7 +21,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BaselineEntry, BaselineFile, BaselineOutcome, Results, Status } from '../schemas/results.ts';
-import { deviationsOf } from './deviations.ts';
+import { deviationsOf } from '../schemas/deviations.ts';
 import { formerBehaviourId } from './discovery.ts';
 import { UsageError } from './errors.ts';
 

@@ -8,7 +8,7 @@ import { HELP_WIDTH, OPTIONS, helpRows, joinNegativeValues, optionRows, parseArg
 import { EXIT, UnreachableError, UsageError } from './errors.ts';
 import { TOOL, listBehaviours, noneSelected, runConformance } from './runner.ts';
 import { compareFlags, runCompare } from './compare.ts';
-import { deviationSummary } from './deviations.ts';
+import { deviationSummary } from '../schemas/deviations.ts';
 import { LEVELS } from '../schemas/results.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../reporters/index.ts';
 

@@ -3,7 +3,7 @@
  * cases: one behaviour result per selected test, its status on the lattice passed / failed /
  * skipped / error, with what the behaviour attached to itself while it ran.
  */
-import { groupDeviations } from './deviations.ts';
+import { groupDeviations } from '../schemas/deviations.ts';
 import { stripVTControlCharacters } from 'node:util';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { computeCoverage } from '../schemas/coverage.ts';

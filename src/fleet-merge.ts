@@ -9,7 +9,7 @@
  * under `sites/<id>/` of the fleet report; a site that came whole links to its report where it is.
  * Inputs are read one site at a time, so memory stays at the matrix, whatever the number of sites.
  */
-import { groupDeviations } from './deviations.ts';
+import { groupDeviations } from '../schemas/deviations.ts';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { applyBaseline, loadBaseline } from './baseline.ts';

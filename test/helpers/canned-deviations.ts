@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { summarize, type BehaviourResult, type Results } from '../../schemas/results.ts';
-import { groupDeviations } from '../../src/deviations.ts';
+import { groupDeviations } from '../../schemas/deviations.ts';
 import { cannedResults } from '../reporters/canned.ts';
 
 interface Fixture {

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { Results } from '../../schemas/results.ts';
-import { deviationsOf } from '../../src/deviations.ts';
+import { deviationsOf } from '../../schemas/deviations.ts';
 import { expectationsFile } from './plugin-target.ts';
 
 interface Expectations {
