@@ -1,13 +1,16 @@
 /**
- * Comparing two runs (two instances, or two versions of one): each behaviour's status on A and on
- * B, grouped as only-A-fails, only-B-fails, both-fail, both-pass (and not compared: skipped or
- * absent on a side, with no failure), plus the differences in what each advertises (discovery).
+ * Comparing two runs (two instances, or two versions of one): first the deviations (failing
+ * behaviours grouped by the documented item that broke) only on A, only on B and on both; then
+ * each behaviour's status on A and on B, grouped as only-A-fails, only-B-fails, both-fail,
+ * both-pass (and not compared: skipped or absent on a side, with no failure), plus the
+ * differences in what each advertises (discovery).
  * Pure: works from two results objects; the CLI produces them by running or by reading files.
  */
 import { diffAdvertised, diffLines, type AdvertisedDiff } from './advertised.ts';
 import { anchor, badge, copyBlock, counts, esc, page, statusBar } from './html-kit.ts';
 import { cell } from './markdown.ts';
-import { countsOf, gatingLevels, type BehaviourResult, type Counts, type FailOn, type Results, type Status } from '../schemas/results.ts';
+import { deviationsOf } from '../schemas/deviations.ts';
+import { LEVELS, countsOf, gatingLevels, type BehaviourResult, type Counts, type FailOn, type Results, type Status } from '../schemas/results.ts';
 
 export const GROUPS = ['only-a-fails', 'only-b-fails', 'both-fail', 'both-pass', 'not-compared'] as const;
 export type Group = (typeof GROUPS)[number];
@@ -49,6 +52,19 @@ export interface ComparedBehaviour {
   group: Group;
 }
 
+/** One deviation (failing behaviours grouped by the documented item that broke) on A, B or both. */
+export interface ComparedDeviation {
+  key: string;
+  item: string;
+  level: BehaviourResult['level'];
+  /** Its failing behaviours on each side (absent: the side does not deviate there). */
+  a?: string[];
+  b?: string[];
+  /** A representative message (B's when B deviates). */
+  message: string;
+  group: 'only-a' | 'only-b' | 'both';
+}
+
 export interface Comparison {
   schemaVersion: 1;
   a: SideInfo;
@@ -56,6 +72,8 @@ export interface Comparison {
   /** Notes a reader must know (different seeds, missing advertised data ...). */
   warnings: string[];
   counts: Record<Group, number>;
+  /** The deviations of both sides by key: only on A, only on B, on both (worst level first). Reports lead with them. */
+  deviations: ComparedDeviation[];
   behaviours: ComparedBehaviour[];
   /** Differences in advertised namespaces, routes and args (A → B); null when a side did not record them. */
   advertised: AdvertisedDiff | null;
@@ -118,7 +136,31 @@ export function compareResults(a: Results, b: Results, sources: { a: string; b: 
   let advertised: AdvertisedDiff | null = null;
   if (a.advertised && b.advertised) advertised = diffAdvertised(a.advertised, b.advertised);
   else warnings.push(`advertised args not compared: ${!a.advertised ? 'A' : 'B'}'s results do not record what the target advertises (made by an older cms-conformance, or the index was unusable)`);
-  return { schemaVersion: 1, a: sideInfo(a, sources.a, sources.aDir), b: sideInfo(b, sources.b, sources.bDir), warnings, counts: countsBy, behaviours, advertised };
+  return { schemaVersion: 1, a: sideInfo(a, sources.a, sources.aDir), b: sideInfo(b, sources.b, sources.bDir), warnings, counts: countsBy, deviations: compareDeviations(a, b), behaviours, advertised };
+}
+
+const DEVIATION_GROUP_TITLE: Record<ComparedDeviation['group'], string> = { 'only-b': 'Only B deviates', 'only-a': 'Only A deviates', both: 'Both deviate' };
+
+/** The deviations of two runs matched by key. */
+export function compareDeviations(a: Results, b: Results): ComparedDeviation[] {
+  const da = new Map(deviationsOf(a).map((d) => [d.key, d]));
+  const db = new Map(deviationsOf(b).map((d) => [d.key, d]));
+  const keys = [...new Set([...da.keys(), ...db.keys()])];
+  const out = keys.map((key): ComparedDeviation => {
+    const x = da.get(key);
+    const y = db.get(key);
+    const d = (y ?? x)!;
+    const level = [x?.level, y?.level].filter((l): l is BehaviourResult['level'] => !!l).sort((p, q) => LEVELS.indexOf(p) - LEVELS.indexOf(q))[0]!;
+    return { key, item: d.item, level, ...(x ? { a: x.behaviours } : {}), ...(y ? { b: y.behaviours } : {}), message: d.message, group: x && y ? 'both' : x ? 'only-a' : 'only-b' };
+  });
+  const order = { 'only-b': 0, 'only-a': 1, both: 2 };
+  return out.sort((p, q) => order[p.group] - order[q.group] || LEVELS.indexOf(p.level) - LEVELS.indexOf(q.level) || p.key.localeCompare(q.key));
+}
+
+/** "Deviations: 2 only on B, 1 only on A, 12 on both" */
+export function deviationCounts(c: Pick<Comparison, 'deviations'>): string {
+  const n = (g: ComparedDeviation['group']) => (c.deviations ?? []).filter((d) => d.group === g).length;
+  return `Deviations: ${n('only-b')} only on B, ${n('only-a')} only on A, ${n('both')} on both`;
 }
 
 /**
@@ -144,6 +186,25 @@ export function renderCompareMarkdown(c: Comparison, failOn: FailOn = 'must'): s
   L.push(`| profile · seed | ${c.a.profile} · ${c.a.seed} | ${c.b.profile} · ${c.b.seed} |`);
   L.push(`| passed / failed / skipped | ${c.a.summary.passed} / ${c.a.summary.failed} / ${c.a.summary.skipped} | ${c.b.summary.passed} / ${c.b.summary.failed} / ${c.b.summary.skipped} |`, '');
   for (const w of c.warnings) L.push(`> ⚠️ ${w}`, '');
+  // Deviations first (failing behaviours grouped by the documented item that broke), each expandable to its behaviours.
+  const devs = c.deviations ?? [];
+  if (devs.length) {
+    L.push(`### ${deviationCounts(c)}`, '');
+    for (const d of devs.slice(0, 200)) {
+      const ids = [...new Set([...(d.a ?? []), ...(d.b ?? [])])].sort();
+      L.push(
+        `<details><summary>${DEVIATION_GROUP_TITLE[d.group]}: <b>${d.level}</b> ${cell(d.item, 200)} — A ${d.a?.length ?? 0}, B ${d.b?.length ?? 0} behaviour(s): ${cell(d.message, 200)}</summary>`,
+        '',
+        `\`${d.key}\``,
+        '',
+        ...ids.map((id) => `- \`${id}\` (${d.a?.includes(id) ? 'fails on A' : ''}${d.a?.includes(id) && d.b?.includes(id) ? ', ' : ''}${d.b?.includes(id) ? 'fails on B' : ''})`),
+        '',
+        '</details>',
+      );
+    }
+    if (devs.length > 200) L.push('', `… and ${devs.length - 200} more (see compare.html).`);
+    L.push('');
+  }
   L.push('| group | behaviours |', '|---|---:|');
   for (const g of GROUPS) L.push(`| ${GROUP_TITLE[g]} | ${c.counts[g]} |`);
   L.push('');
@@ -169,6 +230,19 @@ export function renderCompareMarkdown(c: Comparison, failOn: FailOn = 'must'): s
 
 function sideCell(s: Status | undefined, reason?: string): string {
   return `<td>${s ? badge(s) : '<span class="badge absent">not run</span>'}${reason && s !== 'passed' ? `<div class="${s === 'failed' ? 'why' : 'skipwhy'}">${esc(reason)}</div>` : ''}</td>`;
+}
+
+function deviationsHtml(c: Comparison): string {
+  const devs = c.deviations ?? [];
+  if (!devs.length) return '';
+  const items = devs.map((d) => {
+    const ids = [...new Set([...(d.a ?? []), ...(d.b ?? [])])].sort();
+    return `<details class="deviation" data-group="${d.group}"><summary>${esc(DEVIATION_GROUP_TITLE[d.group])}: <span class="lvl ${d.level}">${d.level}</span> <strong>${esc(d.item)}</strong> — A ${d.a?.length ?? 0}, B ${d.b?.length ?? 0} behaviour(s)<div class="why">${esc(d.message)}</div></summary>
+<p class="note"><code>${esc(d.key)}</code></p><ul>${ids.map((id) => `<li><a class="id" href="#${anchor('c', id)}">${esc(id)}</a>${d.a?.includes(id) ? ' · fails on A' : ''}${d.b?.includes(id) ? ' · fails on B' : ''}</li>`).join('')}</ul></details>`;
+  });
+  return `<section id="deviations"><h2>${esc(deviationCounts(c))}</h2>
+<p class="note">Failing behaviours grouped by the documented item that broke, matched between the two runs by that item.</p>
+${items.join('\n')}</section>`;
 }
 
 export function renderCompareHtml(c: Comparison, failOn: FailOn = 'must'): string {
@@ -203,6 +277,7 @@ ${s.reportDir ? `<dt>Full report</dt><dd><a href="${esc(s.reportDir)}/report.htm
 <div class="cols">${side('A', c.a)}${side('B', c.b)}</div>
 ${c.warnings.map((w) => `<div class="box err">${esc(w)}</div>`).join('')}
 </header>
+${deviationsHtml(c)}
 <section><h2>Groups</h2><table class="chart" id="groups">${GROUPS.map((g) => `<tr><td><a href="#${g}">${esc(GROUP_TITLE[g])}</a></td><td>${c.counts[g]}</td></tr>`).join('')}</table>
 <div class="filters" id="filters"><span>Level:</span><label><input type="checkbox" value="MUST" checked> MUST</label><label><input type="checkbox" value="SHOULD" checked> SHOULD</label></div>
 ${GROUPS.map(groupSection).join('\n')}</section>

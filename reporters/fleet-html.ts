@@ -182,11 +182,29 @@ export function renderFleetHtml(r: FleetReport): string {
     return `<tr class="dev" data-show-beh="${esc(b.id)}"><td class="num failed">${d.failed || ''}</td><td class="num error">${d.error || ''}</td><td><span class="lvl ${b.level}">${b.level}</span> <span class="id">${esc(b.id)}</span><div class="note">${esc(b.title)}</div></td><td>${why}</td></tr>`;
   });
   const deviations = r.deviations.length
-    ? `<h2 id="deviations">Deviations shared by sites</h2>
+    ? `<h2 id="deviations">Failing behaviours shared by sites</h2>
 <p class="note">Each behaviour that fails (or could not be checked) somewhere, by the number of sites; click one to see those sites in the matrix.</p>
 <table id="deviation-list"><thead><tr><th class="num">sites failing</th><th class="num">could not check</th><th>behaviour</th><th>reasons (most common first)</th></tr></thead><tbody>${devRows.join('')}</tbody></table>
 ${r.deviations.length > MAX_DEVIATIONS ? `<p class="note">… and ${r.deviations.length - MAX_DEVIATIONS} more (filter the matrix, or read fleet.json)</p>` : ''}`
-    : '<h2 id="deviations">Deviations shared by sites</h2><p>No behaviour fails on any site.</p>';
+    : '<h2 id="deviations">Failing behaviours shared by sites</h2><p>No behaviour fails on any site.</p>';
+
+  // Deviations by documented item first: one broken thing is one line, however many behaviours it fails.
+  const items = r.itemDeviations ?? [];
+  const itemSection = items.length
+    ? `<h2 id="item-deviations">Deviations by documented item (${items.length})</h2>
+<p class="note">The sites' failing behaviours grouped by the documented item that broke (an arg, a field, a setting, an endpoint); open one for its behaviours and sites.</p>
+${items
+  .slice(0, MAX_DEVIATIONS)
+  .map(
+    (d) =>
+      `<details class="deviation"><summary><span class="num failed">${d.sites.length}</span> site${d.sites.length === 1 ? '' : 's'} · <span class="lvl ${d.level}">${d.level}</span> <strong>${esc(d.item)}</strong> — ${d.behaviours.length} behaviour${d.behaviours.length === 1 ? '' : 's'}<div class="why">${esc(d.message)}</div></summary><p class="note"><code>${esc(d.key)}</code></p><ul>${d.behaviours.map((id) => `<li><span class="id">${esc(id)}</span></li>`).join('')}</ul><p class="note">Sites: ${d.sites
+        .slice(0, 50)
+        .map((i) => esc(r.sites[i]!.id))
+        .join(', ')}${d.sites.length > 50 ? ', …' : ''}</p></details>`,
+  )
+  .join('\n')}
+${items.length > MAX_DEVIATIONS ? `<p class="note">… and ${items.length - MAX_DEVIATIONS} more (fleet.json lists them all)</p>` : ''}`
+    : '';
 
   const link = (i: number) => {
     const s = r.sites[i]!;
@@ -272,7 +290,8 @@ ${r.groups.length > MAX_GROUPS ? `<p class="note">… and ${r.groups.length - MA
 ${verdict}
 ${meta}
 ${warnings}
-<nav class="toc"><a href="#totals">totals</a><a href="#deviations">deviations</a><a href="#groups">groups</a><a href="#matrix">matrix</a><a href="#sites">sites</a><a href="#inputs">inputs</a></nav>
+<nav class="toc">${items.length ? '<a href="#item-deviations">deviations</a>' : ''}<a href="#totals">totals</a><a href="#deviations">failing behaviours</a><a href="#groups">groups</a><a href="#matrix">matrix</a><a href="#sites">sites</a><a href="#inputs">inputs</a></nav>
+${itemSection}
 ${totals}
 ${deviations}
 ${groups}

@@ -40,8 +40,15 @@ export function renderFleetMarkdown(r: FleetReport): string {
   L.push(row('**all**', r.totals), '');
   L.push(`${r.clean} site(s) without any failure; ${v.gatingSites} with gating failures; ${v.troubleSites + v.harnessSites} where some checks could not be made; ${v.notRun} not run.`, '');
 
+  const items = r.itemDeviations ?? [];
+  if (items.length) {
+    L.push(`### Deviations by documented item (${items.length})`, '', '| sites | deviation | level | behaviours | e.g. |', '|---:|---|---|---:|---|');
+    for (const d of items.slice(0, MAX_DEVIATIONS)) L.push(`| ${d.sites.length} | ${cell(d.item, 160)} ${code(d.key)} | ${d.level} | ${d.behaviours.length} | ${cell(d.message, 160)} |`);
+    L.push('', ...more(MAX_DEVIATIONS, items.length, 'deviations'));
+  }
+
   if (r.deviations.length) {
-    L.push('### Deviations shared by sites', '', '| sites | behaviour | level | most common reason |', '|---:|---|---|---|');
+    L.push('### Failing behaviours shared by sites', '', '| sites | behaviour | level | most common reason |', '|---:|---|---|---|');
     for (const d of r.deviations.slice(0, MAX_DEVIATIONS)) {
       const b = r.behaviours[d.behaviour]!;
       const n = [d.failed ? `${d.failed} fail` : '', d.error ? `${d.error} could not check` : ''].filter(Boolean).join(', ');

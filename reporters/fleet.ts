@@ -1,6 +1,8 @@
 /**
- * The fleet report: many sites' results as one sites × behaviours matrix, with the deviations
- * the sites share ("412 sites fail spamfilter.stats.path") and the sites grouped by the set of
+ * The fleet report: many sites' results as one sites × behaviours matrix, led by the deviations
+ * by documented item the sites share ("412 sites: interval (arg of GET /spamfilter/v1/stats)",
+ * results.json `deviations`), with the failing behaviours the sites share ("412 sites fail
+ * spamfilter.stats.path") and the sites grouped by the set of
  * deviations they have. Built from results alone (schemas/results.ts), one site at a time, so
  * that merging thousands of sites keeps only a compact matrix in memory; `cms-conformance merge`
  * (src/fleet-merge.ts) finds the shard outputs, merges the parts of each site and writes what
@@ -20,6 +22,7 @@ import {
   type ShardInfo,
   type Status,
 } from '../schemas/results.ts';
+import { deviationsOf } from '../schemas/deviations.ts';
 
 // ---------------------------------------------------------------- the fleet report
 
@@ -72,6 +75,19 @@ export interface Deviation {
   reasons: { reason: number; sites: number }[];
 }
 
+/** A deviation by documented item (results.json `deviations`) and the sites that have it. */
+export interface FleetItemDeviation {
+  key: string;
+  item: string;
+  level: Level;
+  /** Sites (indexes into sites) that have it. */
+  sites: number[];
+  /** Its failing behaviours, over every site that has it. */
+  behaviours: string[];
+  /** A representative message (of the first site that has it). */
+  message: string;
+}
+
 export interface FleetGroup {
   /** Behaviour indexes that fail on every site of the group, and on no other site of it: the group's signature. */
   failed: number[];
@@ -113,6 +129,8 @@ export interface FleetReport {
   reasons: string[];
   failures: [number, number, number][];
   deviations: Deviation[];
+  /** The sites' deviations by documented item (one broken thing is one line however many behaviours it fails), the most sites first; absent in fleet reports of earlier versions. */
+  itemDeviations?: FleetItemDeviation[];
   groups: FleetGroup[];
   /** Sites without any failure. */
   clean: number;
@@ -149,6 +167,8 @@ export class FleetBuilder {
   private readonly failures: [number, number, number][] = [];
   /** Per site, the IDs of its failed behaviours (for the groups). */
   private readonly failedSets: Set<string>[] = [];
+  /** Deviations by key: the sites (insertion indexes) and behaviours. */
+  private readonly items = new Map<string, { key: string; item: string; level: Level; sites: number[]; behaviours: Set<string>; message: string }>();
   private readonly seeds = new Set<number>();
   private readonly versions = new Set<string>();
   private readonly known: Set<string>;
@@ -215,6 +235,13 @@ export class FleetBuilder {
       codes,
     });
     this.failedSets.push(new Set(r.behaviours.filter((b) => b.status === 'failed').map((b) => b.id)));
+    for (const d of deviationsOf(r)) {
+      let x = this.items.get(d.key);
+      if (!x) this.items.set(d.key, (x = { key: d.key, item: d.item, level: d.level, sites: [], behaviours: new Set(), message: capReason(d.message) }));
+      x.sites.push(siteIdx);
+      for (const id of d.behaviours) x.behaviours.add(id);
+      if (LEVELS.indexOf(d.level) < LEVELS.indexOf(x.level)) x.level = d.level;
+    }
   }
 
   build(inputs: FleetInput[], warnings: string[], incomplete: boolean): FleetReport {
@@ -292,6 +319,9 @@ export class FleetBuilder {
     });
     const groups = [...bySig.values()].sort((a, b) => b.sites.length - a.sites.length || a.failed.length - b.failed.length);
 
+    const itemDeviations: FleetItemDeviation[] = [...this.items.values()]
+      .map((x) => ({ key: x.key, item: x.item, level: x.level, sites: x.sites.map((i) => siteRemap[i]!).sort((a, b) => a - b), behaviours: [...x.behaviours].sort(), message: x.message }))
+      .sort((a, b) => b.sites.length - a.sites.length || levelRank(a.level) - levelRank(b.level) || a.key.localeCompare(b.key));
     const sites = siteOrder.map(({ x }) => x.row);
     const verdict = {
       gatingSites: sites.filter((s) => s.gating.length).length,
@@ -318,6 +348,7 @@ export class FleetBuilder {
       reasons: this.reasons,
       failures,
       deviations,
+      itemDeviations,
       groups,
       clean,
       warnings,

@@ -76,7 +76,7 @@ th{font-weight:600;color:var(--muted);font-size:12px;text-transform:uppercase;le
 .lvl{font-size:11px;font-weight:700;padding:1px 5px;border-radius:4px;border:1px solid}.lvl.SECURITY{color:#fff;background:#7a1fa2;border-color:#7a1fa2}.lvl.MUST{color:#8a1c1c;border-color:#e2a3a3}.lvl.SHOULD{color:#6b5200;border-color:#e5d08a}
 .tag{font-size:11px;padding:1px 6px;border-radius:4px;background:#eef0f3;color:#333;margin-left:4px}.tag.new{background:#fdecec;color:var(--fail)}.tag.known{background:#fff4d6;color:#6b5200}
 .id{font-family:var(--mono);font-size:12px;word-break:break-all}
-.why{color:#4a2020;margin-top:2px}.skipwhy{color:var(--muted);margin-top:2px}
+.why{color:#4a2020;margin-top:2px}details.deviation{margin:6px 0;padding:6px 10px;border:1px solid #e3d0d0;border-radius:4px}details.deviation summary{cursor:pointer}details.deviation .why{display:block}.skipwhy{color:var(--muted);margin-top:2px}
 .ns{border:1px solid var(--line);border-radius:8px;margin:10px 0;padding:0 12px}
 .ns>summary{cursor:pointer;padding:8px 0;font-weight:600}
 .ns>summary .bar{width:160px;margin:0 10px}

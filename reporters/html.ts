@@ -4,6 +4,7 @@
  * suite: what fails, why, and how to reproduce it, without reading logs.
  */
 import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
+import { deviationHeadline, deviationsOf } from '../schemas/deviations.ts';
 import { anchor, badge, copyBlock, counts, esc, page, percentBar, statusBar, type StatusCounts } from './html-kit.ts';
 import { embeddedName, embeddedNote, indexCurl, isEmbedded, onlyOne, rerunCommand, usesCredentials } from './reproduce.ts';
 import { LEVELS, gatingFailures, runExitCode, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../schemas/results.ts';
@@ -117,6 +118,22 @@ ${bl.notRun.length ? `<details><summary>Entries not checked in this run (${bl.no
 ${baselineBox}
 <p class="note">Each line links to the details below: the full message, the shrunk input, the requests and responses, and a command to reproduce it.</p>
 <table id="failure-index"><thead><tr><th>Level</th><th>Behaviour</th><th>Why it failed</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+</section>`;
+}
+
+/** The deviations: failing behaviours grouped by the documented item that broke, each expandable to its behaviours (linked to their details below). */
+function deviationsSection(r: Results): string {
+  const ds = deviationsOf(r);
+  if (!ds.length) return '';
+  const items = ds.map((d) => {
+    const n = d.behaviours.length;
+    return `<details class="deviation" id="${anchor('d', d.key)}"><summary><span class="lvl ${d.level}">${d.level}</span> <strong>${esc(d.item)}</strong> — ${n} behaviour${n === 1 ? '' : 's'}<div class="why">${esc(d.message)}</div></summary>
+<p class="note"><code>${esc(d.key)}</code> · ${esc(d.spec)}${d.sentence ? ` · “${esc(d.sentence)}”` : ''}</p>
+<ul>${d.behaviours.map((id) => `<li><a class="id" href="#${anchor('b', id)}">${esc(id)}</a></li>`).join('')}</ul></details>`;
+  });
+  return `<section id="deviations"><h2>${esc(deviationHeadline(ds))}</h2>
+<p class="note">Failing behaviours grouped by the documented item that broke (an arg, a field, a setting, an endpoint): one broken thing is one deviation. Open one for its behaviours; each keeps its own verdict below.</p>
+${items.join('\n')}
 </section>`;
 }
 
@@ -298,6 +315,7 @@ const FILTER_SCRIPT = `
 export function renderHtml(r: Results): string {
   const failed = r.summary.failed;
   const title = `cms-conformance: ${failed ? `${failed} failed` : 'passed'} — ${r.target.url}`;
-  const toc = `<nav class="toc"><a href="#summary">Summary</a><a href="#failures">What fails (${failed})</a><a href="#coverage">Coverage${r.coverage ? ` (${r.coverage.behavioural ? `${r.coverage.behavioural.percent} % behavioural` : `${r.coverage.percent} %`})` : ''}</a><a href="#matrix">All behaviours (${r.summary.total})</a></nav>`;
-  return page(title, [header(r), toc, summary(r), failuresIndex(r), coverageSection(r), matrix(r)].join('\n'), FILTER_SCRIPT);
+  const deviations = deviationsOf(r);
+  const toc = `<nav class="toc">${deviations.length ? `<a href="#deviations">Deviations (${deviations.length})</a>` : ''}<a href="#summary">Summary</a><a href="#failures">What fails (${failed})</a><a href="#coverage">Coverage${r.coverage ? ` (${r.coverage.behavioural ? `${r.coverage.behavioural.percent} % behavioural` : `${r.coverage.percent} %`})` : ''}</a><a href="#matrix">All behaviours (${r.summary.total})</a></nav>`;
+  return page(title, [header(r), toc, deviationsSection(r), summary(r), failuresIndex(r), coverageSection(r), matrix(r)].join('\n'), FILTER_SCRIPT);
 }

@@ -1,10 +1,12 @@
 /**
  * The Markdown summary: short enough for a CI step summary (GitHub's $GITHUB_STEP_SUMMARY takes
- * up to 1 MiB; long lists are cut with a count), complete enough to act on: verdict, counts by
+ * up to 1 MiB; long lists are cut with a count), complete enough to act on: verdict, the deviations
+ * (failing behaviours grouped by the documented item that broke, each expandable), counts by
  * level and namespace, every failure with its reason (up to a limit), skips grouped by reason,
  * baseline outcome, coverage, and the command to reproduce the run.
  */
 import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
+import { deviationHeadline, deviationsOf } from '../schemas/deviations.ts';
 import { embeddedName, isEmbedded, rerunCommand, usesCredentials } from './reproduce.ts';
 import { LEVELS, countsOf, gatingFailures, runExitCode, gatingLevels, type Counts, type FailOn, type Results } from '../schemas/results.ts';
 
@@ -49,6 +51,25 @@ export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}
     `Target ${code(r.target.url)}${e ? ` (embedded ${e.kind}${e.version ? ` ${e.version}` : ''})` : ''} · profile ${code(r.target.profile)} · seed ${code(String(r.seed))} · ${r.startedAt.slice(0, 19).replace('T', ' ')} UTC · ${(r.durationMs / 1000).toFixed(1)} s · ${r.tool.name} ${r.tool.version}`,
     '',
   );
+  // Deviations first: failing behaviours grouped by the documented item that broke, each expandable to its behaviours.
+  const deviations = deviationsOf(r);
+  if (deviations.length) {
+    L.push(`### ${deviationHeadline(deviations)}`, '');
+    for (const d of deviations.slice(0, MAX_FAILURES)) {
+      const n = d.behaviours.length;
+      L.push(
+        `<details><summary><b>${d.level}</b> ${cell(d.item, 200)} — ${n} behaviour${n === 1 ? '' : 's'}: ${cell(d.message, 240)}</summary>`,
+        '',
+        `${code(d.key)} · ${cell(d.spec)}${d.sentence ? ` · “${cell(d.sentence, 300)}”` : ''}`,
+        '',
+        ...d.behaviours.map((id) => `- ${code(id)}`),
+        '',
+        '</details>',
+      );
+    }
+    if (deviations.length > MAX_FAILURES) L.push('', `… and ${deviations.length - MAX_FAILURES} more (see the HTML report or results.json).`);
+    L.push('');
+  }
   L.push(`**${s.total}** behaviours: **${s.passed}** passed, **${s.failed}** failed, **${s.error}** could not be checked, **${s.skipped}** skipped.`, '');
   L.push(`| level ${COUNTS_HEAD[0]}`, `|---${COUNTS_HEAD[1]}`);
   for (const l of LEVELS) if (s.byLevel[l]?.total) L.push(countsRow(l, countsOf(s.byLevel[l])));
@@ -88,7 +109,12 @@ export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}
   if (r.baseline) {
     const bl = r.baseline;
     L.push(`### Baseline ${code(bl.file)}`, '');
-    L.push(`${bl.entries} entries · ${bl.known.length} still fail (not gating) · **${bl.newFailures.length} new failure(s)** · ${bl.nowPassing.length} now pass · ${bl.notRun.length} not run`, '');
+    L.push(`${bl.entries} entries · ${bl.known.length} still fail (not gating) · **${bl.newFailures.length} new failure(s)**${bl.newDeviations ? ` in **${bl.newDeviations.length} deviation(s)**` : ''} · ${bl.nowPassing.length} now pass · ${bl.notRun.length} not run`, '');
+    if (bl.newDeviations?.length) {
+      L.push('New deviations (not in the baseline):', '');
+      for (const d of bl.newDeviations) L.push(`- **${d.level}** ${cell(d.item, 200)}: ${d.newFailures.map(code).join(', ')}`);
+      L.push('');
+    }
     if (bl.nowPassing.length) {
       L.push('Now passing — remove from the baseline:', '');
       for (const x of bl.nowPassing) L.push(`- ${code(x.id)} — ${cell(x.reason)}${x.link ? ` (${x.link})` : ''}`);

@@ -162,6 +162,11 @@ export interface BaselineEntry {
 export interface BaselineFile {
   schemaVersion: 1;
   description?: string;
+  /**
+   * The recorded failures grouped by the documented item that broke (written by --write-baseline,
+   * for readers; gating reads `failures`). Each: its key, item, behaviours and the first one's reason.
+   */
+  deviations?: { key: string; item: string; level?: Level; reason: string; behaviours: string[] }[];
   failures: BaselineEntry[];
 }
 
@@ -173,6 +178,8 @@ export interface BaselineOutcome {
   known: { id: string; reason: string; link?: string }[];
   /** Failures the baseline does not list (of any level; --fail-on decides which gate). */
   newFailures: string[];
+  /** The deviations (failing behaviours grouped by the documented item that broke) that hold a new failure; absent in results of earlier versions. */
+  newDeviations?: { key: string; item: string; level: Level; newFailures: string[] }[];
   /** Entries whose behaviour passed in this run: remove them from the baseline. */
   nowPassing: { id: string; reason: string; link?: string }[];
   /** Entries whose behaviour was skipped, errored or not selected in this run (nothing is known about them). */
@@ -188,6 +195,47 @@ export interface ShardInfo {
   by: 'site' | 'behaviour';
 }
 
+/** What a deviation is about: the documented item that broke (schemas/deviations.ts says how it is found). */
+export type DeviationKind =
+  | 'arg'
+  | 'param'
+  | 'field'
+  | 'setting'
+  | 'module'
+  | 'index-field'
+  | 'namespace'
+  | 'authentication'
+  | 'limit'
+  | 'endpoint'
+  | 'route'
+  | 'resource'
+  | 'behaviour';
+
+/**
+ * One deviation of the target: failing behaviours grouped by the documented item that broke.
+ * One item missing everywhere (an arg on six endpoints, a field in three contexts) is one
+ * deviation; so is one endpoint that fails the same way for every item it carries.
+ */
+export interface Deviation {
+  /** Stable key: the documented item's catalog ID (`arg:cms.posts.collection.list.format`, `suite.setting.show`, `endpoint:suite.settings.update`), or `behaviour:<ID>` for a failure no item explains. */
+  key: string;
+  kind: DeviationKind;
+  /** The documented item, for people: "format (arg of GET /cms/v2/posts)". */
+  item: string;
+  /** Where the spec documents it: "core-routes.md § 4. Endpoints › Posts". */
+  spec: string;
+  /** The spec sentence, when a behaviour records it. */
+  sentence?: string;
+  /** The worst level among its behaviours. */
+  level: Level;
+  /** One representative failure message (of a behaviour of that level). */
+  message: string;
+  /** IDs of its failing behaviours (sorted). */
+  behaviours: string[];
+  /** The documented route of the representative behaviour. */
+  route?: string;
+}
+
 export interface Results {
   schemaVersion: 1;
   tool: { name: string; version: string };
@@ -200,6 +248,8 @@ export interface Results {
   summary: Counts & { byLevel: Record<Level, Counts>; byNamespace: Record<string, Counts> };
   requests: { count: number; latencyMs: number };
   behaviours: BehaviourResult[];
+  /** The failed behaviours grouped by the documented item that broke (schemas/deviations.ts); absent in results of earlier versions. */
+  deviations?: Deviation[];
   /** Problems outside any behaviour (a suite file that failed to load, a hook that broke). */
   errors: { message: string; file?: string; kind?: FailureKind }[];
   /** Catalog coverage of the executed behaviours (schemas/coverage.ts). */

@@ -9,7 +9,9 @@
  *     "failures": [ { "id": "disc.args.cms.pages.collection.list",
  *                     "reason": "search_semantics arrives in a later release",
  *                     "link": "https://tracker.example/123" } ] }
- * `reason` is required; `link`, `level`, `message` and `recorded` are optional.
+ * `reason` is required; `link`, `level`, `message` and `recorded` are optional. A written baseline
+ * leads with `deviations` (the failures grouped by the documented item that broke, for readers:
+ * which broken things the release accepts); gating reads `failures` only.
  *
  * Deprecation path of split behaviours: an entry naming a behaviour ID that was split into
  * several (`disc.args.<endpoint>` into `disc.args.<endpoint>.<arg>`, `disc.index.routes.entries`
@@ -19,6 +21,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BaselineEntry, BaselineFile, BaselineOutcome, Results, Status } from '../schemas/results.ts';
+import { deviationsOf } from '../schemas/deviations.ts';
 import { formerBehaviourId } from './discovery.ts';
 import { UsageError } from './errors.ts';
 
@@ -55,7 +58,7 @@ export function loadBaseline(file: string): BaselineFile {
   return parseBaseline(text, file);
 }
 
-export function applyBaseline(results: Pick<Results, 'behaviours'>, baseline: BaselineFile, file: string): BaselineOutcome {
+export function applyBaseline(results: Pick<Results, 'behaviours'> & Partial<Pick<Results, 'deviations' | 'target'>>, baseline: BaselineFile, file: string): BaselineOutcome {
   const entries = new Map(baseline.failures.map((e) => [e.id, e]));
   const status = new Map(results.behaviours.map((b) => [b.id, b.status]));
   const pick = (e: BaselineEntry) => ({ id: e.id, reason: e.reason, ...(e.link ? { link: e.link } : {}) });
@@ -85,11 +88,16 @@ export function applyBaseline(results: Pick<Results, 'behaviours'>, baseline: Ba
     else if (s === undefined) outcome.notRun.push({ id: e.id, status: 'not run' });
     else if (s === 'skipped' || s === 'error') outcome.notRun.push({ id: e.id, status: s });
   }
+  // The new failures by deviation: one broken thing with twenty new failures is one line to triage.
+  const fresh = new Set(outcome.newFailures);
+  outcome.newDeviations = deviationsOf(results)
+    .map((d) => ({ key: d.key, item: d.item, level: d.level, newFailures: d.behaviours.filter((id) => fresh.has(id)) }))
+    .filter((d) => d.newFailures.length > 0);
   return outcome;
 }
 
 /** A baseline listing the run's failures; reasons and links of `previous` entries are kept. */
-export function baselineFromResults(results: Pick<Results, 'behaviours' | 'finishedAt' | 'target'>, previous?: BaselineFile): BaselineFile {
+export function baselineFromResults(results: Pick<Results, 'behaviours' | 'finishedAt' | 'target'> & Partial<Pick<Results, 'deviations'>>, previous?: BaselineFile): BaselineFile {
   const old = new Map((previous?.failures ?? []).map((e) => [e.id, e]));
   const day = results.finishedAt.slice(0, 10);
   const e = results.target.embedded as { kind?: string; version?: string } | null;
@@ -108,16 +116,19 @@ export function baselineFromResults(results: Pick<Results, 'behaviours' | 'finis
         recorded: e?.recorded ?? day,
       };
     });
+  const reasonOf = new Map(failures.map((f) => [f.id, f.reason]));
+  const deviations = deviationsOf(results).map((d) => ({ key: d.key, item: d.item, level: d.level, reason: reasonOf.get(d.behaviours[0]!) ?? d.message, behaviours: d.behaviours }));
   return {
     schemaVersion: 1,
     description:
       previous?.description ??
       `Known failures of ${target} recorded by cms-conformance on ${day}. Edit each "reason" to say why the failure is accepted; add a "link" to its ticket.`,
+    ...(deviations.length ? { deviations } : {}),
     failures,
   };
 }
 
-export function writeBaselineFile(file: string, results: Pick<Results, 'behaviours' | 'finishedAt' | 'target'>): BaselineFile {
+export function writeBaselineFile(file: string, results: Pick<Results, 'behaviours' | 'finishedAt' | 'target'> & Partial<Pick<Results, 'deviations'>>): BaselineFile {
   let previous: BaselineFile | undefined;
   if (existsSync(file)) {
     try {

@@ -9,6 +9,7 @@ import { EXIT, UnreachableError, UsageError } from './errors.ts';
 import { TOOL, declaredTotal, listBehaviours, noneSelected, runConformance } from './runner.ts';
 import { compareFlags, runCompare } from './compare.ts';
 import { stopRequested, watchParent } from './stop.ts';
+import { deviationSummary } from '../schemas/deviations.ts';
 
 export { stopRequested } from './stop.ts';
 import { LEVELS } from '../schemas/results.ts';
@@ -237,12 +238,14 @@ async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.Writa
   const { results, exitCode } = outcome;
   const s = results.summary;
   const byLevel = LEVELS.filter((l) => s.byLevel[l]?.total).map((l) => `${l} ${s.byLevel[l]!.failed} failed of ${s.byLevel[l]!.total}`);
-  out.write(`\n${s.total} behaviours: ${s.passed} passed, ${s.failed} failed, ${s.error ?? 0} could not be checked, ${s.skipped} skipped (${byLevel.join('; ')})\n`);
+  // Deviations first (one line each), then the behaviours' counts.
+  out.write(`\n${deviationSummary(results).map((l) => `${l}\n`).join('')}${s.total} behaviours: ${s.passed} passed, ${s.failed} failed, ${s.error ?? 0} could not be checked, ${s.skipped} skipped (${byLevel.join('; ')})\n`);
   for (const e of results.errors) out.write(`${e.kind === 'target' ? 'target' : 'harness'} error${e.file ? ` in ${e.file}` : ''}: ${e.message}\n`);
   const bl = results.baseline;
   if (bl) {
     out.write(`baseline ${bl.file}: ${bl.known.length} known failure(s) still fail, ${bl.newFailures.length} new failure(s), ${bl.nowPassing.length} entr${bl.nowPassing.length === 1 ? 'y now passes' : 'ies now pass'}${bl.notRun.length ? `, ${bl.notRun.length} not run` : ''}\n`);
-    for (const f of bl.newFailures) out.write(`  new failure: ${f}\n`);
+    for (const d of bl.newDeviations ?? []) out.write(`  new deviation: ${d.level} ${d.item} (${d.newFailures.length} new failure(s): ${d.newFailures.slice(0, 5).join(', ')}${d.newFailures.length > 5 ? ', …' : ''})\n`);
+    if (!bl.newDeviations) for (const f of bl.newFailures) out.write(`  new failure: ${f}\n`);
     for (const p of bl.nowPassing) out.write(`  now passes (remove it from the baseline): ${p.id}\n`);
   }
   if (outcome.baselineWritten) out.write(`baseline written: ${outcome.baselineWritten} (${s.failed} failure(s); edit each reason)\n`);

@@ -3,6 +3,7 @@
  * cases: one behaviour result per selected test, its status on the lattice passed / failed /
  * skipped / error, with what the behaviour attached to itself while it ran.
  */
+import { groupDeviations } from '../schemas/deviations.ts';
 import { stripVTControlCharacters } from 'node:util';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { computeCoverage } from '../schemas/coverage.ts';
@@ -173,6 +174,7 @@ export function buildResults(header: RunHeader, modules: readonly TestModule[], 
     requests: { count: requests.count, latencyMs: Math.round(requests.latencyMs) },
     behaviours,
     errors,
+    deviations: groupDeviations({ behaviours, target: header.target }),
     coverage: computeCoverage(behaviours),
     ...(header.advertised !== undefined ? { advertised: header.advertised } : {}),
     ...(header.site !== undefined ? { site: header.site } : {}),

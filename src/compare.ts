@@ -9,7 +9,7 @@ import { normalizeBaseUrl, resolveConfig, type RunConfig } from './config.ts';
 import { UsageError } from './errors.ts';
 import { assertSelects, declaredFor, runConformance, type EmbeddedVersion } from './runner.ts';
 import type { Results } from '../schemas/results.ts';
-import { compareExitCode, compareResults, renderCompareHtml, renderCompareMarkdown, GROUPS } from '../reporters/compare.ts';
+import { compareExitCode, compareResults, renderCompareHtml, renderCompareMarkdown, GROUPS, deviationCounts } from '../reporters/compare.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../reporters/index.ts';
 
 type Side = { kind: 'url'; url: string } | { kind: 'embedded'; version: EmbeddedVersion } | { kind: 'file'; path: string; results: Results };
@@ -117,6 +117,8 @@ export async function runCompare(values: Record<string, unknown>, positionals: s
   const sum = (x: { summary: { passed: number; failed: number; skipped: number } }) => `${x.summary.passed} passed, ${x.summary.failed} failed, ${x.summary.skipped} skipped`;
   out.write(`\nA: ${cmp.a.label} (${cmp.a.source}) — ${sum(cmp.a)}\n`);
   out.write(`B: ${cmp.b.label} (${cmp.b.source}) — ${sum(cmp.b)}\n`);
+  out.write(`${deviationCounts(cmp)}\n`);
+  for (const d of cmp.deviations.filter((x) => x.group === 'only-b')) out.write(`  only B deviates: ${d.level} ${d.item} (${d.b?.length ?? 0} behaviour(s)): ${d.message.split('\n')[0]!.slice(0, 160)}\n`);
   out.write(`${GROUPS.map((g) => `${g}: ${cmp.counts[g]}`).join(' · ')}\n`);
   for (const x of cmp.behaviours.filter((b) => b.group === 'only-b-fails')) out.write(`  only B fails: ${x.id} (${x.level}) ${x.bReason ?? ''}\n`);
   if (cmp.advertised) out.write(`advertised differences: ${cmp.advertised.routes.length} route(s), ${cmp.advertised.argChanges} arg change(s), ${cmp.advertised.namespaces.onlyA.length + cmp.advertised.namespaces.onlyB.length} namespace(s)\n`);

@@ -9,6 +9,7 @@
  * under `sites/<id>/` of the fleet report; a site that came whole links to its report where it is.
  * Inputs are read one site at a time, so memory stays at the matrix, whatever the number of sites.
  */
+import { groupDeviations } from '../schemas/deviations.ts';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { applyBaseline, loadBaseline } from './baseline.ts';
@@ -150,6 +151,7 @@ export function mergeSiteResults(parts: readonly Results[]): Results {
     requests: parts.reduce((r, p) => ({ count: r.count + p.requests.count, latencyMs: r.latencyMs + p.requests.latencyMs }), { count: 0, latencyMs: 0 }),
     behaviours,
     errors: parts.flatMap((p) => p.errors),
+    deviations: groupDeviations({ behaviours, target: first.target }),
     coverage: computeCoverage(behaviours),
   };
   // Each part's baseline outcome lists every entry of its baseline once (known, now passing or not run).

@@ -5,16 +5,20 @@
  * it is genuine: the spec sentence and the observed answer. It fails on a gating failure the
  * expectations do not list (a false failure, or a new deviation to explain) and on a listed one
  * that now passes (remove it), and on any check that could not be made because of a bug of
- * cms-conformance.
+ * cms-conformance. The same for the gating deviations (failing behaviours grouped by the
+ * documented item that broke): one not listed, or a listed one gone, fails.
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { Results } from '../../schemas/results.ts';
+import { deviationsOf } from '../../schemas/deviations.ts';
 import { expectationsFile } from './plugin-target.ts';
 
 interface Expectations {
   target: string;
   seed: number;
+  /** Gating deviations (results.json `deviations` of level SECURITY or MUST), each with why it is genuine. */
+  deviations: { key: string; item: string; level: string; reason: string; behaviours: string[] }[];
   failures: { id: string; level: string; reason: string }[];
 }
 
@@ -33,5 +37,21 @@ export function compareWithExpectations(results: Results, file: string): void {
   expect(nowPassing, `listed in test/expectations/${file} but no longer failing (remove them)`).toEqual([]);
   expect(harness, 'checks that could not be made because of a bug of cms-conformance').toEqual([]);
   expect(results.errors).toEqual([]);
+  compareDeviations(results, expected, file);
+}
+
+/**
+ * The run's gating deviations against the listed ones: a deviation not listed (a new broken item,
+ * or a grouping that splits one item in two) or a listed one that no longer occurs fails.
+ */
+export function compareDeviations(results: Pick<Results, 'behaviours' | 'deviations' | 'target'>, expected: Pick<Expectations, 'deviations'>, file: string): void {
+  for (const d of expected.deviations) expect(d.reason.length, `${file}: deviation ${d.key} needs a reason`).toBeGreaterThan(20);
+  const gating = deviationsOf(results).filter((d) => d.level === 'MUST' || d.level === 'SECURITY');
+  const listed = new Set(expected.deviations.map((d) => d.key));
+  const found = new Map(gating.map((d) => [d.key, d]));
+  const unlisted = gating.filter((d) => !listed.has(d.key)).map((d) => `${d.key} (${d.level}, ${d.item}): ${d.behaviours.join(', ')}: ${d.message}`);
+  const gone = expected.deviations.filter((d) => !found.has(d.key)).map((d) => `${d.key} (${d.item})`);
+  expect(unlisted, `deviations not in test/expectations/${file} (list each with its reason)`).toEqual([]);
+  expect(gone, `deviations listed in test/expectations/${file} that no longer occur (remove them)`).toEqual([]);
 }
 

@@ -1,0 +1,245 @@
+/**
+ * The documented items deviations are grouped by (schemas/deviations.ts): every catalog item
+ * reduced to the documented item it belongs to, and the items the documents state once joined
+ * (see the comment at the top of schemas/deviations.ts); the items a behaviour's covers and
+ * recorded requests name.
+ */
+import { catalog } from './catalog/index.ts';
+import type { Profile } from './profiles.ts';
+import type { BehaviourResult, DeviationKind } from './results.ts';
+import type { ArgSpec, EndpointSpec, FieldSpec, HttpMethod, RouteSpec } from './types.ts';
+
+// ---------------------------------------------------------------- the catalog's documented items
+
+export interface Node {
+  /** Catalog-based key: `arg:<endpointId>.<name>`, `param:<routeId>.<name>`, `field:<resourceId>.<name>`, `suite.setting.<name>`, `endpoint:<id>` ... */
+  key: string;
+  kind: DeviationKind;
+  /** The name a message may use for it ('' when none). */
+  name: string;
+  coarse: boolean;
+  /** Catalog order. */
+  order: number;
+  spec?: string;
+  /** What to show: "include (arg of GET /cms/v2/posts)". */
+  label: string;
+}
+
+export interface Index {
+  nodes: Map<string, Node>;
+  parent: Map<string, string>;
+  /** Top-level field names of each resource. */
+  resourceFields: Map<string, string[]>;
+  /** Endpoints of each route, with the route. */
+  routes: { route: RouteSpec; re: RegExp; literal: number }[];
+  endpoints: Map<string, { route: RouteSpec; endpoint: EndpointSpec }>;
+}
+
+export const specOf = (s: { doc: string; section: string }) => `${s.doc === 'core' ? 'core-routes.md' : 'extension-namespaces.md'} § ${s.section}`;
+const signature = (a: ArgSpec | FieldSpec | undefined): string => JSON.stringify([a?.type ?? null, a?.enum ?? null, (a as ArgSpec)?.items?.type ?? null, (a as ArgSpec)?.items?.enum ?? null]);
+export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+let built: Index | undefined;
+
+export function find(ix: Index, key: string): string {
+  if (ix === built) {
+    const r = roots.get(key);
+    if (r !== undefined) return r;
+  }
+  let k = key;
+  for (let p = ix.parent.get(k); p !== undefined && p !== k; p = ix.parent.get(k)) k = p;
+  if (ix === built) roots.set(key, k);
+  return k;
+}
+/** Roots of the finished index (no union after it is built). */
+const roots = new Map<string, string>();
+
+function union(ix: Index, a: string, b: string): void {
+  const ra = find(ix, a);
+  const rb = find(ix, b);
+  if (ra === rb) return;
+  const na = ix.nodes.get(ra)!;
+  const nb = ix.nodes.get(rb)!;
+  // The representative: settings and modules first, then fields, args, params; then catalog order.
+  const rank = (n: Node) => ['setting', 'module', 'field', 'arg', 'param'].indexOf(n.kind);
+  const [keep, drop] = rank(na) < rank(nb) || (rank(na) === rank(nb) && na.order <= nb.order) ? [ra, rb] : [rb, ra];
+  ix.parent.set(drop, keep);
+}
+
+export function buildIndex(): Index {
+  if (built) return built;
+  const ix: Index = { nodes: new Map(), parent: new Map(), resourceFields: new Map(), routes: [], endpoints: new Map() };
+  let order = 0;
+  const add = (n: Omit<Node, 'order'>) => {
+    if (!ix.nodes.has(n.key)) ix.nodes.set(n.key, { ...n, order: order++ });
+    return n.key;
+  };
+  const bySignature = new Map<string, string>();
+  const join = (sigKey: string, key: string) => {
+    const first = bySignature.get(sigKey);
+    if (first === undefined) bySignature.set(sigKey, key);
+    else union(ix, first, key);
+  };
+  const fieldsByName = new Map<string, string[]>();
+
+  for (const f of catalog.indexFields) {
+    add({ key: f.id, kind: 'index-field', name: f.name, coarse: false, spec: specOf(f.spec), label: `${f.name} (site index field)` });
+    join(`index\u0000${f.name}`, f.id);
+  }
+  for (const ns of [...new Set([...catalog.namespaces.core, ...catalog.namespaces.extensions])])
+    add({ key: `namespace.${ns}`, kind: 'namespace', name: ns, coarse: false, label: `namespace ${ns}` });
+  add({ key: `authentication.${catalog.authentication.scheme}`, kind: 'authentication', name: catalog.authentication.scheme, coarse: false, spec: specOf(catalog.authentication.spec), label: `authentication (${catalog.authentication.scheme})` });
+  for (const s of catalog.settings) add({ key: s.id, kind: 'setting', name: s.name, coarse: false, spec: specOf(s.spec), label: `${s.name} (suite setting)` });
+  for (const m of catalog.modules) add({ key: m.id, kind: 'module', name: m.slug, coarse: false, spec: specOf(m.spec), label: `${m.slug} (suite module)` });
+  for (const l of catalog.limits) add({ key: l.id, kind: 'limit', name: '', coarse: false, spec: specOf(l.spec), label: `${l.what} (limit)` });
+
+  for (const route of catalog.routes) {
+    const names = (route.path.match(/<[^>]+>/g) ?? []).length;
+    ix.routes.push({ route, re: new RegExp(`^${route.path.split(/<[^>]+>/).map(escape).join('[^/]+')}$`), literal: -names });
+    add({ key: `route:${route.id}`, kind: 'route', name: '', coarse: true, spec: specOf(route.spec), label: `${route.path} (every method)` });
+    for (const [p, spec] of Object.entries(route.params ?? {})) {
+      const key = add({ key: `param:${route.id}.${p}`, kind: 'param', name: p, coarse: false, spec: specOf(route.spec), label: `${p} (path segment of ${route.path})` });
+      join(`arg\u0000${route.namespace}\u0000${p}\u0000${signature(spec)}`, key);
+    }
+    for (const e of route.endpoints) {
+      ix.endpoints.set(e.id, { route, endpoint: e });
+      add({ key: `endpoint:${e.id}`, kind: 'endpoint', name: '', coarse: true, spec: specOf(e.spec), label: `${e.methods.join('/')} ${route.path}` });
+      if (e.args === 'not-shown') continue;
+      for (const [name, arg] of Object.entries(e.args)) {
+        const key = add({ key: `arg:${e.id}.${name}`, kind: 'arg', name, coarse: false, spec: specOf(e.spec), label: `${name} (arg of ${e.methods[0]} ${route.path})` });
+        join(`arg\u0000${route.namespace}\u0000${name}\u0000${signature(arg)}`, key);
+      }
+    }
+  }
+  const settingNames = new Map<string, string>([...catalog.settings.map((s) => [s.name, s.id] as const), ...catalog.modules.map((m) => [m.slug, m.id] as const)]);
+  for (const r of catalog.resources) {
+    add({ key: `field:${r.id}`, kind: 'resource', name: '', coarse: true, spec: specOf(r.spec), label: `${r.id} (every field)` });
+    if (r.fields === 'not-shown') continue;
+    ix.resourceFields.set(r.id, Object.keys(r.fields));
+    const ns = r.route ? (/^\/([^/]+\/v\d+)/.exec(r.route)?.[1] ?? '') : '';
+    for (const [name, f] of Object.entries(r.fields)) {
+      const key = add({ key: `field:${r.id}.${name}`, kind: 'field', name, coarse: false, spec: specOf(r.spec), label: `${name} (field of ${r.id.replace(/^resource\./, '')})` });
+      if (r.route) join(`field\u0000${ns}\u0000${name}\u0000${signature(f)}`, key);
+      // A suite setting or module is its field of the settings resource.
+      const setting = ns === 'suite/v4' ? settingNames.get(name) : undefined;
+      if (setting) union(ix, setting, key);
+      if (r.route) fieldsByName.set(`${r.route}\u0000${name}`, [...(fieldsByName.get(`${r.route}\u0000${name}`) ?? []), key]);
+    }
+  }
+  // A body arg of a write endpoint on a resource's route is the resource's field of that name.
+  for (const r of catalog.resources) {
+    if (!r.route || r.fields === 'not-shown') continue;
+    for (const { route, endpoint } of ix.endpoints.values()) {
+      if (endpoint.args === 'not-shown' || !endpoint.methods.some((m) => m !== 'GET' && m !== 'DELETE')) continue;
+      if (route.path !== r.route && !route.path.startsWith(`${r.route}/`)) continue;
+      for (const name of Object.keys(endpoint.args)) if (name in r.fields) union(ix, `field:${r.id}.${name}`, `arg:${endpoint.id}.${name}`);
+    }
+  }
+  built = ix;
+  return ix;
+}
+
+const coverCache = new Map<string, string | undefined>();
+/** The documented item (node key, before joining) a `covers` ID names; undefined when the catalog has no such item. */
+export function nodeOfCover(ix: Index, cover: string): string | undefined {
+  if (coverCache.has(cover)) return coverCache.get(cover);
+  const n = nodeOfCoverUncached(ix, cover);
+  coverCache.set(cover, n);
+  return n;
+}
+
+function nodeOfCoverUncached(ix: Index, cover: string): string | undefined {
+  const bare = cover.replace(/[#@].*$/, '');
+  if (ix.nodes.has(bare)) return bare;
+  let m = /^endpoint:([^:]+)(?::[A-Z]+)?$/.exec(cover);
+  if (m && ix.nodes.has(`endpoint:${m[1]}`)) return `endpoint:${m[1]}`;
+  // field:<resource>.<path>: the top-level field (resource IDs may hold dots: resource.suite.settings).
+  if (bare.startsWith('field:')) {
+    const rest = bare.slice('field:'.length);
+    for (const [res, fields] of ix.resourceFields) {
+      if (!rest.startsWith(`${res}.`)) continue;
+      const top = rest.slice(res.length + 1).split('.')[0]!;
+      if (fields.includes(top)) return `field:${res}.${top}`;
+    }
+  }
+  return undefined;
+}
+
+/** The catalog endpoint a request addressed (spec route, method). */
+export function endpointOf(ix: Index, specPath: string, method: string): { route: RouteSpec; endpoint: EndpointSpec } | undefined {
+  const hits = ix.routes.filter((r) => r.re.test(specPath)).sort((a, b) => b.literal - a.literal);
+  for (const { route } of hits) {
+    const e = route.endpoints.find((x) => x.methods.includes(method as HttpMethod));
+    if (e) return { route, endpoint: e };
+  }
+  return undefined;
+}
+
+/** Documented items (joined) a behaviour's covers name. */
+export function coverNodes(ix: Index, b: Pick<BehaviourResult, 'covers'>): string[] {
+  const out = new Set<string>();
+  for (const c of b.covers ?? []) {
+    const n = nodeOfCover(ix, c);
+    if (n) out.add(find(ix, n));
+  }
+  return [...out];
+}
+
+/** Items the recorded requests of a failed behaviour used (the catalog's own, not joined): the endpoints addressed and the documented args sent. */
+export function requestNodes(ix: Index, b: BehaviourResult, profile: Profile): string[] {
+  const out = new Set<string>();
+  for (const e of b.exchanges ?? []) {
+    let url: URL;
+    try {
+      url = new URL(e.url);
+    } catch {
+      continue;
+    }
+    const targetRoute = url.searchParams.get('rest_route') ?? e.route;
+    const specPath = profile.toSpecRoute(targetRoute.replace(/\/+$/, '') || '/');
+    const method = (url.searchParams.get('_method') ?? e.method).toUpperCase();
+    const hit = endpointOf(ix, specPath, method);
+    if (!hit) continue;
+    out.add(`endpoint:${hit.endpoint.id}`);
+    const args = hit.endpoint.args === 'not-shown' ? {} : hit.endpoint.args;
+    const sent = new Set([...url.searchParams.keys()].map((k) => k.replace(/\[.*$/, '')));
+    if (e.requestBody) {
+      try {
+        const body = JSON.parse(e.requestBody);
+        if (body && typeof body === 'object' && !Array.isArray(body)) for (const k of Object.keys(body)) sent.add(k);
+      } catch {
+        /* not JSON */
+      }
+    }
+    for (const k of sent) {
+      const name = hit.route.namespace === 'suite/v4' ? profile.toSpecSetting(profile.toSpecModule(k)) : k;
+      if (name in args && ix.nodes.has(`arg:${hit.endpoint.id}.${name}`)) out.add(`arg:${hit.endpoint.id}.${name}`);
+    }
+  }
+  return [...out];
+}
+
+/** Each joined item's names: its own and those of the items joined to it. */
+let rootNames: Map<string, string[]> | undefined;
+export function namesOf(ix: Index, root: string): string[] {
+  if (!rootNames) {
+    rootNames = new Map();
+    for (const [k, n] of ix.nodes) {
+      const r = find(ix, k);
+      if (n.name && !rootNames.get(r)?.includes(n.name)) rootNames.set(r, [...(rootNames.get(r) ?? []), n.name]);
+    }
+  }
+  return rootNames.get(root) ?? [];
+}
+
+/** The one endpoint all of a behaviour's covers belong to (`arg:<endpoint>.<name>`, `endpoint:<endpoint>`), if there is one. */
+export function soleEndpoint(ix: Index, b: Pick<BehaviourResult, 'covers'>): string | undefined {
+  const ids = new Set<string>();
+  for (const c of b.covers ?? []) {
+    const m = /^(?:arg|endpoint):([^#:]+?)(?:\.[a-z_-]+)?(?:[#:].*)?$/.exec(c);
+    const id = c.startsWith('endpoint:') ? /^endpoint:([^:]+)/.exec(c)?.[1] : m && [...ix.endpoints.keys()].find((e) => c.startsWith(`arg:${e}.`) && !c.slice(`arg:${e}.`.length).includes('.'));
+    if (!id || !ix.endpoints.has(id)) return undefined;
+    ids.add(id);
+  }
+  return ids.size === 1 ? `endpoint:${[...ids][0]}` : undefined;
+}

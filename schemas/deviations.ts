@@ -1,0 +1,245 @@
+/**
+ * Deviations: the failing behaviours of a run grouped by the documented item that broke, so
+ * that one broken thing on a server is one finding. A pure function of a run's behaviours and
+ * the catalog (schemas/catalog, joined in schemas/deviation-items.ts); behaviours keep their own verdicts, only counting and
+ * presentation change.
+ *
+ * How it decides (quoted in reports and the issue's closing note). Only failed behaviours form
+ * deviations (a skip or an error is not a finding about the target); every failed behaviour is in
+ * exactly one.
+ *
+ * 1. Documented items. Every catalog item a behaviour names in its `covers` is reduced to the
+ *    documented item it belongs to, and items the documents state once are joined:
+ *    - an arg (`arg:<endpoint>.<name>#<attribute>`) is the arg, whatever attribute is checked;
+ *      args and path parameters of one namespace with the same name, type and values are one
+ *      item (`include` of every listing; `interval` of /stats and /stats/<interval>);
+ *    - a field is its top-level field in every context (`field:post.meta.footnotes@view` is
+ *      `post.meta`); fields of the same name, type and values on resources of one namespace are
+ *      one item (`meta` of posts and pages), and so is a body arg of a write endpoint on the
+ *      resource's route that has the field's name (the `meta` arg of create, update, autosave);
+ *    - a suite setting or module is one item with its args and its field of the same name;
+ *    - index fields of the same name are one item;
+ *    - endpoints, routes and whole resources (`field:post`) are coarse items: they stand for
+ *      everything they carry.
+ * 2. Candidates of a failing behaviour:
+ *    - the documented items of its covers. When its message names some of them, only those
+ *      (a check that covers 40 writable args and says "meta.footnotes: ... read back []" is about
+ *      `meta`), and a coarse cover is narrowed to the fields or modules of it the message names
+ *      (a module list check failing on "geo-location" is about that module);
+ *    - what its recorded failing requests used: the endpoint each request addressed (method and
+ *      route) and the documented args it sent in its query or JSON body.
+ * 3. Evidence. A fine item the behaviour itself covers can always be blamed. A coarse item (an
+ *    endpoint, route, whole resource) can be blamed only when at least 80 % of the executed
+ *    behaviours that name it in their covers fail, and an arg seen only in a failing request only
+ *    when at least half of the executed behaviours that name that endpoint's arg fail (discovery
+ *    behaviours, which check the index rather than what the server does, are not counted among
+ *    the passes). So a settings write that stores nothing (every behaviour over POST /settings
+ *    fails) is blamed, but GET /settings is not blamed for five settings it answers wrongly among
+ *    140 it answers right; a listing filter is blamed for the checks that find their fixture
+ *    through it only when its own checks fail.
+ * 4. Assignment (greedy, explaining the most failures first). Repeatedly, the candidate item
+ *    that explains the most failing behaviours not yet assigned takes all of them; ties go to the
+ *    item more of them cover themselves, then to a fine item before a coarse one, then catalog
+ *    order. A behaviour left whose several fine candidates explain nothing else, all args of one
+ *    endpoint, is a deviation of that endpoint (a create that refuses what is optional). A
+ *    behaviour with no candidate is a deviation of its own (`behaviour:<ID>`).
+ *
+ * So a documented item missing everywhere (an arg on six endpoints, a field in three contexts)
+ * is one deviation, and an endpoint that fails the same way for every item it carries (a write
+ * that stores nothing, a toggle that changes nothing) is one deviation.
+ */
+import { getProfile, type ProfileName } from './profiles.ts';
+import { LEVELS, type BehaviourResult, type Deviation, type Level, type Results } from './results.ts';
+import { buildIndex, coverNodes, escape, find, namesOf, nodeOfCover, requestNodes, soleEndpoint, type Index } from './deviation-items.ts';
+
+export type { Deviation, DeviationKind } from './results.ts';
+
+/** The share of its executed checks that must fail before a coarse item (endpoint, route, whole resource) is blamed. */
+export const COARSE_BLAME_SHARE = 0.8;
+/** The share of its own executed checks that must fail before an arg seen only in a failing request is blamed. */
+export const REQUEST_BLAME_SHARE = 0.5;
+// ---------------------------------------------------------------- grouping
+
+type Run = Pick<Results, 'behaviours'> & { target?: Pick<Results['target'], 'profile'> };
+
+interface Candidate {
+  key: string;
+  /** Named by the behaviour's own covers (not only seen in its requests). */
+  own: boolean;
+}
+
+const textOf = (b: BehaviourResult) => `${b.reason ?? ''}\n${b.message ?? ''}`;
+
+/** Whether `name` occurs in `text` as a whole word (names may hold hyphens and slashes). */
+function names(text: string, name: string): boolean {
+  if (!name) return false;
+  return new RegExp(`(?<![\\w/-])${escape(name)}(?![\\w/-])`).test(text);
+}
+
+function profileOf(run: Run) {
+  try {
+    return getProfile((run.target?.profile ?? 'spec') as ProfileName);
+  } catch {
+    return getProfile('spec');
+  }
+}
+
+/**
+ * The deviations of a run: its failed behaviours grouped by the documented item that broke
+ * (see the comment at the top of this file for how it decides). Worst level first, then the
+ * most behaviours, then key.
+ */
+export function groupDeviations(run: Run): Deviation[] {
+  const ix = buildIndex();
+  const profile = profileOf(run);
+  const failed = run.behaviours.filter((b) => b.status === 'failed');
+  if (failed.length === 0) return [];
+  const namesFor = (k: string) => namesOf(ix, k);
+
+  // Evidence: failed and passed (non-discovery) behaviours that name each item in their covers,
+  // by joined item and by the catalog's own item (the arg of one endpoint).
+  const fails = new Map<string, number>();
+  const passes = new Map<string, number>();
+  // Only the items evidence is asked for: the coarse covers and the request items of the failures.
+  const wanted = new Set<string>();
+  for (const b of failed) {
+    for (const k of coverNodes(ix, b)) if (ix.nodes.get(k)!.coarse) wanted.add(k);
+    for (const k of requestNodes(ix, b, profile)) wanted.add(`=${k}`);
+  }
+  for (const b of run.behaviours) {
+    if (b.status !== 'failed' && !(b.status === 'passed' && !b.id.startsWith('disc.'))) continue;
+    const tally = b.status === 'failed' ? fails : passes;
+    const seen = new Set<string>();
+    for (const c of b.covers ?? []) {
+      const raw = nodeOfCover(ix, c);
+      if (raw === undefined) continue;
+      for (const n of [`=${raw}`, find(ix, raw)]) if (wanted.has(n) && !seen.has(n)) seen.add(n), tally.set(n, (tally.get(n) ?? 0) + 1);
+    }
+  }
+  /** `exact`: the evidence of the catalog's own item (one endpoint's arg), not of every item joined to it. */
+  const blamed = (k: string, share: number, exact = false) => {
+    const f = fails.get(exact ? `=${k}` : k) ?? 0;
+    const p = passes.get(exact ? `=${k}` : k) ?? 0;
+    return f > 0 && f >= share * (f + p);
+  };
+
+  const candidates = new Map<string, Candidate[]>();
+  for (const b of failed) {
+    const text = textOf(b);
+    const own = coverNodes(ix, b);
+    let fine = own.filter((k) => !ix.nodes.get(k)!.coarse);
+    const coarse = own.filter((k) => ix.nodes.get(k)!.coarse);
+    // A whole resource narrowed to the fields the message names.
+    for (const k of coarse) {
+      if (!k.startsWith('field:')) continue;
+      const res = k.slice('field:'.length);
+      for (const f of ix.resourceFields.get(res) ?? []) if (names(text, f)) fine.push(find(ix, `field:${res}.${f}`));
+    }
+    // A cover over many modules or settings narrowed to those the message names (e.g. a module list check).
+    fine = [...new Set(fine)];
+    const named = fine.filter((k) => namesFor(k).some((n) => names(text, n)));
+    if (named.length > 0 && named.length < fine.length) fine = named;
+    const list: Candidate[] = fine.map((key) => ({ key, own: true }));
+    for (const k of coarse) if (blamed(k, COARSE_BLAME_SHARE)) list.push({ key: k, own: true });
+    for (const k of requestNodes(ix, b, profile)) {
+      const root = find(ix, k);
+      if (!list.some((c) => c.key === root) && blamed(k, ix.nodes.get(k)!.coarse ? COARSE_BLAME_SHARE : REQUEST_BLAME_SHARE, true)) list.push({ key: root, own: false });
+    }
+    candidates.set(b.id, list);
+  }
+
+  // Greedy assignment: the item explaining the most unassigned failures first.
+  const assigned = new Map<string, string>();
+  for (;;) {
+    const count = new Map<string, { n: number; own: number }>();
+    for (const b of failed) {
+      if (assigned.has(b.id)) continue;
+      for (const c of candidates.get(b.id)!) {
+        const x = count.get(c.key) ?? { n: 0, own: 0 };
+        x.n++;
+        if (c.own) x.own++;
+        count.set(c.key, x);
+      }
+    }
+    if (count.size === 0) break;
+    const [best, { n }] = [...count].sort(([ka, a], [kb, b]) => {
+      const na = ix.nodes.get(ka)!;
+      const nb = ix.nodes.get(kb)!;
+      return b.n - a.n || b.own - a.own || Number(na.coarse) - Number(nb.coarse) || na.order - nb.order;
+    })[0]!;
+    for (const b of failed) {
+      if (assigned.has(b.id) || !candidates.get(b.id)!.some((c) => c.key === best)) continue;
+      // Several items of one endpoint, none failing anywhere else: the endpoint is what broke
+      // (a create that refuses what is optional, a write that ignores two of its args at once).
+      const own = candidates.get(b.id)!.filter((c) => c.own && !ix.nodes.get(c.key)!.coarse);
+      const endpoint = n === 1 && own.length > 1 ? soleEndpoint(ix, b) : undefined;
+      assigned.set(b.id, endpoint ?? best);
+    }
+  }
+
+  const groups = new Map<string, BehaviourResult[]>();
+  for (const b of failed) {
+    const key = assigned.get(b.id) ?? `behaviour:${b.id}`;
+    groups.set(key, [...(groups.get(key) ?? []), b]);
+  }
+  const deviations = [...groups].map(([key, bs]) => toDeviation(ix, key, bs, (b) => candidates.get(b.id)?.some((c) => c.key === key && c.own) ?? false));
+  const rank = (l: Level) => LEVELS.indexOf(l);
+  return deviations.sort((a, b) => rank(a.level) - rank(b.level) || b.behaviours.length - a.behaviours.length || a.key.localeCompare(b.key));
+}
+
+/** `own`: whether a behaviour checks the item itself (its message says what broke best). */
+function toDeviation(ix: Index, key: string, bs: BehaviourResult[], own: (b: BehaviourResult) => boolean): Deviation {
+  const rank = (l: Level) => LEVELS.indexOf(l);
+  const level = bs.map((b) => b.level).sort((a, b) => rank(a) - rank(b))[0]!;
+  const first = [...bs].sort((a, b) => Number(own(b)) - Number(own(a)) || rank(a.level) - rank(b.level) || a.id.localeCompare(b.id))[0]!;
+  const node = ix.nodes.get(key);
+  const sentence = bs.find((b) => b.sentence)?.sentence;
+  const joined = node ? [...ix.nodes.keys()].filter((k) => find(ix, k) === key && k !== key) : [];
+  const label = node
+    ? node.kind === 'arg' || node.kind === 'field' || node.kind === 'param'
+      ? `${node.label}${joined.length ? ` and ${joined.length} more place${joined.length === 1 ? '' : 's'} that document it` : ''}`
+      : node.label
+    : `${first.id} (${first.title})`;
+  return {
+    key,
+    kind: node?.kind ?? 'behaviour',
+    item: label,
+    spec: node?.spec ?? first.spec,
+    ...(sentence ? { sentence } : {}),
+    level,
+    message: (first.reason ?? first.message ?? '').slice(0, 500),
+    behaviours: bs.map((b) => b.id).sort(),
+    ...(first.route ? { route: first.route } : {}),
+  };
+}
+
+/** The deviations of a results file: its own, or grouped now for results written before deviations existed. */
+export const deviationsOf = (r: Run & { deviations?: Deviation[] }): Deviation[] => r.deviations ?? groupDeviations(r);
+
+/** "12 deviations in 42 failing behaviours" */
+export function deviationHeadline(deviations: readonly Deviation[]): string {
+  const n = deviations.length;
+  const f = deviations.reduce((s, d) => s + d.behaviours.length, 0);
+  return `${n} deviation${n === 1 ? '' : 's'} in ${f} failing behaviour${f === 1 ? '' : 's'}`;
+}
+
+/** At most this many deviations are listed one line each at the end of a run (the reports list all). */
+export const SUMMARY_LINES = 40;
+
+/**
+ * The lines the console summary leads with: "N deviations in M failing behaviours", then one line
+ * per deviation (level, item, behaviours, message), worst first; nothing when nothing failed.
+ */
+export function deviationSummary(r: Run & { deviations?: Deviation[] }, width = 160): string[] {
+  const ds = deviationsOf(r);
+  if (ds.length === 0) return [];
+  const clip = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
+  const lines = [`${deviationHeadline(ds)}:`];
+  for (const d of ds.slice(0, SUMMARY_LINES)) {
+    const head = `  ${d.level.padEnd(8)} ${d.item}${d.behaviours.length > 1 ? ` (${d.behaviours.length} behaviours)` : ` (${d.behaviours[0]})`}`;
+    const msg = d.message.split('\n')[0]!;
+    lines.push(clip(`${head}: ${msg}`, Math.max(width, head.length + 20)));
+  }
+  if (ds.length > SUMMARY_LINES) lines.push(`  … and ${ds.length - SUMMARY_LINES} more (every deviation is in the report)`);
+  return lines;
+}
