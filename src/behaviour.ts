@@ -258,9 +258,26 @@ export interface BehaviourOptions {
   concurrent?: boolean;
 }
 
-/** "suites/cms/contexts.spec.ts:72": the first stack frame outside this file. */
+/**
+ * "suites/cms/contexts.spec.ts:72": the first stack frame outside this file. The stack is taken
+ * with a few frames (the caller of behaviour() is the third), not the runtime's default: vitest
+ * maps every frame through its source map, which for 2,019 declarations per run (again for every
+ * site of a fleet) was the largest cost of loading the suite files. The full stack only when the
+ * short one holds no frame outside this file.
+ */
 function declarationSite(): string | undefined {
-  const stack = new Error().stack?.split('\n').slice(1) ?? [];
+  const limit = Error.stackTraceLimit;
+  let stack: string[];
+  try {
+    Error.stackTraceLimit = 5;
+    stack = new Error().stack?.split('\n').slice(1) ?? [];
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  return siteOf(stack) ?? siteOf(new Error().stack?.split('\n').slice(1) ?? []);
+}
+
+function siteOf(stack: readonly string[]): string | undefined {
   for (const line of stack) {
     const m = /\(?((?:file:\/\/)?\/[^():]+\.ts):(\d+):\d+\)?\s*$/.exec(line);
     if (!m) continue;
