@@ -259,22 +259,24 @@ export interface BehaviourOptions {
 }
 
 /**
- * "suites/cms/contexts.spec.ts:72": the first stack frame outside this file. The stack is taken
- * with a few frames (the caller of behaviour() is the third), not the runtime's default: vitest
- * maps every frame through its source map, which for 2,019 declarations per run (again for every
- * site of a fleet) was the largest cost of loading the suite files. The full stack only when the
- * short one holds no frame outside this file.
+ * "suites/cms/contexts.spec.ts:72": the first stack frame outside this file. Taken as the one frame
+ * of behaviour()'s caller (Error.captureStackTrace above behaviour), not the runtime's default of
+ * ten: vitest maps every frame of a stack through its module's source map, decoded afresh for every
+ * evaluation of the module (src/fresh-modules.ts), and behaviour.ts's own frames made it decode
+ * this file's map again in every suite file: for 2,019 declarations per run (again for every site of
+ * a fleet) it was the largest cost of loading the suite files. The full stack only when that frame
+ * is not outside this file.
  */
 function declarationSite(): string | undefined {
   const limit = Error.stackTraceLimit;
-  let stack: string[];
+  const holder: { stack?: string } = {};
   try {
-    Error.stackTraceLimit = 5;
-    stack = new Error().stack?.split('\n').slice(1) ?? [];
+    Error.stackTraceLimit = 1;
+    Error.captureStackTrace(holder, behaviour);
   } finally {
     Error.stackTraceLimit = limit;
   }
-  return siteOf(stack) ?? siteOf(new Error().stack?.split('\n').slice(1) ?? []);
+  return siteOf(holder.stack?.split('\n').slice(1) ?? []) ?? siteOf(new Error().stack?.split('\n').slice(1) ?? []);
 }
 
 function siteOf(stack: readonly string[]): string | undefined {
