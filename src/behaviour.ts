@@ -259,23 +259,17 @@ export interface BehaviourOptions {
 }
 
 /**
- * "suites/cms/contexts.spec.ts:72": the first stack frame outside this file. Taken as the one frame
- * of behaviour()'s caller (Error.captureStackTrace above behaviour), not the runtime's default of
- * ten: vitest maps every frame of a stack through its module's source map, decoded afresh for every
- * evaluation of the module (src/fresh-modules.ts), and behaviour.ts's own frames made it decode
- * this file's map again in every suite file: for 2,019 declarations per run (again for every site of
- * a fleet) it was the largest cost of loading the suite files. The full stack only when that frame
- * is not outside this file.
+ * "suites/cms/contexts.spec.ts:72": the first stack frame outside this file, taken as the one frame
+ * of behaviour()'s caller: vitest source-maps every frame of a stack, and this file's own frames made
+ * it decode this file's map again for every suite file (issue 28: the largest cost of loading the
+ * suites, for 2,019 declarations per run and per fleet site). The full stack only as a fallback.
  */
 function declarationSite(): string | undefined {
   const limit = Error.stackTraceLimit;
   const holder: { stack?: string } = {};
-  try {
-    Error.stackTraceLimit = 1;
-    Error.captureStackTrace(holder, behaviour);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+  Error.stackTraceLimit = 1;
+  Error.captureStackTrace(holder, behaviour);
+  Error.stackTraceLimit = limit;
   return siteOf(holder.stack?.split('\n').slice(1) ?? []) ?? siteOf(new Error().stack?.split('\n').slice(1) ?? []);
 }
 
