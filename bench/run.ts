@@ -32,7 +32,7 @@ import type { Results } from '../schemas/results.ts';
 import { bootHost, bootShAvailable, type Host } from '../src/hosts.ts';
 import { PKG_ROOT } from '../src/paths.ts';
 import { startSimulatedFleet } from './fleet-sim.ts';
-import { timed, timedCli } from './measure.ts';
+import { requestsByRoute, timed, timedCli } from './measure.ts';
 
 const { values } = parseArgs({
   options: {
@@ -72,20 +72,6 @@ const cliRun = (host: Host, reportDir: string) => [
 const results = (dir: string) => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
 const tmp = (name: string) => join('/tmp', `cmsc-bench-${process.pid}-${name}`);
 
-/** Requests per route (method and rest_route, numbers as N) of a run's events.ndjson, the largest first, the suite's behaviours only. */
-export function requestsByRoute(eventsFile: string, top = 8): { route: string; n: number }[] {
-  const counts = new Map<string, number>();
-  for (const line of readFileSync(eventsFile, 'utf8').split('\n')) {
-    if (!line) continue;
-    const e = JSON.parse(line) as { behaviour: string; method: string; url: string };
-    if (['setup', 'sweep', 'fixtures'].includes(e.behaviour)) continue;
-    const u = new URL(e.url);
-    const route = (u.searchParams.get('rest_route') ?? u.pathname).replace(/\/\d+(?=\/|$)/g, '/N');
-    const key = `${e.method} ${route}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return [...counts].map(([route, n]) => ({ route, n })).sort((a, b) => b.n - a.n).slice(0, top);
-}
 
 const lines: string[] = [];
 const row = (s: string) => {
