@@ -38,3 +38,18 @@ export async function timed(argv: string[], opts: ExecOptions = {}): Promise<Mea
 
 /** The CLI in a child process, timed. */
 export const timedCli = (args: string[], opts: ExecOptions = {}) => timed([process.execPath, BIN, ...args], opts);
+
+/** Requests per route (method and rest_route, numbers as N) of a run's events.ndjson, the largest first, the suite's behaviours only. */
+export function requestsByRoute(eventsFile: string, top = 8): { route: string; n: number }[] {
+  const counts = new Map<string, number>();
+  for (const line of readFileSync(eventsFile, 'utf8').split('\n')) {
+    if (!line) continue;
+    const e = JSON.parse(line) as { behaviour: string; method: string; url: string };
+    if (['setup', 'sweep', 'fixtures'].includes(e.behaviour)) continue;
+    const u = new URL(e.url);
+    const route = (u.searchParams.get('rest_route') ?? u.pathname).replace(/\/\d+(?=\/|$)/g, '/N');
+    const key = `${e.method} ${route}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([route, n]) => ({ route, n })).sort((a, b) => b.n - a.n).slice(0, top);
+}

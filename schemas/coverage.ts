@@ -156,12 +156,32 @@ export function catalogItems(c: Catalog = catalog): CatalogItem[] {
   return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
 }
 
+/**
+ * The items by every `covers` ID that stands for them: the item's own ID and each prefix of it that
+ * ends before a separator (in the items' order). Made once per list of items: a run resolves about
+ * 3,000 distinct covers against about 10,000 items (for every site of a fleet).
+ */
+const prefixIndexes = new WeakMap<readonly CatalogItem[], Map<string, string[]>>();
+function prefixIndex(items: readonly CatalogItem[]): Map<string, string[]> {
+  let index = prefixIndexes.get(items);
+  if (index) return index;
+  index = new Map();
+  const add = (key: string, id: string) => {
+    const ids = index!.get(key);
+    if (!ids) index!.set(key, [id]);
+    else if (ids[ids.length - 1] !== id) ids.push(id);
+  };
+  for (const item of items) {
+    for (let i = 1; i < item.id.length; i++) if (SEPARATORS.has(item.id.charAt(i))) add(item.id.slice(0, i), item.id);
+    add(item.id, item.id);
+  }
+  prefixIndexes.set(items, index);
+  return index;
+}
+
 /** Item IDs a `covers` ID stands for (empty when it matches nothing). */
 export function resolveCover(cover: string, items: readonly CatalogItem[], c: Catalog = catalog): string[] {
-  const hits = new Set<string>();
-  for (const item of items) {
-    if (item.id === cover || (item.id.startsWith(cover) && SEPARATORS.has(item.id.charAt(cover.length)))) hits.add(item.id);
-  }
+  const hits = new Set<string>(prefixIndex(items).get(cover));
   if (cover.startsWith('route:')) {
     const route = c.routes.find((r) => r.id === cover.slice('route:'.length));
     for (const e of route?.endpoints ?? []) for (const m of e.methods) hits.add(`endpoint:${e.id}:${m}`);
@@ -207,8 +227,12 @@ export interface CoveringBehaviour {
   setupAnswer?: boolean;
 }
 
+/** The items of a catalog, enumerated once (the catalog is data, never changed after it is made). */
+const itemsOf = new WeakMap<Catalog, CatalogItem[]>();
+
 export function computeCoverage(behaviours: readonly CoveringBehaviour[], c: Catalog = catalog): Coverage {
-  const items = catalogItems(c);
+  let items = itemsOf.get(c);
+  if (!items) itemsOf.set(c, (items = catalogItems(c)));
   const covered = new Set<string>();
   const byRequests = new Set<string>();
   const behavioural = new Set<string>();

@@ -130,8 +130,11 @@ export function behaviourResults(cases: Iterable<TestCase>, errorsOut: Results['
       file,
     });
   }
-  return out.sort((a, b) => a.id.localeCompare(b.id));
+  return out.sort((a, b) => byId.compare(a.id, b.id));
 }
+
+/** The order of String.prototype.localeCompare (the default locale), without making a collator for every comparison. */
+const byId = new Intl.Collator();
 
 export function buildResults(header: RunHeader, modules: readonly TestModule[], unhandled: readonly SerializedError[], finishedAt = new Date()): Results {
   const errors: Results['errors'] = [];

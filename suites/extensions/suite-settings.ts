@@ -115,9 +115,54 @@ export const settingValue = (s: SettingSpec) => VALUES.get(s.name)!;
 
 const targetKey = (t: BehaviourContext, s: SettingSpec) => t.run.profile.toTargetSetting(s.name);
 
+/**
+ * GET /settings read fresh, for a check that needs the settings as they are now (after its own
+ * writes). One such read at a time in this suite file: the checks that ask while one is on its way
+ * wait, and the next read is sent for all of them once it is back. That read is sent after every
+ * one of them asked, so each sees a state that includes its own writes; and each holds the lock of
+ * what it reads (its setting's module, or the modules' lock), so no other check of this file
+ * changes it meanwhile. The same answer, read-only, goes to each of them; the request is counted
+ * (and logged) once, under the check that sent it, and the others keep the exchange as their
+ * evidence. About a third of the run's GET /settings against the 7.1 site were reads made at the
+ * same moment as another check's.
+ */
+class SettingsReads {
+  private busy = false;
+  private waiting: { t: BehaviourContext; resolve: (r: Response) => void; reject: (e: unknown) => void }[] = [];
+
+  read(t: BehaviourContext): Promise<Response> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ t, resolve, reject });
+      if (!this.busy) this.send();
+    });
+  }
+
+  private send(): void {
+    const batch = this.waiting.splice(0);
+    this.busy = batch.length > 0;
+    if (!batch.length) return;
+    const [first, ...rest] = batch;
+    first!.t.client.get(SETTINGS).then(
+      (res) => {
+        first!.resolve(res);
+        for (const w of rest) {
+          w.t.client.log.push(res.exchange);
+          w.resolve(res);
+        }
+      },
+      (err: unknown) => {
+        for (const w of batch) w.reject(err);
+      },
+    ).finally(() => this.send());
+  }
+}
+const reads = new SettingsReads();
+/** GET /settings, read fresh (see SettingsReads). */
+export const readSettings = (t: BehaviourContext): Promise<Response> => reads.read(t);
+
 /** The setting's current value, read fresh (GET /settings, 2xx, an object carrying it). */
 export async function currentValue(t: BehaviourContext, s: SettingSpec): Promise<unknown> {
-  const res = await t.client.get(SETTINGS);
+  const res = await readSettings(t);
   if (!answered(res) || !isObject(res.body)) t.fail(`GET ${SETTINGS} answered ${brief(res)}, not an object of settings`);
   const key = targetKey(t, s);
   if (!Object.prototype.hasOwnProperty.call(res.body, key)) t.fail(`GET ${SETTINGS} no longer carries ${key}`);
@@ -205,7 +250,7 @@ async function restoreSetting(t: BehaviourContext, s: SettingSpec, original: unk
   const key = targetKey(t, s);
   let now = known.value;
   if (!now) {
-    const res = await t.client.get(SETTINGS);
+    const res = await readSettings(t);
     if (answered(res) && isObject(res.body)) now = { v: res.body[key] };
   }
   if (now && sameValue(s, now.v, original)) return undefined;
@@ -213,7 +258,7 @@ async function restoreSetting(t: BehaviourContext, s: SettingSpec, original: unk
   known.value = undefined;
   const res = await writeSetting(t, s, writable(s, original));
   if (!answered(res)) return `${what} answered ${brief(res)}`;
-  const after = await t.client.get(SETTINGS);
+  const after = await readSettings(t);
   if (!answered(after) || !isObject(after.body) || !sameValue(s, after.body[key], original))
     return `${what} answered ${res.status}, but GET ${SETTINGS} then reads ${answered(after) && isObject(after.body) ? show(after.body[key]) : brief(after)}`;
   known.value = { v: original };
@@ -305,7 +350,7 @@ export const activeRoute = (t: BehaviourContext, slug: string) => `/suite/v4/mod
 
 /** A module's state on GET /settings (its toggle), read fresh; undefined when the toggle is not there as a boolean. */
 export async function moduleActive(t: BehaviourContext, slug: string): Promise<boolean | undefined> {
-  const res = await t.client.get(SETTINGS);
+  const res = await readSettings(t);
   if (!answered(res) || !isObject(res.body)) return undefined;
   return asBoolean(res.body[t.run.profile.toTargetModule(slug)]);
 }
