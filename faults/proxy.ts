@@ -82,6 +82,49 @@ export interface ChaosOptions {
   htmlErrorRate?: number;
 }
 
+/**
+ * Flaky: the trouble of a real network between the suite and a healthy site, deterministic by
+ * request count (the Nth request to arrive, 1-based; the first rule that matches applies). No
+ * rule changes what the application answers: each one only replaces, delays or cuts it.
+ */
+export interface FlakyOptions {
+  /** Every Nth request is answered by an HTML `502 Bad Gateway` page, after the target answered it (the application did the work). */
+  gatewayEvery?: number;
+  /** Every Nth request: the connection is reset before the request is forwarded. */
+  resetEvery?: number;
+  /** Every Nth request is held `stallMs` before it is forwarded (longer than --timeout: no answer in time). */
+  stallEvery?: number;
+  stallMs?: number;
+  /** Every Nth request is answered `503` with `Retry-After: retryAfterSec` and an HTML page, not forwarded. */
+  unavailableEvery?: number;
+  retryAfterSec?: number;
+  /** Every Nth request is answered `200` with an HTML page (a captive portal), not forwarded. */
+  captiveEvery?: number;
+  /** Every Nth request: the target's answer is cut off mid-body (half of Content-Length sent, then the connection closed). */
+  truncateEvery?: number;
+  /** Every Nth request: the target's answer is sent slowly (in 8 pieces, `slowBodyMs` apart). */
+  slowBodyEvery?: number;
+  slowBodyMs?: number;
+}
+
+export interface FlakyStats {
+  gateway: number;
+  reset: number;
+  stalled: number;
+  unavailable: number;
+  captive: number;
+  truncated: number;
+  slow: number;
+}
+
+/** A body of `bytes` bytes (a JSON array of posts), streamed to whoever asks for a route `route` matches. */
+export interface HugeBodyOptions {
+  route: RegExp;
+  bytes: number;
+  /** Send Content-Length (else chunked). */
+  contentLength?: boolean;
+}
+
 export interface ChaosStats {
   stalled: number;
   reset: number;
@@ -107,6 +150,9 @@ export interface FaultProxy {
   url: string;
   stats: ProxyStats;
   chaos: ChaosStats;
+  flaky: FlakyStats;
+  /** Huge bodies started, and the bytes actually sent of them (the client stops reading). */
+  huge: { started: number; bytesSent: number };
   close(): Promise<void>;
 }
 
@@ -134,9 +180,12 @@ function parseJson(text: string): any {
 export async function startFaultProxy(
   targetUrl: string,
   faults: Fault[],
-  opts: { profile?: ProfileName; port?: number; chaos?: ChaosOptions } = {},
+  opts: { profile?: ProfileName; port?: number; chaos?: ChaosOptions; flaky?: FlakyOptions; hugeBody?: HugeBodyOptions } = {},
 ): Promise<FaultProxy> {
   const chaos = opts.chaos;
+  const flaky = opts.flaky;
+  const flakyStats: FlakyStats = { gateway: 0, reset: 0, stalled: 0, unavailable: 0, captive: 0, truncated: 0, slow: 0 };
+  const huge = { started: 0, bytesSent: 0 };
   const random = prng(chaos?.seed ?? 1);
   const chaosStats: ChaosStats = { stalled: 0, reset: 0, errors: 0, rateLimited: 0, malformed: 0, html: 0 };
   let burstLeft = 0;
@@ -157,6 +206,42 @@ export async function startFaultProxy(
     stats.arrivals.push(performance.now());
     stats.byMethod[effective] = (stats.byMethod[effective] ?? 0) + 1;
     if (WRITE_METHODS.has(effective)) stats.writes++;
+    const n = stats.total;
+    const every = (k: number | undefined) => !!k && n % k === 0;
+    /** What flaky does with the target's answer (decided now, by request count). */
+    let flakyAfter: 'gateway' | 'truncate' | 'slow' | undefined;
+    if (flaky) {
+      if (every(flaky.resetEvery)) {
+        flakyStats.reset++;
+        req.socket.resetAndDestroy?.() ?? req.socket.destroy();
+        return;
+      }
+      if (every(flaky.unavailableEvery)) {
+        flakyStats.unavailable++;
+        res.writeHead(503, { 'content-type': 'text/html; charset=UTF-8', 'retry-after': String(flaky.retryAfterSec ?? 1) });
+        res.end('<html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>');
+        return;
+      }
+      if (every(flaky.captiveEvery)) {
+        flakyStats.captive++;
+        res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8' });
+        res.end('<!DOCTYPE html><html><head><title>Sign in to the network</title></head><body><form action="/login"><input name="user"></form></body></html>');
+        return;
+      }
+      if (every(flaky.stallEvery)) {
+        flakyStats.stalled++;
+        await sleep(flaky.stallMs ?? 3_000);
+        if (req.socket.destroyed) return;
+      }
+      if (every(flaky.gatewayEvery)) flakyAfter = 'gateway';
+      else if (every(flaky.truncateEvery)) flakyAfter = 'truncate';
+      else if (every(flaky.slowBodyEvery)) flakyAfter = 'slow';
+    }
+    if (opts.hugeBody && opts.hugeBody.route.test(url.searchParams.get('rest_route') ?? '')) {
+      huge.started++;
+      await sendHuge(res, opts.hugeBody, (b) => (huge.bytesSent += b));
+      return;
+    }
 
     if (chaos) {
       if (chaos.latencyMs) await sleep(chaos.latencyMs);
@@ -252,8 +337,34 @@ export async function startFaultProxy(
         text = '<!DOCTYPE html><html><body><h1>There has been a critical error on this website.</h1></body></html>';
       }
     }
+    if (flakyAfter === 'gateway') {
+      // The application answered (and did whatever the request asked); the client gets a gateway's page.
+      flakyStats.gateway++;
+      res.writeHead(502, { 'content-type': 'text/html; charset=UTF-8' });
+      res.end('<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n');
+      return;
+    }
+    const bytes = Buffer.from(text);
+    if (flakyAfter === 'truncate' && bytes.length > 1) {
+      flakyStats.truncated++;
+      res.writeHead(answer.status, { ...answer.headers, 'content-length': String(bytes.length) });
+      res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.destroy());
+      return;
+    }
+    if (flakyAfter === 'slow' && bytes.length > 8) {
+      flakyStats.slow++;
+      res.writeHead(answer.status, { ...answer.headers, 'content-length': String(bytes.length) });
+      const piece = Math.ceil(bytes.length / 8);
+      for (let i = 0; i < bytes.length; i += piece) {
+        if (res.destroyed) return;
+        res.write(bytes.subarray(i, i + piece));
+        await sleep(flaky!.slowBodyMs ?? 100);
+      }
+      res.end();
+      return;
+    }
     res.writeHead(answer.status, answer.headers);
-    res.end(text);
+    res.end(bytes);
   };
 
   const server = createServer((req, res) => {
@@ -268,12 +379,33 @@ export async function startFaultProxy(
     url: `http://127.0.0.1:${port}`,
     stats,
     chaos: chaosStats,
+    flaky: flakyStats,
+    huge,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await agent.close();
     },
   };
+}
+
+/** Stream a huge JSON array (posts) of `opts.bytes` bytes, with backpressure, until done or the client goes away. */
+async function sendHuge(res: ServerResponse, opts: HugeBodyOptions, sent: (bytes: number) => void): Promise<void> {
+  const item = Buffer.from(`{"id":1,"title":{"rendered":"${'x'.repeat(900)}"}},`);
+  const chunk = Buffer.concat(Array.from({ length: 64 }, () => item));
+  res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8', ...(opts.contentLength ? { 'content-length': String(opts.bytes) } : {}) });
+  let left = opts.bytes;
+  const write = (b: Buffer) => {
+    left -= b.length;
+    sent(b.length);
+    return res.write(b);
+  };
+  write(Buffer.from('['));
+  while (left > 1 && !res.destroyed) {
+    const b = left - 1 > chunk.length ? chunk : Buffer.from(`${'\n'.repeat(left - 1)}`);
+    if (!write(b)) await new Promise<void>((r) => { res.once('drain', r); res.once('close', r); });
+  }
+  if (!res.destroyed) res.end(']');
 }
 
 /** Does a behaviour ID match one of a fault's `caughtBy` entries (exact, or prefix ending in '*')? */

@@ -79,6 +79,10 @@ export interface RecordedExchange {
   status: number;
   responseHeaders: Record<string, string>;
   responseText: string;
+  /** Size of the response body in bytes (as read; by Content-Length when it was over --max-body). */
+  responseBytes?: number;
+  /** The body was larger than --max-body and was read no further (`responseText` is empty). */
+  bodyOverLimit?: boolean;
   durationMs: number;
   error?: string;
   curl: string;
@@ -100,6 +104,18 @@ export interface BehaviourMeta extends BehaviourDecl {
   dependsOn?: string;
   /** It checks an answer the run's setup requested for it (counted once, in the setup's requests). */
   setupAnswer?: boolean;
+  /** Transient trouble of the target this behaviour's requests met (absent when none). */
+  network?: NetworkTrouble;
+}
+
+/** How noisy the target was: requests sent again, given up on, and answers over --max-body. */
+export interface NetworkTrouble {
+  /** Attempts sent again after transient trouble (no answer, a gateway's 5xx, 429, an HTML page). */
+  retried: number;
+  /** Requests whose trouble persisted through the retries (or a write that could not be sent again). */
+  gaveUp: number;
+  /** Answers whose body was over --max-body and was read no further. */
+  oversized: number;
 }
 
 export interface BehaviourResult extends Omit<BehaviourMeta, 'spec'> {
@@ -212,6 +228,36 @@ export interface Results {
   site?: string;
   /** The share of a sharded run (`--shard i/n`) this file holds; absent for a whole run. */
   shard?: ShardInfo;
+  /**
+   * How noisy the target was (retries, requests given up, oversized answers) over the
+   * behaviours, and which behaviours met such trouble. Absent in results of earlier versions.
+   */
+  network?: NetworkSummary;
+}
+
+export interface NetworkSummary extends NetworkTrouble {
+  /** Behaviours whose requests met transient trouble (retried or given up or oversized). */
+  behavioursAffected: number;
+  /** Of those, the ones that could not be checked because of it (status error, failure kind target). */
+  behavioursErrored: number;
+  /** The IDs of the affected behaviours (at most 200). */
+  affected: string[];
+}
+
+/** The network summary of a run, from its behaviours. */
+export function networkSummary(behaviours: readonly Pick<BehaviourResult, 'id' | 'network' | 'status' | 'failureKind'>[]): NetworkSummary {
+  const out: NetworkSummary = { retried: 0, gaveUp: 0, oversized: 0, behavioursAffected: 0, behavioursErrored: 0, affected: [] };
+  for (const b of behaviours) {
+    const n = b.network;
+    if (!n || !(n.retried || n.gaveUp || n.oversized)) continue;
+    out.retried += n.retried;
+    out.gaveUp += n.gaveUp;
+    out.oversized += n.oversized;
+    out.behavioursAffected++;
+    if (b.status === 'error' && b.failureKind === 'target') out.behavioursErrored++;
+    if (out.affected.length < 200) out.affected.push(b.id);
+  }
+  return out;
 }
 
 export type ReportFormat = 'html' | 'junit' | 'md' | 'json' | 'events';

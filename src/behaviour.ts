@@ -90,6 +90,8 @@ export function runContext(): RunContext {
       baseUrl: info.targetUrl,
       credentials: { user: c.user, appPassword: c.appPassword, authHeader: c.authHeader },
       timeoutMs: c.timeoutMs,
+      retries: c.retries,
+      maxBodyBytes: c.maxBodyBytes,
       // --concurrency is the limit for the whole run: share it between the suite workers.
       concurrency: workerConcurrency(c.concurrency, workers, Number(process.env.VITEST_POOL_ID ?? 1)),
       // --max-rps is for the whole run, too: each worker takes its share, one pace for all its
@@ -226,6 +228,7 @@ export function recordExchange(e: Exchange): RecordedExchange {
 export function targetTrouble(log: readonly Exchange[]): string | undefined {
   for (const e of [...log].reverse()) {
     if (e.error) return e.error;
+    if (e.bodyOverLimit) return `${e.method} ${e.route} answered a body of ${e.responseBytes ?? '?'} bytes, over --max-body: read no further`;
     if (e.status >= 500 || e.status === 429) return `${e.method} ${e.route} answered ${e.status}`;
     const type = e.responseHeaders['content-type'] ?? '';
     if (e.responseText && /json/.test(type)) {
@@ -379,6 +382,7 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       throw err;
     } finally {
       meta.requests = client.requests + inherited.requests;
+      if (client.retried || client.gaveUp || client.oversized) meta.network = { retried: client.retried, gaveUp: client.gaveUp, oversized: client.oversized };
       meta.latencyMs = Math.round(client.latencyMs + inherited.latencyMs);
     }
   });

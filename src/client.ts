@@ -1,8 +1,25 @@
 /**
  * HTTP client for a target (undici). Routes are addressed as
  * `{base}/index.php?rest_route=<route>`; query values are serialised the way WordPress
- * parses them (`a[]=1&a[]=2`, `o[k]=v`). Retries happen on network errors only, never on
- * an HTTP status. Every exchange is counted and attributed to the behaviour that sent it.
+ * parses them (`a[]=1&a[]=2`, `o[k]=v`). Every exchange is counted and attributed to the
+ * behaviour that sent it.
+ *
+ * Transient trouble of the target is retried (`--retries`, with backoff, within the run's
+ * concurrency and --max-rps, honouring Retry-After) and, when it persists, thrown as a
+ * TargetError, so that no check ever reads it as the application's answer:
+ * - no answer: connection refused/reset, timeouts, a body cut off mid-way;
+ * - gateway answers: any 5xx whose body is not the application's JSON error
+ *   (`{code, message, data?}`: WordPress's own errors), a 503 with Retry-After, a 429;
+ * - a 2xx HTML page where the application answers JSON (a captive portal or a proxy's page).
+ * Reads (GET, HEAD, OPTIONS) are sent again freely. Writes only when the first attempt cannot
+ * have reached the application: the connection was refused or never made, a 429, or a 503 with
+ * Retry-After (a refusal before the work). Everything else a write meets is thrown at once
+ * (src/fixtures.ts finds and removes a tagged item a failed create may have made, then retries).
+ * An application's own 5xx (its JSON error) is returned as is: a server failure is a finding.
+ *
+ * Bodies are read up to `maxBodyBytes` (--max-body): a larger one is read no further (the
+ * stream is destroyed), the exchange records its size, and reading `body` or `text` of that
+ * response throws a TargetError (a check that needs the body cannot be made).
  */
 import { Agent, request as undiciRequest } from './http.ts';
 import type { RecordedExchange } from '../schemas/results.ts';
@@ -30,6 +47,12 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   auth?: AuthChoice;
   timeoutMs?: number;
+  /**
+   * Return whatever the target answers (after retrying transient trouble) instead of throwing a
+   * TargetError for a gateway answer or an HTML page: for callers that judge the answer
+   * themselves (the index fetch says "is it a Content Site REST Interface server?").
+   */
+  anyAnswer?: boolean;
 }
 
 /** One request and its answer, as sent (full bodies; the results keep a truncated copy with a curl: RecordedExchange). */
@@ -50,7 +73,10 @@ export interface ClientOptions {
   credentials?: Credentials;
   timeoutMs?: number;
   concurrency?: number;
+  /** Times transient trouble is retried (--retries; default 3, 0 = never). */
   retries?: number;
+  /** Response bodies larger than this are read no further (--max-body; default 8 MiB). */
+  maxBodyBytes?: number;
   /** At most this many requests started per second (shared by all forks); 0 or undefined = no limit. */
   maxRps?: number;
   /** An existing limiter of --max-rps to share (instead of one made for this client from maxRps). */
@@ -112,7 +138,87 @@ export function retryAfterMs(value: string | undefined, capMs = 10_000): number 
   return Number.isFinite(ms) ? Math.min(Math.max(0, ms), capMs) : undefined;
 }
 
-const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN']);
+export const DEFAULT_RETRIES = 3;
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** No answer, and the request may have reached the application (reads are sent again; writes are not). */
+const NO_ANSWER = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_ABORTED',
+  'TimeoutError',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'HPE_INVALID_CONSTANT',
+]);
+/** The request never reached the target (no connection was made): any method may be sent again. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+const READS = new Set<Method>(['GET', 'HEAD', 'OPTIONS']);
+
+/** Is the body the application's JSON error, `{code, message, data?}` (WordPress's WP_Error)? */
+export function isApplicationError(text: string | undefined): boolean {
+  const body = parseJson(text ?? '') as { code?: unknown; message?: unknown } | undefined;
+  return !!body && typeof body === 'object' && !Array.isArray(body) && typeof body.code === 'string' && typeof body.message === 'string';
+}
+
+/**
+ * Is this answer the trouble of something between us and the application (or of the target's
+ * health), not the application's answer? Returns what it is, in words, or undefined.
+ */
+export function gatewayTrouble(method: string, status: number, headers: Record<string, string | string[] | undefined>, text: string): string | undefined {
+  const type = String(headerValue(headers['content-type']) ?? '');
+  const what = () => (type ? type.split(';')[0]!.trim() : 'no content type');
+  if (status === 429) return `answered 429 (too many requests)`;
+  if (status >= 500) {
+    if (status === 503 && headerValue(headers['retry-after']) !== undefined) return `answered 503 with Retry-After (temporarily unavailable)`;
+    if (!isApplicationError(text)) return `answered ${status} with ${text ? what() : 'an empty body'}, not the application's JSON error (a gateway or the server in trouble)`;
+    return undefined;
+  }
+  if (status >= 200 && status < 300 && method !== 'HEAD' && /html/i.test(type) && parseJson(text) === undefined)
+    return `answered ${status} with an HTML page, not the application's JSON (a proxy or captive portal in between?)`;
+  return undefined;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Exponential backoff with jitter: 250 ms, 500 ms, 1 s, 2 s ... (capped at 4 s). */
+const backoffMs = (attempt: number) => Math.min(4_000, 250 * 2 ** attempt) + Math.random() * 100;
+
+export function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : n >= 1024 ? `${(n / 1024).toFixed(1)} kB` : `${n} bytes`;
+}
+
+/**
+ * Read a response body, at most `max` bytes: a larger body (by Content-Length, or as it arrives)
+ * is read no further and its stream destroyed, so memory stays bounded whatever the target sends.
+ */
+async function readBody(
+  body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown },
+  max: number,
+  declared: number | undefined,
+): Promise<{ text: string; bytes: number; over: boolean; declared?: boolean }> {
+  if (declared !== undefined && declared > max) {
+    body.destroy();
+    return { text: '', bytes: declared, over: true, declared: true };
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body) {
+    bytes += chunk.length;
+    if (bytes > max) {
+      body.destroy();
+      return { text: '', bytes, over: true };
+    }
+    chunks.push(chunk);
+  }
+  // TextDecoder drops a UTF-8 BOM, as undici's body.text() does.
+  return { text: new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)), bytes, over: false };
+}
 
 export function serializeQuery(query: Record<string, QueryValue>): string {
   const parts: string[] = [];
@@ -151,7 +257,7 @@ interface Shared {
   agent: Agent;
   limiter: Limiter;
   rate?: RateLimiter;
-  totals: { requests: number; latencyMs: number };
+  totals: { requests: number; latencyMs: number; retried: number; gaveUp: number; oversized: number };
 }
 
 export class Client {
@@ -159,6 +265,12 @@ export class Client {
   /** Requests sent through this client (fork). */
   requests = 0;
   latencyMs = 0;
+  /** Attempts sent again because of transient trouble (each counts as a request, too). */
+  retried = 0;
+  /** Requests whose transient trouble persisted through the retries (thrown as TargetError). */
+  gaveUp = 0;
+  /** Answers whose body was over --max-body. */
+  oversized = 0;
   readonly log: Exchange[] = [];
   private readonly shared: Shared;
 
@@ -172,13 +284,19 @@ export class Client {
       agent: new Agent({ connections: opts.concurrency ?? 4, keepAliveTimeout: 10_000, pipelining: 1 }),
       limiter: new Limiter(opts.concurrency ?? 4),
       rate: opts.rate ?? (opts.maxRps ? new RateLimiter(opts.maxRps) : undefined),
-      totals: { requests: 0, latencyMs: 0 },
+      totals: { requests: 0, latencyMs: 0, retried: 0, gaveUp: 0, oversized: 0 },
     };
   }
 
   /** A client sharing connections and the concurrency limit, with its own counters and tag. */
   fork(tag: string, onExchange?: (e: Exchange) => void): Client {
     return new Client({ ...this.opts, onExchange: onExchange ?? this.opts.onExchange }, this.shared, tag);
+  }
+
+  /** Count a request sent again by a caller (a create retried after removing what the first attempt made). */
+  noteRetry(): void {
+    this.retried++;
+    this.shared.totals.retried++;
   }
 
   get totals() {
@@ -220,7 +338,11 @@ export class Client {
       headers['content-type'] = opts.contentType ?? 'application/json';
     }
     const timeoutMs = opts.timeoutMs ?? this.opts.timeoutMs ?? 10_000;
-    const retries = this.opts.retries ?? 2;
+    const retries = this.opts.retries ?? DEFAULT_RETRIES;
+    const maxBody = this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    // WordPress honours ?_method= and X-HTTP-Method-Override: the effective method decides whether a retry is safe.
+    const override = String(opts.headers?.['X-HTTP-Method-Override'] ?? opts.headers?.['x-http-method-override'] ?? opts.query?._method ?? (/(?:^|&)_method=([^&]*)/i.exec(opts.rawQuery ?? '')?.[1] ?? '')).toUpperCase();
+    const isRead = READS.has(method) && (override === '' || READS.has(override as Method));
 
     const exchange: Exchange = {
       tag: this.tag,
@@ -235,43 +357,76 @@ export class Client {
       durationMs: 0,
     };
     const started = performance.now();
+    let oversize: string | undefined;
+    /** Sending again: count it, wait (Retry-After or backoff), within the run's pace. */
+    const again = async (waitMs: number) => {
+      this.retried++;
+      this.shared.totals.retried++;
+      this.shared.rate?.pauseUntil(performance.now() + waitMs);
+      await sleep(waitMs);
+    };
     try {
       for (let attempt = 0; ; attempt++) {
+        let res: { status: number; headers: Record<string, string | string[] | undefined>; text: string; bytes: number; over: boolean; declared?: boolean };
         try {
-          const res = await this.shared.limiter.run(async () => {
+          res = await this.shared.limiter.run(async () => {
             await this.shared.rate?.slot();
-            return undiciRequest(url, {
+            const r = await undiciRequest(url, {
               method,
               headers,
               body,
               dispatcher: this.shared.agent,
               signal: AbortSignal.timeout(timeoutMs),
-            }).then(async (r) => ({ r, text: await r.body.text() }));
+            });
+            const length = Number(headerValue(r.headers['content-length']));
+            const read = await readBody(r.body as any, maxBody, Number.isFinite(length) && headerValue(r.headers['content-length']) !== undefined ? length : undefined);
+            return { status: r.statusCode, headers: r.headers, ...read };
           });
-          // A 429 with Retry-After is the target asking us to slow down: wait and send again (bounded).
-          const wait = res.r.statusCode === 429 ? retryAfterMs(headerValue(res.r.headers['retry-after'])) : undefined;
-          if (wait !== undefined && attempt < retries) {
-            this.shared.rate?.pauseUntil(performance.now() + wait);
-            await new Promise((r) => setTimeout(r, wait));
-            continue;
-          }
-          exchange.status = res.r.statusCode;
-          for (const [k, v] of Object.entries(res.r.headers)) if (v !== undefined) exchange.responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
-          exchange.responseText = res.text;
-          break;
         } catch (err) {
           const code = errorCode(err);
-          if (attempt < retries && RETRYABLE.has(code)) {
-            await new Promise((r) => setTimeout(r, 100 * 2 ** attempt + Math.random() * 50));
+          const transient = NO_ANSWER.has(code) || NOT_SENT.has(code);
+          if (transient && attempt < retries && (isRead || NOT_SENT.has(code))) {
+            await again(backoffMs(attempt));
             continue;
           }
+          const tries = attempt > 0 ? ` (${attempt + 1} attempts)` : '';
           const msg =
             code === 'TimeoutError'
-              ? `no response within ${timeoutMs} ms: ${method} ${url}`
-              : `${method} ${url} failed: ${code || (err as Error).message}`;
+              ? `no response within ${timeoutMs} ms${tries}: ${method} ${url}`
+              : `${method} ${url} failed${tries}: ${code || (err as Error).message}${transient && !isRead && !NOT_SENT.has(code) && retries > 0 ? ' (a write is not sent again: it may have reached the application)' : ''}`;
           exchange.error = msg;
+          if (transient) {
+            this.gaveUp++;
+            this.shared.totals.gaveUp++;
+          }
           throw new TargetError(msg, code);
         }
+        const trouble = opts.anyAnswer && res.status < 500 && res.status !== 429 ? undefined : gatewayTrouble(method, res.status, res.headers, res.text);
+        // 429 and a 503 with Retry-After refuse before doing the work: safe to send any method again.
+        const refusedBeforeWork = res.status === 429 || (res.status === 503 && headerValue(res.headers['retry-after']) !== undefined);
+        if (trouble && attempt < retries && (isRead || refusedBeforeWork)) {
+          const asked = refusedBeforeWork ? retryAfterMs(headerValue(res.headers['retry-after'])) : undefined;
+          await again(asked ?? backoffMs(attempt));
+          continue;
+        }
+        exchange.status = res.status;
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) exchange.responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+        exchange.responseText = res.text;
+        exchange.responseBytes = res.bytes;
+        if (res.over) {
+          exchange.bodyOverLimit = true;
+          this.oversized++;
+          this.shared.totals.oversized++;
+          oversize = `${method} ${targetRoute} answered ${res.status} with a body of ${res.declared ? `${formatBytes(res.bytes)} (its Content-Length)` : `more than ${formatBytes(maxBody)}`}, over the --max-body limit of ${formatBytes(maxBody)}: read no further`;
+        }
+        if (trouble && !opts.anyAnswer) {
+          this.gaveUp++;
+          this.shared.totals.gaveUp++;
+          const tries = attempt > 0 ? ` ${attempt + 1} times` : '';
+          const why = !isRead && !refusedBeforeWork && retries > 0 ? ' (a write is not sent again: it may have reached the application)' : '';
+          throw new TargetError(`${method} ${targetRoute} ${trouble}${tries}${why}`, `HTTP_${res.status}`);
+        }
+        break;
       }
     } finally {
       exchange.durationMs = performance.now() - started;
@@ -283,7 +438,7 @@ export class Client {
       if (this.log.length > 50) this.log.shift();
       this.opts.onExchange?.(exchange);
     }
-    return {
+    const response: Response<T> = {
       status: exchange.status,
       headers: exchange.responseHeaders,
       body: parseJson(exchange.responseText) as T,
@@ -291,6 +446,16 @@ export class Client {
       durationMs: exchange.durationMs,
       exchange,
     };
+    if (oversize !== undefined) {
+      // The status and headers are known; a check that needs the body cannot be made.
+      const message = oversize;
+      const refuse = (): never => {
+        throw new TargetError(message, 'BODY_TOO_LARGE');
+      };
+      Object.defineProperty(response, 'body', { get: refuse, enumerable: true });
+      Object.defineProperty(response, 'text', { get: refuse, enumerable: true });
+    }
+    return response;
   }
 
   async close(): Promise<void> {

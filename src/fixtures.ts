@@ -6,6 +6,7 @@
  * runs that share a site (shards) never delete each other's items.
  */
 import type { Client } from './client.ts';
+import { TargetError } from './errors.ts';
 
 /** Every item the suite creates carries this prefix in its title and slug. */
 export const TAG_PREFIX = 'cmsc-';
@@ -51,7 +52,7 @@ export class Fixtures {
     const label = this.label(collection.split('/').pop());
     const title = typeof fields.title === 'string' ? `${label} ${fields.title}` : label;
     const body = { status: 'publish', content: `<p>${label}</p>`, ...fields, title, slug: fields.slug ?? label };
-    const res = await client.post(collection, body);
+    const res = await createRetried(client, collection, body, label);
     if (res.status < 200 || res.status > 299 || typeof res.body?.id !== 'number')
       throw new FixtureError(`could not create a fixture in ${collection}: ${res.status} ${res.text.slice(0, 200)}`, fixtureOwner(collection));
     this.track(`${collection}/${res.body.id}`);
@@ -71,6 +72,32 @@ export class Fixtures {
       }
     }
     return failed;
+  }
+}
+
+/** Times a create is sent again after transient trouble (its first attempt's item found and removed). */
+const CREATE_ATTEMPTS = 3;
+
+/**
+ * POST a create; when the target has transient trouble (a gateway's answer, a reset, a timeout)
+ * the create may or may not have reached the application, so the client does not send it again.
+ * Here it can be: the item carries a unique tagged label, so whatever the first attempt made is
+ * found (by search and among the newest items, trash included), force-deleted, and the create is
+ * sent again. When the items cannot be listed, the trouble is thrown as it is.
+ */
+async function createRetried(client: Client, collection: string, body: Record<string, unknown>, label: string) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await client.post(collection, body);
+    } catch (err) {
+      if (!(err instanceof TargetError) || err.code === 'BODY_TOO_LARGE' || attempt >= CREATE_ATTEMPTS) throw err;
+      const found = await listTagged(client, collection, label);
+      if (found === undefined) throw err;
+      // The label ends in a counter: `…-post-3` must not match `…-post-31` (WordPress may add `-2` to a slug).
+      const mine = found.filter((p) => taggedStrings(p).some((s) => new RegExp(`${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![0-9a-z])`).test(s)));
+      for (const p of mine) await forceDelete(client, `${collection}/${p.id}`);
+      client.noteRetry();
+    }
   }
 }
 
