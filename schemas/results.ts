@@ -244,6 +244,15 @@ export interface NetworkSummary extends NetworkTrouble {
   affected: string[];
 }
 
+/** One line on how noisy the target was (console summary, Markdown and HTML reports). */
+export function describeNetwork(n: NetworkSummary | undefined): string | undefined {
+  if (!n) return undefined;
+  if (!n.retried && !n.gaveUp && !n.oversized) return 'target trouble: none (no request had to be sent again)';
+  const parts = [`${n.retried} request${n.retried === 1 ? '' : 's'} sent again`, `${n.gaveUp} given up`];
+  if (n.oversized) parts.push(`${n.oversized} answer${n.oversized === 1 ? '' : 's'} over --max-body`);
+  return `target trouble: ${parts.join(', ')}; ${n.behavioursAffected} behaviour${n.behavioursAffected === 1 ? '' : 's'} met it, ${n.behavioursErrored} of them could not be checked because of it (errors of the target, never failures)`;
+}
+
 /** The network summary of a run, from its behaviours. */
 export function networkSummary(behaviours: readonly Pick<BehaviourResult, 'id' | 'network' | 'status' | 'failureKind'>[]): NetworkSummary {
   const out: NetworkSummary = { retried: 0, gaveUp: 0, oversized: 0, behavioursAffected: 0, behavioursErrored: 0, affected: [] };

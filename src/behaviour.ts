@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import { TestRunner, afterAll, expect, inject, test } from 'vitest';
 import { getProfile, type Profile } from '../schemas/profiles.ts';
 import type { BehaviourDecl, BehaviourMeta, FailureKind, RecordedExchange } from '../schemas/results.ts';
-import { Client, curlFor, type Exchange } from './client.ts';
+import { Client, curlFor, idempotentUpdates, type Exchange } from './client.ts';
 import { ConformanceFailure } from './errors.ts';
 import { eventWriter } from './events.ts';
 import { Fixtures, tagFor, type FixtureError } from './fixtures.ts';
@@ -82,16 +82,18 @@ export function runContext(): RunContext {
   const profile = getProfile(info.profile);
   const c = info.config;
   const workers = info.workers ?? workerCount(c.concurrency);
+  const index = workerIndex(info, profile);
   shared = {
     info,
     profile,
-    index: workerIndex(info, profile),
+    index,
     client: new Client({
       baseUrl: info.targetUrl,
       credentials: { user: c.user, appPassword: c.appPassword, authHeader: c.authHeader },
       timeoutMs: c.timeoutMs,
       retries: c.retries,
       maxBodyBytes: c.maxBodyBytes,
+      repeatable: idempotentUpdates(info.index, (ns) => profile.toSpecNamespace(ns)),
       // --concurrency is the limit for the whole run: share it between the suite workers.
       concurrency: workerConcurrency(c.concurrency, workers, Number(process.env.VITEST_POOL_ID ?? 1)),
       // --max-rps is for the whole run, too: each worker takes its share, one pace for all its

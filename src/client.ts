@@ -11,8 +11,8 @@
  * - gateway answers: any 5xx whose body is not the application's JSON error
  *   (`{code, message, data?}`: WordPress's own errors), a 503 with Retry-After, a 429;
  * - a 2xx HTML page where the application answers JSON (a captive portal or a proxy's page).
- * Reads (GET, HEAD, OPTIONS) are sent again freely. Writes only when the first attempt cannot
- * have reached the application: the connection was refused or never made, a 429, or a 503 with
+ * Reads (GET, HEAD, OPTIONS) are sent again freely, and updates whose repetition is harmless
+ * (idempotentUpdates). Other writes only when the first attempt cannot have reached the application: the connection was refused or never made, a 429, or a 503 with
  * Retry-After (a refusal before the work). Everything else a write meets is thrown at once
  * (src/fixtures.ts finds and removes a tagged item a failed create may have made, then retries).
  * An application's own 5xx (its JSON error) is returned as is: a server failure is a finding.
@@ -75,6 +75,8 @@ export interface ClientOptions {
   concurrency?: number;
   /** Times transient trouble is retried (--retries; default 3, 0 = never). */
   retries?: number;
+  /** Writes (by method and the target's route) that may be sent again after trouble that may have come after the work (idempotentUpdates). */
+  repeatable?: (method: Method, route: string) => boolean;
   /** Response bodies larger than this are read no further (--max-body; default 8 MiB). */
   maxBodyBytes?: number;
   /** At most this many requests started per second (shared by all forks); 0 or undefined = no limit. */
@@ -160,6 +162,36 @@ const NO_ANSWER = new Set([
 const NOT_SENT = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
 const READS = new Set<Method>(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Updates whose repetition is harmless: POST, PUT or PATCH on an endpoint that takes all three
+ * (WordPress's EDITABLE: one update handler) in the namespaces whose update handlers set fields
+ * to the values sent (WordPress core's controllers, Akismet's settings and key, Contact Form 7's
+ * forms): sent twice, they leave the same state and answer the same. Not Jetpack's EDITABLE
+ * routes, many of which are actions (sync now, activate a plan); never DELETE (a second one
+ * answers 404/410, not what the first said) nor a create (POST on a collection).
+ */
+const IDEMPOTENT_UPDATE_NAMESPACES = new Set(['cms/v2', 'spamfilter/v1', 'contactform/v1']);
+
+/**
+ * From the target's own index: is `method route` (the target's route) an update that may be sent
+ * twice? `specNamespace` names the target's namespaces in spec terms (the profile).
+ */
+export function idempotentUpdates(index: any, specNamespace: (ns: string) => string = (ns) => ns): (method: Method, route: string) => boolean {
+  const editable: RegExp[] = [];
+  for (const [key, def] of Object.entries<any>(index?.routes ?? {})) {
+    const ns = specNamespace(String(def?.namespace ?? ''));
+    if (!IDEMPOTENT_UPDATE_NAMESPACES.has(ns)) continue;
+    const endpoints: any[] = Array.isArray(def?.endpoints) ? def.endpoints : [];
+    if (!endpoints.some((e) => ['POST', 'PUT', 'PATCH'].every((m) => e?.methods?.includes?.(m)))) continue;
+    try {
+      editable.push(new RegExp(`^${key.replace(/\(\?P</g, '(?<')}$`));
+    } catch {
+      /* a route key JavaScript cannot read: not repeatable */
+    }
+  }
+  return (method, route) => (method === 'POST' || method === 'PUT' || method === 'PATCH') && editable.some((re) => re.test(route));
+}
 
 /** Is the body the application's JSON error, `{code, message, data?}` (WordPress's WP_Error)? */
 export function isApplicationError(text: string | undefined): boolean {
@@ -342,7 +374,8 @@ export class Client {
     const maxBody = this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     // WordPress honours ?_method= and X-HTTP-Method-Override: the effective method decides whether a retry is safe.
     const override = String(opts.headers?.['X-HTTP-Method-Override'] ?? opts.headers?.['x-http-method-override'] ?? opts.query?._method ?? (/(?:^|&)_method=([^&]*)/i.exec(opts.rawQuery ?? '')?.[1] ?? '')).toUpperCase();
-    const isRead = READS.has(method) && (override === '' || READS.has(override as Method));
+    const effective = (override || method) as Method;
+    const isRead = READS.has(effective) || this.opts.repeatable?.(effective, targetRoute) === true;
 
     const exchange: Exchange = {
       tag: this.tag,
