@@ -403,7 +403,16 @@ async function sendHuge(res: ServerResponse, opts: HugeBodyOptions, sent: (bytes
   write(Buffer.from('['));
   while (left > 1 && !res.destroyed) {
     const b = left - 1 > chunk.length ? chunk : Buffer.from(`${'\n'.repeat(left - 1)}`);
-    if (!write(b)) await new Promise<void>((r) => { res.once('drain', r); res.once('close', r); });
+    if (!write(b))
+      await new Promise<void>((r) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          r();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
   }
   if (!res.destroyed) res.end(']');
 }

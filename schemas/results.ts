@@ -235,8 +235,13 @@ export interface Results {
   network?: NetworkSummary;
 }
 
+/**
+ * The counts are of the requests of behaviours and of the prerequisites they own; the requests of a
+ * suite file's shared fixtures are not counted, but a behaviour that could not be checked because
+ * of them (an error of the target) is among the affected.
+ */
 export interface NetworkSummary extends NetworkTrouble {
-  /** Behaviours whose requests met transient trouble (retried or given up or oversized). */
+  /** Behaviours whose requests met transient trouble (retried, given up or oversized), or that could not be checked because of the target's trouble. */
   behavioursAffected: number;
   /** Of those, the ones that could not be checked because of it (status error, failure kind target). */
   behavioursErrored: number;
@@ -258,12 +263,13 @@ export function networkSummary(behaviours: readonly Pick<BehaviourResult, 'id' |
   const out: NetworkSummary = { retried: 0, gaveUp: 0, oversized: 0, behavioursAffected: 0, behavioursErrored: 0, affected: [] };
   for (const b of behaviours) {
     const n = b.network;
-    if (!n || !(n.retried || n.gaveUp || n.oversized)) continue;
-    out.retried += n.retried;
-    out.gaveUp += n.gaveUp;
-    out.oversized += n.oversized;
+    const errored = b.status === 'error' && b.failureKind === 'target';
+    if (!errored && !(n && (n.retried || n.gaveUp || n.oversized))) continue;
+    out.retried += n?.retried ?? 0;
+    out.gaveUp += n?.gaveUp ?? 0;
+    out.oversized += n?.oversized ?? 0;
     out.behavioursAffected++;
-    if (b.status === 'error' && b.failureKind === 'target') out.behavioursErrored++;
+    if (errored) out.behavioursErrored++;
     if (out.affected.length < 200) out.affected.push(b.id);
   }
   return out;

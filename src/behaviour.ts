@@ -146,7 +146,11 @@ interface Settled<T> {
   unmet?: Unmet;
   /** The prerequisite's own requests, shown by the owner when it fails. */
   exchanges: Exchange[];
+  /** The target's trouble its requests met (counted for the owner). */
+  network: { retried: number; gaveUp: number; oversized: number };
 }
+
+const networkOf = (c: Client) => ({ retried: c.retried, gaveUp: c.gaveUp, oversized: c.oversized });
 
 const settled = new Map<Prerequisite<unknown>, Promise<Settled<unknown>>>();
 
@@ -156,7 +160,7 @@ function settle<T>(p: Prerequisite<T>): Promise<Settled<T>> {
     const run = runContext();
     const client = run.client.fork(p.owner);
     s = p.compute(client, run).then(
-      (value) => ({ value, exchanges: client.log.slice() }),
+      (value) => ({ value, exchanges: client.log.slice(), network: networkOf(client) }),
       (err: unknown) => {
         const e = err as Error;
         const unmet =
@@ -165,7 +169,7 @@ function settle<T>(p: Prerequisite<T>): Promise<Settled<T>> {
             : e?.name === 'ConformanceFailure' || e?.name === 'AssertionError'
               ? new Unmet(e.message, 'failed', 'conformance')
               : new Unmet(e?.message ?? String(err), 'error', failureKindOf(err, client.log));
-        return { unmet, exchanges: client.log.slice() };
+        return { unmet, exchanges: client.log.slice(), network: networkOf(client) };
       },
     );
     settled.set(p as Prerequisite<unknown>, s as Promise<Settled<unknown>>);
@@ -297,7 +301,7 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
     const run = runContext();
     const client = run.client.fork(decl.id);
     /** Requests of a prerequisite this behaviour owns, computed (maybe for another behaviour) before it ran. */
-    let inherited = { requests: 0, latencyMs: 0 };
+    let inherited = { requests: 0, latencyMs: 0, network: { retried: 0, gaveUp: 0, oversized: 0 } };
     /** Requests of the run's setup whose answer this behaviour checks. */
     const skip = (reason: string): never => {
       if (!reason) throw new Error(`behaviour ${decl.id} skipped without a reason`);
@@ -325,7 +329,7 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       },
       async need(p) {
         const s = await settle(p);
-        if (p.owner === decl.id) inherited = { requests: s.exchanges.length, latencyMs: s.exchanges.reduce((n, e) => n + e.durationMs, 0) };
+        if (p.owner === decl.id) inherited = { requests: s.exchanges.length, latencyMs: s.exchanges.reduce((n, e) => n + e.durationMs, 0), network: s.network };
         if (!s.unmet) return s.value as never;
         const u = s.unmet;
         if (p.owner !== decl.id) {
@@ -384,7 +388,8 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       throw err;
     } finally {
       meta.requests = client.requests + inherited.requests;
-      if (client.retried || client.gaveUp || client.oversized) meta.network = { retried: client.retried, gaveUp: client.gaveUp, oversized: client.oversized };
+      const net = { retried: client.retried + inherited.network.retried, gaveUp: client.gaveUp + inherited.network.gaveUp, oversized: client.oversized + inherited.network.oversized };
+      if (net.retried || net.gaveUp || net.oversized) meta.network = net;
       meta.latencyMs = Math.round(client.latencyMs + inherited.latencyMs);
     }
   });

@@ -423,10 +423,11 @@ export class Client {
             continue;
           }
           const tries = attempt > 0 ? ` (${attempt + 1} attempts)` : '';
+          const note = transient && !isRead && !NOT_SENT.has(code) && retries > 0 ? ' (a write is not sent again: it may have reached the application)' : '';
           const msg =
             code === 'TimeoutError'
-              ? `no response within ${timeoutMs} ms${tries}: ${method} ${url}`
-              : `${method} ${url} failed${tries}: ${code || (err as Error).message}${transient && !isRead && !NOT_SENT.has(code) && retries > 0 ? ' (a write is not sent again: it may have reached the application)' : ''}`;
+              ? `no response within ${timeoutMs} ms${tries}: ${method} ${url}${note}`
+              : `${method} ${url} failed${tries}: ${code || (err as Error).message}${note}`;
           exchange.error = msg;
           if (transient) {
             this.gaveUp++;
