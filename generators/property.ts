@@ -82,7 +82,7 @@ export async function checkProperty<T>(
       // From a path: only that value (and its shrinks) is checked.
       if (opts.path !== undefined && calls++ > 0 && failures === 0) return true;
       if (failures > 0 && afterFailure++ >= budget) return true; // shrinking budget spent: keep the smallest so far
-      const before = t.client.requests;
+      const before = t.client?.requests ?? 0;
       try {
         await check(value, { replay: false });
         return true;
@@ -92,7 +92,7 @@ export async function checkProperty<T>(
           return true;
         }
         failures++;
-        const sent = t.client.requests - before;
+        const sent = (t.client?.requests ?? 0) - before;
         const trouble = sent > 0 ? targetTrouble(t.client.log.slice(-Math.min(sent, t.client.log.length))) : undefined;
         if (trouble && transient === undefined) transient = trouble;
         throw err;

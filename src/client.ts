@@ -443,6 +443,13 @@ export class Client {
           await again(asked ?? backoffMs(attempt));
           continue;
         }
+        // A JSON answer that does not parse (cut off by something in between, or garbled) is read again;
+        // when it stays so, it is returned as it is: the check judges it (targetTrouble in src/behaviour.ts).
+        const garbled = !trouble && !res.over && READS.has(effective) && /json/i.test(String(headerValue(res.headers['content-type']) ?? '')) && res.text !== '' && parseJson(res.text) === undefined;
+        if (garbled && attempt < retries) {
+          await again(backoffMs(attempt));
+          continue;
+        }
         exchange.status = res.status;
         for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) exchange.responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
         exchange.responseText = res.text;

@@ -292,3 +292,23 @@ describe('transient trouble of the target (issue 24)', () => {
     await client.close();
   });
 });
+
+describe('garbled JSON (issue 24)', () => {
+  it('a JSON answer that does not parse is read again; when it stays so it is returned as it is', async () => {
+    const url = await serve((_q, res, n) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(n === 1 ? '{"a":' : '{"a":1}');
+    });
+    const client = new Client({ baseUrl: url, retries: 2 });
+    expect((await client.get('/')).body).toEqual({ a: 1 });
+    expect(client.retried).toBe(1);
+    await client.close();
+    const url2 = await serve((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":'));
+    const c2 = new Client({ baseUrl: url2, retries: 1 });
+    const r = await c2.get('/');
+    expect(r.status).toBe(200);
+    expect(r.body).toBeUndefined();
+    expect(r.text).toBe('{"a":');
+    await c2.close();
+  });
+});
