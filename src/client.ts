@@ -392,10 +392,11 @@ export class Client {
     const started = performance.now();
     let oversize: string | undefined;
     /** Sending again: count it, wait (Retry-After or backoff), within the run's pace. */
-    const again = async (waitMs: number) => {
+    const again = async (waitMs: number, slowDown = false) => {
       this.retried++;
       this.shared.totals.retried++;
-      this.shared.rate?.pauseUntil(performance.now() + waitMs);
+      // The target asked everyone to wait (429, 503 with Retry-After): the whole run's pace follows.
+      if (slowDown) this.shared.rate?.pauseUntil(performance.now() + waitMs);
       await sleep(waitMs);
     };
     try {
@@ -440,7 +441,7 @@ export class Client {
         const refusedBeforeWork = res.status === 429 || (res.status === 503 && headerValue(res.headers['retry-after']) !== undefined);
         if (trouble && attempt < retries && (isRead || refusedBeforeWork)) {
           const asked = refusedBeforeWork ? retryAfterMs(headerValue(res.headers['retry-after'])) : undefined;
-          await again(asked ?? backoffMs(attempt));
+          await again(asked ?? backoffMs(attempt), refusedBeforeWork);
           continue;
         }
         // A JSON answer that does not parse (cut off by something in between, or garbled) is read again;
