@@ -8,6 +8,9 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { getProfile, type Profile, type ProfileName } from '../schemas/profiles.ts';
+import { GATEWAY_PAGE, CAPTIVE_PAGE, UNAVAILABLE_PAGE, sendHuge, type FlakyOptions, type FlakyStats, type HugeBodyOptions } from './flaky.ts';
+
+export type { FlakyOptions, FlakyStats, HugeBodyOptions } from './flaky.ts';
 
 export interface FaultRequest {
   method: string;
@@ -107,6 +110,9 @@ export interface FaultProxy {
   url: string;
   stats: ProxyStats;
   chaos: ChaosStats;
+  flaky: FlakyStats;
+  /** Huge bodies started, and the bytes actually sent of them (the client stops reading). */
+  huge: { started: number; bytesSent: number };
   close(): Promise<void>;
 }
 
@@ -134,9 +140,12 @@ function parseJson(text: string): any {
 export async function startFaultProxy(
   targetUrl: string,
   faults: Fault[],
-  opts: { profile?: ProfileName; port?: number; chaos?: ChaosOptions } = {},
+  opts: { profile?: ProfileName; port?: number; chaos?: ChaosOptions; flaky?: FlakyOptions; hugeBody?: HugeBodyOptions } = {},
 ): Promise<FaultProxy> {
   const chaos = opts.chaos;
+  const flaky = opts.flaky;
+  const flakyStats: FlakyStats = { gateway: 0, reset: 0, stalled: 0, unavailable: 0, captive: 0, truncated: 0, slow: 0 };
+  const huge = { started: 0, bytesSent: 0 };
   const random = prng(chaos?.seed ?? 1);
   const chaosStats: ChaosStats = { stalled: 0, reset: 0, errors: 0, rateLimited: 0, malformed: 0, html: 0 };
   let burstLeft = 0;
@@ -157,6 +166,42 @@ export async function startFaultProxy(
     stats.arrivals.push(performance.now());
     stats.byMethod[effective] = (stats.byMethod[effective] ?? 0) + 1;
     if (WRITE_METHODS.has(effective)) stats.writes++;
+    const n = stats.total;
+    const every = (k: number | undefined) => !!k && n % k === 0;
+    /** What flaky does with the target's answer (decided now, by request count). */
+    let flakyAfter: 'gateway' | 'truncate' | 'slow' | undefined;
+    if (flaky) {
+      if (every(flaky.resetEvery)) {
+        flakyStats.reset++;
+        req.socket.resetAndDestroy?.() ?? req.socket.destroy();
+        return;
+      }
+      if (every(flaky.unavailableEvery)) {
+        flakyStats.unavailable++;
+        res.writeHead(503, { 'content-type': 'text/html; charset=UTF-8', 'retry-after': String(flaky.retryAfterSec ?? 1) });
+        res.end(UNAVAILABLE_PAGE);
+        return;
+      }
+      if (every(flaky.captiveEvery)) {
+        flakyStats.captive++;
+        res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8' });
+        res.end(CAPTIVE_PAGE);
+        return;
+      }
+      if (every(flaky.stallEvery)) {
+        flakyStats.stalled++;
+        await sleep(flaky.stallMs ?? 3_000);
+        if (req.socket.destroyed) return;
+      }
+      if (every(flaky.gatewayEvery)) flakyAfter = 'gateway';
+      else if (every(flaky.truncateEvery)) flakyAfter = 'truncate';
+      else if (every(flaky.slowBodyEvery)) flakyAfter = 'slow';
+    }
+    if (opts.hugeBody && opts.hugeBody.route.test(url.searchParams.get('rest_route') ?? '')) {
+      huge.started++;
+      await sendHuge(res, opts.hugeBody, (b) => (huge.bytesSent += b));
+      return;
+    }
 
     if (chaos) {
       if (chaos.latencyMs) await sleep(chaos.latencyMs);
@@ -252,8 +297,34 @@ export async function startFaultProxy(
         text = '<!DOCTYPE html><html><body><h1>There has been a critical error on this website.</h1></body></html>';
       }
     }
+    if (flakyAfter === 'gateway') {
+      // The application answered (and did whatever the request asked); the client gets a gateway's page.
+      flakyStats.gateway++;
+      res.writeHead(502, { 'content-type': 'text/html; charset=UTF-8' });
+      res.end(GATEWAY_PAGE);
+      return;
+    }
+    const bytes = Buffer.from(text);
+    if (flakyAfter === 'truncate' && bytes.length > 1) {
+      flakyStats.truncated++;
+      res.writeHead(answer.status, { ...answer.headers, 'content-length': String(bytes.length) });
+      res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.destroy());
+      return;
+    }
+    if (flakyAfter === 'slow' && bytes.length > 8) {
+      flakyStats.slow++;
+      res.writeHead(answer.status, { ...answer.headers, 'content-length': String(bytes.length) });
+      const piece = Math.ceil(bytes.length / 8);
+      for (let i = 0; i < bytes.length; i += piece) {
+        if (res.destroyed) return;
+        res.write(bytes.subarray(i, i + piece));
+        await sleep(flaky!.slowBodyMs ?? 100);
+      }
+      res.end();
+      return;
+    }
     res.writeHead(answer.status, answer.headers);
-    res.end(text);
+    res.end(bytes);
   };
 
   const server = createServer((req, res) => {
@@ -268,6 +339,8 @@ export async function startFaultProxy(
     url: `http://127.0.0.1:${port}`,
     stats,
     chaos: chaosStats,
+    flaky: flakyStats,
+    huge,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

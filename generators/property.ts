@@ -11,9 +11,15 @@
  * The check throws a ConformanceFailure (t.fail) or an AssertionError for a counterexample.
  * Any other error (the target is unreachable, a bug in the suite) stops the property at once
  * and is rethrown as is, so it is reported as a target error or a harness error.
+ *
+ * A failure that met the target's trouble (a 5xx, a 429, no answer, malformed JSON) and does not
+ * fail again when its input is replayed was transient, not a deviation: the property is checked
+ * once more from the start; when it passes then, it passes; when the trouble comes back without
+ * replaying again, the behaviour ends as a target error that says so, never as a failure.
  */
 import fc from 'fast-check';
-import type { BehaviourContext } from '../src/behaviour.ts';
+import { targetTrouble, type BehaviourContext } from '../src/behaviour.ts';
+import { TargetError } from '../src/errors.ts';
 import { mixSeed, propertyParams } from './index.ts';
 
 export interface PropertyOptions<T> {
@@ -61,53 +67,71 @@ export async function checkProperty<T>(
 ): Promise<void> {
   const { seed, numRuns } = propertyParams(t.run.info);
   const budget = opts.shrinkBudget ?? 40;
-  let fatal: unknown;
-  let failures = 0;
-  let afterFailure = 0;
-  let calls = 0;
+  /** The target's trouble met by a failing check, when it was the trouble that failed it. */
+  let transient: string | undefined;
 
-  const property = fc.asyncProperty(arb, async (value) => {
-    if (fatal !== undefined) return true;
-    // From a path: only that value (and its shrinks) is checked.
-    if (opts.path !== undefined && calls++ > 0 && failures === 0) return true;
-    if (failures > 0 && afterFailure++ >= budget) return true; // shrinking budget spent: keep the smallest so far
-    try {
-      await check(value, { replay: false });
-      return true;
-    } catch (err) {
-      if (!isConformanceError(err)) {
-        fatal = err;
+  for (let round = 1; ; round++) {
+    transient = undefined;
+    let fatal: unknown;
+    let failures = 0;
+    let afterFailure = 0;
+    let calls = 0;
+
+    const property = fc.asyncProperty(arb, async (value) => {
+      if (fatal !== undefined) return true;
+      // From a path: only that value (and its shrinks) is checked.
+      if (opts.path !== undefined && calls++ > 0 && failures === 0) return true;
+      if (failures > 0 && afterFailure++ >= budget) return true; // shrinking budget spent: keep the smallest so far
+      const before = t.client?.requests ?? 0;
+      try {
+        await check(value, { replay: false });
         return true;
+      } catch (err) {
+        if (!isConformanceError(err)) {
+          fatal = err;
+          return true;
+        }
+        failures++;
+        const sent = (t.client?.requests ?? 0) - before;
+        const trouble = sent > 0 ? targetTrouble(t.client.log.slice(-Math.min(sent, t.client.log.length))) : undefined;
+        if (trouble && transient === undefined) transient = trouble;
+        throw err;
       }
-      failures++;
-      throw err;
+    });
+
+    const details = await fc.check(property, {
+      seed: mixSeed(seed, opts.seedSalt ?? t.decl.id),
+      ...(opts.path !== undefined ? { path: opts.path } : {}),
+      // Examples count towards numRuns in fast-check: every boundary value runs, then the random values.
+      numRuns: opts.randomRuns !== undefined ? (opts.examples?.length ?? 0) + opts.randomRuns : Math.max(numRuns, opts.examples?.length ?? 0),
+      examples: (opts.examples ?? []).map((v) => [v] as [T]),
+    });
+    if (fatal !== undefined) throw fatal;
+    if (!details.failed) return;
+    if (!details.counterexample) throw new Error(`property of ${t.decl.id} failed without a counterexample: ${messageOf(details.errorInstance)}`);
+
+    const [value] = details.counterexample;
+    const shown = opts.describe ? opts.describe(value) : value;
+    let message = messageOf(details.errorInstance);
+    let reproduced = false;
+    try {
+      await check(value, { replay: true });
+      message += ' (did not fail again when replayed)';
+    } catch (err) {
+      if (!isConformanceError(err)) throw err;
+      message = messageOf(err);
+      reproduced = true;
     }
-  });
-
-  const details = await fc.check(property, {
-    seed: mixSeed(seed, opts.seedSalt ?? t.decl.id),
-    ...(opts.path !== undefined ? { path: opts.path } : {}),
-    // Examples count towards numRuns in fast-check: every boundary value runs, then the random values.
-    numRuns: opts.randomRuns !== undefined ? (opts.examples?.length ?? 0) + opts.randomRuns : Math.max(numRuns, opts.examples?.length ?? 0),
-    examples: (opts.examples ?? []).map((v) => [v] as [T]),
-  });
-  if (fatal !== undefined) throw fatal;
-  if (!details.failed) return;
-  if (!details.counterexample) throw new Error(`property of ${t.decl.id} failed without a counterexample: ${messageOf(details.errorInstance)}`);
-
-  const [value] = details.counterexample;
-  const shown = opts.describe ? opts.describe(value) : value;
-  t.counterexample(shown);
-  let message = messageOf(details.errorInstance);
-  let reproduced = false;
-  try {
-    await check(value, { replay: true });
-    message += ' (did not fail again when replayed)';
-  } catch (err) {
-    if (!isConformanceError(err)) throw err;
-    message = messageOf(err);
-    reproduced = true;
+    if (!reproduced && transient !== undefined) {
+      // The target's passing trouble, not a deviation: check the property again from the start (once).
+      if (round < 2) continue;
+      throw new TargetError(
+        `${transient} while checking ${JSON.stringify(shown)}, which did not fail again when replayed, twice: transient trouble of the target, not a deviation (${message})`,
+        'TRANSIENT',
+      );
+    }
+    t.counterexample(shown);
+    if (opts.report) opts.report(value, { message, reproduced, numRuns: details.numRuns, numShrinks: details.numShrinks, seed });
+    t.fail(`${message} — counterexample ${JSON.stringify(shown)} (after ${details.numRuns} runs and ${details.numShrinks} shrinks; --seed ${seed})`);
   }
-  if (opts.report) opts.report(value, { message, reproduced, numRuns: details.numRuns, numShrinks: details.numShrinks, seed });
-  t.fail(`${message} — counterexample ${JSON.stringify(shown)} (after ${details.numRuns} runs and ${details.numShrinks} shrinks; --seed ${seed})`);
 }

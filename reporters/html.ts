@@ -7,7 +7,7 @@ import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
 import { deviationHeadline, deviationsOf } from '../schemas/deviations.ts';
 import { anchor, badge, copyBlock, counts, esc, page, percentBar, statusBar, type StatusCounts } from './html-kit.ts';
 import { embeddedName, embeddedNote, indexCurl, isEmbedded, onlyOne, rerunCommand, usesCredentials } from './reproduce.ts';
-import { LEVELS, gatingFailures, runExitCode, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../schemas/results.ts';
+import { LEVELS, describeNetwork, gatingFailures, runExitCode, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../schemas/results.ts';
 
 const KIND_HELP: Record<string, string> = {
   conformance: 'The target does not do what the specification states (a conformance failure).',
@@ -91,8 +91,18 @@ ${head('By level')}${LEVELS.filter((l) => r.summary.byLevel[l]?.total).map((l) =
 ${head('By namespace')}${nss.map((n) => row(n, r.summary.byNamespace[n]!)).join('')}
 </table>
 <p class="note">SECURITY: who may read or write what without credentials (the specification does not state which routes need authentication, so these are their own class); gating by default. MUST: stated by the specification; a failure fails the run. SHOULD: what the reference implementation (WordPress) does where the specification is silent; reported, gating only with <code>--fail-on should</code>. An error is a check that could not be made (the target did not answer usably, or a bug in cms-conformance): never a failure. A skip is never a pass: it names why the behaviour could not be checked here.</p>
+${networkBox(r)}
 ${r.errors.length ? `<div class="box err" id="harness-errors"><strong>Problems outside any behaviour</strong> (not findings about the target):<ul>${r.errors.map((e) => `<li>${e.file ? `<code>${esc(e.file)}</code>: ` : ''}${esc(e.message)}</li>`).join('')}</ul></div>` : ''}
 </section>`;
+}
+
+/** How noisy the target was: requests sent again, given up, answers over --max-body, and the behaviours that met it. */
+function networkBox(r: Results): string {
+  const n = r.network;
+  if (!n) return '';
+  const line = describeNetwork(n) ?? '';
+  if (!n.retried && !n.gaveUp && !n.oversized) return `<p class="note" id="target-trouble">${esc(line)}.</p>`;
+  return `<div class="box" id="target-trouble"><strong>Target trouble</strong>: ${esc(line.replace(/^target trouble: /, ''))}.${n.affected.length ? `<details><summary>Behaviours that met it (${n.behavioursAffected})</summary>${n.affected.map((id) => `<code>${esc(id)}</code>`).join(', ')}</details>` : ''}</div>`;
 }
 
 const levelRank = (b: BehaviourResult) => LEVELS.indexOf(b.level);

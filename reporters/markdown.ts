@@ -8,7 +8,7 @@
 import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
 import { deviationHeadline, deviationsOf } from '../schemas/deviations.ts';
 import { embeddedName, isEmbedded, rerunCommand, usesCredentials } from './reproduce.ts';
-import { LEVELS, countsOf, gatingFailures, runExitCode, gatingLevels, type Counts, type FailOn, type Results } from '../schemas/results.ts';
+import { LEVELS, countsOf, describeNetwork, gatingFailures, runExitCode, gatingLevels, type Counts, type FailOn, type Results } from '../schemas/results.ts';
 
 const MAX_FAILURES = 200;
 const MAX_UNCOVERED = 300;
@@ -77,6 +77,12 @@ export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}
   L.push('<details><summary>By namespace</summary>', '', `| namespace ${COUNTS_HEAD[0]}`, `|---${COUNTS_HEAD[1]}`);
   for (const [ns, c] of Object.entries(s.byNamespace).sort(([a], [b]) => a.localeCompare(b))) L.push(countsRow(code(ns), countsOf(c)));
   L.push('', '</details>', '');
+
+  const n = r.network;
+  if (n && (n.retried || n.gaveUp || n.oversized)) {
+    L.push('### Target trouble', '', `${describeNetwork(n)}.`, '');
+    if (n.affected.length) L.push(`<details><summary>Behaviours that met it (${n.behavioursAffected})</summary>`, '', n.affected.map(code).join(', '), '', '</details>', '');
+  }
 
   if (r.errors.length) {
     L.push('### Run errors', '', 'Problems outside any behaviour (not findings about the target):', '');

@@ -79,6 +79,10 @@ export interface RecordedExchange {
   status: number;
   responseHeaders: Record<string, string>;
   responseText: string;
+  /** Size of the response body in bytes (as read; by Content-Length when it was over --max-body). */
+  responseBytes?: number;
+  /** The body was larger than --max-body and was read no further (`responseText` is empty). */
+  bodyOverLimit?: boolean;
   durationMs: number;
   error?: string;
   curl: string;
@@ -100,6 +104,18 @@ export interface BehaviourMeta extends BehaviourDecl {
   dependsOn?: string;
   /** It checks an answer the run's setup requested for it (counted once, in the setup's requests). */
   setupAnswer?: boolean;
+  /** Transient trouble of the target this behaviour's requests met (absent when none). */
+  network?: NetworkTrouble;
+}
+
+/** How noisy the target was: requests sent again, given up on, and answers over --max-body. */
+export interface NetworkTrouble {
+  /** Attempts sent again after transient trouble (no answer, a gateway's 5xx, 429, an HTML page). */
+  retried: number;
+  /** Requests whose trouble persisted through the retries (or a write that could not be sent again). */
+  gaveUp: number;
+  /** Answers whose body was over --max-body and was read no further. */
+  oversized: number;
 }
 
 export interface BehaviourResult extends Omit<BehaviourMeta, 'spec'> {
@@ -264,6 +280,11 @@ export interface Results {
   shard?: ShardInfo;
   /** Present when the run stopped before every selected behaviour ended (src/stop.ts). */
   incomplete?: Incomplete;
+  /**
+   * How noisy the target was (retries, requests given up, oversized answers) over the
+   * behaviours, and which behaviours met such trouble. Absent in results of earlier versions.
+   */
+  network?: NetworkSummary;
 }
 
 /**
@@ -278,6 +299,46 @@ export interface Incomplete {
   /** When the stop was asked (ISO time). */
   at: string;
   notRun: number;
+}
+
+/**
+ * The counts are of the requests of behaviours and of the prerequisites they own; the requests of a
+ * suite file's shared fixtures are not counted, but a behaviour that could not be checked because
+ * of them (an error of the target) is among the affected.
+ */
+export interface NetworkSummary extends NetworkTrouble {
+  /** Behaviours whose requests met transient trouble (retried, given up or oversized), or that could not be checked because of the target's trouble. */
+  behavioursAffected: number;
+  /** Of those, the ones that could not be checked because of it (status error, failure kind target). */
+  behavioursErrored: number;
+  /** The IDs of the affected behaviours (at most 200). */
+  affected: string[];
+}
+
+/** One line on how noisy the target was (console summary, Markdown and HTML reports). */
+export function describeNetwork(n: NetworkSummary | undefined): string | undefined {
+  if (!n) return undefined;
+  if (!n.retried && !n.gaveUp && !n.oversized) return 'target trouble: none (no request had to be sent again)';
+  const parts = [`${n.retried} request${n.retried === 1 ? '' : 's'} sent again`, `${n.gaveUp} given up`];
+  if (n.oversized) parts.push(`${n.oversized} answer${n.oversized === 1 ? '' : 's'} over --max-body`);
+  return `target trouble: ${parts.join(', ')}; ${n.behavioursAffected} behaviour${n.behavioursAffected === 1 ? '' : 's'} met it, ${n.behavioursErrored} of them could not be checked because of it (errors of the target, never failures)`;
+}
+
+/** The network summary of a run, from its behaviours. */
+export function networkSummary(behaviours: readonly Pick<BehaviourResult, 'id' | 'network' | 'status' | 'failureKind'>[]): NetworkSummary {
+  const out: NetworkSummary = { retried: 0, gaveUp: 0, oversized: 0, behavioursAffected: 0, behavioursErrored: 0, affected: [] };
+  for (const b of behaviours) {
+    const n = b.network;
+    const errored = b.status === 'error' && b.failureKind === 'target';
+    if (!errored && !(n && (n.retried || n.gaveUp || n.oversized))) continue;
+    out.retried += n?.retried ?? 0;
+    out.gaveUp += n?.gaveUp ?? 0;
+    out.oversized += n?.oversized ?? 0;
+    out.behavioursAffected++;
+    if (errored) out.behavioursErrored++;
+    if (out.affected.length < 200) out.affected.push(b.id);
+  }
+  return out;
 }
 
 export type ReportFormat = 'html' | 'junit' | 'md' | 'json' | 'events';

@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import { TestRunner, afterAll, expect, inject, test } from 'vitest';
 import { getProfile, type Profile } from '../schemas/profiles.ts';
 import type { BehaviourDecl, BehaviourMeta, FailureKind, RecordedExchange } from '../schemas/results.ts';
-import { Client, curlFor, type Exchange } from './client.ts';
+import { Client, curlFor, idempotentUpdates, type Exchange } from './client.ts';
 import { ConformanceFailure } from './errors.ts';
 import { eventWriter } from './events.ts';
 import { Fixtures, tagFor, type FixtureError } from './fixtures.ts';
@@ -82,14 +82,18 @@ export function runContext(): RunContext {
   const profile = getProfile(info.profile);
   const c = info.config;
   const workers = info.workers ?? workerCount(c.concurrency);
+  const index = workerIndex(info, profile);
   shared = {
     info,
     profile,
-    index: workerIndex(info, profile),
+    index,
     client: new Client({
       baseUrl: info.targetUrl,
       credentials: { user: c.user, appPassword: c.appPassword, authHeader: c.authHeader },
       timeoutMs: c.timeoutMs,
+      retries: c.retries,
+      maxBodyBytes: c.maxBodyBytes,
+      repeatable: idempotentUpdates(info.index, (ns) => profile.toSpecNamespace(ns)),
       // --concurrency is the limit for the whole run: share it between the suite workers.
       concurrency: workerConcurrency(c.concurrency, workers, Number(process.env.VITEST_POOL_ID ?? 1)),
       // --max-rps is for the whole run, too: each worker takes its share, one pace for all its
@@ -142,7 +146,11 @@ interface Settled<T> {
   unmet?: Unmet;
   /** The prerequisite's own requests, shown by the owner when it fails. */
   exchanges: Exchange[];
+  /** The target's trouble its requests met (counted for the owner). */
+  network: { retried: number; gaveUp: number; oversized: number };
 }
+
+const networkOf = (c: Client) => ({ retried: c.retried, gaveUp: c.gaveUp, oversized: c.oversized });
 
 const settled = new Map<Prerequisite<unknown>, Promise<Settled<unknown>>>();
 
@@ -152,7 +160,7 @@ function settle<T>(p: Prerequisite<T>): Promise<Settled<T>> {
     const run = runContext();
     const client = run.client.fork(p.owner);
     s = p.compute(client, run).then(
-      (value) => ({ value, exchanges: client.log.slice() }),
+      (value) => ({ value, exchanges: client.log.slice(), network: networkOf(client) }),
       (err: unknown) => {
         const e = err as Error;
         const unmet =
@@ -161,7 +169,7 @@ function settle<T>(p: Prerequisite<T>): Promise<Settled<T>> {
             : e?.name === 'ConformanceFailure' || e?.name === 'AssertionError'
               ? new Unmet(e.message, 'failed', 'conformance')
               : new Unmet(e?.message ?? String(err), 'error', failureKindOf(err, client.log));
-        return { unmet, exchanges: client.log.slice() };
+        return { unmet, exchanges: client.log.slice(), network: networkOf(client) };
       },
     );
     settled.set(p as Prerequisite<unknown>, s as Promise<Settled<unknown>>);
@@ -226,6 +234,7 @@ export function recordExchange(e: Exchange): RecordedExchange {
 export function targetTrouble(log: readonly Exchange[]): string | undefined {
   for (const e of [...log].reverse()) {
     if (e.error) return e.error;
+    if (e.bodyOverLimit) return `${e.method} ${e.route} answered a body of ${e.responseBytes ?? '?'} bytes, over --max-body: read no further`;
     if (e.status >= 500 || e.status === 429) return `${e.method} ${e.route} answered ${e.status}`;
     const type = e.responseHeaders['content-type'] ?? '';
     if (e.responseText && /json/.test(type)) {
@@ -305,7 +314,7 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
     const run = runContext();
     const client = run.client.fork(decl.id);
     /** Requests of a prerequisite this behaviour owns, computed (maybe for another behaviour) before it ran. */
-    let inherited = { requests: 0, latencyMs: 0 };
+    let inherited = { requests: 0, latencyMs: 0, network: { retried: 0, gaveUp: 0, oversized: 0 } };
     /** Requests of the run's setup whose answer this behaviour checks. */
     const skip = (reason: string): never => {
       if (!reason) throw new Error(`behaviour ${decl.id} skipped without a reason`);
@@ -333,7 +342,7 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       },
       async need(p) {
         const s = await settle(p);
-        if (p.owner === decl.id) inherited = { requests: s.exchanges.length, latencyMs: s.exchanges.reduce((n, e) => n + e.durationMs, 0) };
+        if (p.owner === decl.id) inherited = { requests: s.exchanges.length, latencyMs: s.exchanges.reduce((n, e) => n + e.durationMs, 0), network: s.network };
         if (!s.unmet) return s.value as never;
         const u = s.unmet;
         if (p.owner !== decl.id) {
@@ -392,6 +401,8 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       throw err;
     } finally {
       meta.requests = client.requests + inherited.requests;
+      const net = { retried: client.retried + inherited.network.retried, gaveUp: client.gaveUp + inherited.network.gaveUp, oversized: client.oversized + inherited.network.oversized };
+      if (net.retried || net.gaveUp || net.oversized) meta.network = net;
       meta.latencyMs = Math.round(client.latencyMs + inherited.latencyMs);
     }
   });

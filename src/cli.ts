@@ -12,7 +12,7 @@ import { stopRequested, watchParent } from './stop.ts';
 import { deviationSummary } from '../schemas/deviations.ts';
 
 export { stopRequested } from './stop.ts';
-import { LEVELS } from '../schemas/results.ts';
+import { LEVELS, describeNetwork } from '../schemas/results.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../reporters/index.ts';
 
 /** Exit code for a bug in cms-conformance itself. */
@@ -241,6 +241,8 @@ async function run(argv: string[], out: NodeJS.WritableStream, err: NodeJS.Writa
   // Deviations first (one line each), then the behaviours' counts.
   out.write(`\n${deviationSummary(results).map((l) => `${l}\n`).join('')}${s.total} behaviours: ${s.passed} passed, ${s.failed} failed, ${s.error ?? 0} could not be checked, ${s.skipped} skipped (${byLevel.join('; ')})\n`);
   for (const e of results.errors) out.write(`${e.kind === 'target' ? 'target' : 'harness'} error${e.file ? ` in ${e.file}` : ''}: ${e.message}\n`);
+  const network = describeNetwork(results.network);
+  if (network) out.write(`${network}\n`);
   const bl = results.baseline;
   if (bl) {
     out.write(`baseline ${bl.file}: ${bl.known.length} known failure(s) still fail, ${bl.newFailures.length} new failure(s), ${bl.nowPassing.length} entr${bl.nowPassing.length === 1 ? 'y now passes' : 'ies now pass'}${bl.notRun.length ? `, ${bl.notRun.length} not run` : ''}\n`);

@@ -1,12 +1,19 @@
 /**
  * HTTP client for a target (undici). Routes are addressed as
  * `{base}/index.php?rest_route=<route>`; query values are serialised the way WordPress
- * parses them (`a[]=1&a[]=2`, `o[k]=v`). Retries happen on network errors only, never on
- * an HTTP status. Every exchange is counted and attributed to the behaviour that sent it.
+ * parses them (`a[]=1&a[]=2`, `o[k]=v`). Every exchange is counted and attributed to the
+ * behaviour that sent it.
+ *
+ * Transient trouble of the target (no answer, a gateway's answer, an HTML page for JSON) is sent
+ * again and, when it persists, thrown as a TargetError; bodies are read up to --max-body: see
+ * src/transient.ts.
  */
 import { Agent, request as undiciRequest } from './http.ts';
 import type { RecordedExchange } from '../schemas/results.ts';
 import { TargetError } from './errors.ts';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, NOT_SENT, NO_ANSWER, READS, backoffMs, formatBytes, gatewayTrouble, readBody, refuseBody, retryAfterMs, sleep } from './transient.ts';
+
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, formatBytes, gatewayTrouble, idempotentUpdates, isApplicationError, retryAfterMs } from './transient.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 export type QueryValue = string | number | boolean | null | undefined | QueryValue[] | { [k: string]: QueryValue };
@@ -30,6 +37,12 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   auth?: AuthChoice;
   timeoutMs?: number;
+  /**
+   * Return whatever the target answers (after retrying transient trouble) instead of throwing a
+   * TargetError for a gateway answer or an HTML page: for callers that judge the answer
+   * themselves (the index fetch says "is it a Content Site REST Interface server?").
+   */
+  anyAnswer?: boolean;
 }
 
 /** One request and its answer, as sent (full bodies; the results keep a truncated copy with a curl: RecordedExchange). */
@@ -50,7 +63,12 @@ export interface ClientOptions {
   credentials?: Credentials;
   timeoutMs?: number;
   concurrency?: number;
+  /** Times transient trouble is retried (--retries; default 3, 0 = never). */
   retries?: number;
+  /** Writes (by method and the target's route) that may be sent again after trouble that may have come after the work (idempotentUpdates). */
+  repeatable?: (method: Method, route: string) => boolean;
+  /** Response bodies larger than this are read no further (--max-body; default 8 MiB). */
+  maxBodyBytes?: number;
   /** At most this many requests started per second (shared by all forks); 0 or undefined = no limit. */
   maxRps?: number;
   /** An existing limiter of --max-rps to share (instead of one made for this client from maxRps). */
@@ -104,15 +122,6 @@ export class RateLimiter {
   }
 }
 
-/** How long a 429's Retry-After asks to wait, in ms (seconds or an HTTP date), capped. */
-export function retryAfterMs(value: string | undefined, capMs = 10_000): number | undefined {
-  if (!value) return undefined;
-  const secs = Number(value);
-  const ms = Number.isFinite(secs) ? secs * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(ms) ? Math.min(Math.max(0, ms), capMs) : undefined;
-}
-
-const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN']);
 
 export function serializeQuery(query: Record<string, QueryValue>): string {
   const parts: string[] = [];
@@ -151,7 +160,7 @@ interface Shared {
   agent: Agent;
   limiter: Limiter;
   rate?: RateLimiter;
-  totals: { requests: number; latencyMs: number };
+  totals: { requests: number; latencyMs: number; retried: number; gaveUp: number; oversized: number };
 }
 
 export class Client {
@@ -159,6 +168,12 @@ export class Client {
   /** Requests sent through this client (fork). */
   requests = 0;
   latencyMs = 0;
+  /** Attempts sent again because of transient trouble (each counts as a request, too). */
+  retried = 0;
+  /** Requests whose transient trouble persisted through the retries (thrown as TargetError). */
+  gaveUp = 0;
+  /** Answers whose body was over --max-body. */
+  oversized = 0;
   readonly log: Exchange[] = [];
   private readonly shared: Shared;
 
@@ -172,13 +187,19 @@ export class Client {
       agent: new Agent({ connections: opts.concurrency ?? 4, keepAliveTimeout: 10_000, pipelining: 1 }),
       limiter: new Limiter(opts.concurrency ?? 4),
       rate: opts.rate ?? (opts.maxRps ? new RateLimiter(opts.maxRps) : undefined),
-      totals: { requests: 0, latencyMs: 0 },
+      totals: { requests: 0, latencyMs: 0, retried: 0, gaveUp: 0, oversized: 0 },
     };
   }
 
   /** A client sharing connections and the concurrency limit, with its own counters and tag. */
   fork(tag: string, onExchange?: (e: Exchange) => void): Client {
     return new Client({ ...this.opts, onExchange: onExchange ?? this.opts.onExchange }, this.shared, tag);
+  }
+
+  /** Count a request sent again by a caller (a create retried after removing what the first attempt made). */
+  noteRetry(): void {
+    this.retried++;
+    this.shared.totals.retried++;
   }
 
   get totals() {
@@ -220,7 +241,12 @@ export class Client {
       headers['content-type'] = opts.contentType ?? 'application/json';
     }
     const timeoutMs = opts.timeoutMs ?? this.opts.timeoutMs ?? 10_000;
-    const retries = this.opts.retries ?? 2;
+    const retries = this.opts.retries ?? DEFAULT_RETRIES;
+    const maxBody = this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    // WordPress honours ?_method= and X-HTTP-Method-Override: the effective method decides whether a retry is safe.
+    const override = String(opts.headers?.['X-HTTP-Method-Override'] ?? opts.headers?.['x-http-method-override'] ?? opts.query?._method ?? (/(?:^|&)_method=([^&]*)/i.exec(opts.rawQuery ?? '')?.[1] ?? '')).toUpperCase();
+    const effective = (override || method) as Method;
+    const isRead = READS.has(effective) || this.opts.repeatable?.(effective, targetRoute) === true;
 
     const exchange: Exchange = {
       tag: this.tag,
@@ -235,43 +261,85 @@ export class Client {
       durationMs: 0,
     };
     const started = performance.now();
+    let oversize: string | undefined;
+    /** Sending again: count it, wait (Retry-After or backoff), within the run's pace. */
+    const again = async (waitMs: number, slowDown = false) => {
+      this.retried++;
+      this.shared.totals.retried++;
+      // The target asked everyone to wait (429, 503 with Retry-After): the whole run's pace follows.
+      if (slowDown) this.shared.rate?.pauseUntil(performance.now() + waitMs);
+      await sleep(waitMs);
+    };
     try {
       for (let attempt = 0; ; attempt++) {
+        let res: { status: number; headers: Record<string, string | string[] | undefined>; text: string; bytes: number; over: boolean; declared?: boolean };
         try {
-          const res = await this.shared.limiter.run(async () => {
+          res = await this.shared.limiter.run(async () => {
             await this.shared.rate?.slot();
-            return undiciRequest(url, {
+            const r = await undiciRequest(url, {
               method,
               headers,
               body,
               dispatcher: this.shared.agent,
               signal: AbortSignal.timeout(timeoutMs),
-            }).then(async (r) => ({ r, text: await r.body.text() }));
+            });
+            const length = Number(headerValue(r.headers['content-length']));
+            const read = await readBody(r.body as any, maxBody, Number.isFinite(length) && headerValue(r.headers['content-length']) !== undefined ? length : undefined);
+            return { status: r.statusCode, headers: r.headers, ...read };
           });
-          // A 429 with Retry-After is the target asking us to slow down: wait and send again (bounded).
-          const wait = res.r.statusCode === 429 ? retryAfterMs(headerValue(res.r.headers['retry-after'])) : undefined;
-          if (wait !== undefined && attempt < retries) {
-            this.shared.rate?.pauseUntil(performance.now() + wait);
-            await new Promise((r) => setTimeout(r, wait));
-            continue;
-          }
-          exchange.status = res.r.statusCode;
-          for (const [k, v] of Object.entries(res.r.headers)) if (v !== undefined) exchange.responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
-          exchange.responseText = res.text;
-          break;
         } catch (err) {
           const code = errorCode(err);
-          if (attempt < retries && RETRYABLE.has(code)) {
-            await new Promise((r) => setTimeout(r, 100 * 2 ** attempt + Math.random() * 50));
+          const transient = NO_ANSWER.has(code) || NOT_SENT.has(code);
+          if (transient && attempt < retries && (isRead || NOT_SENT.has(code))) {
+            await again(backoffMs(attempt));
             continue;
           }
+          const tries = attempt > 0 ? ` (${attempt + 1} attempts)` : '';
+          const note = transient && !isRead && !NOT_SENT.has(code) && retries > 0 ? ' (a write is not sent again: it may have reached the application)' : '';
           const msg =
             code === 'TimeoutError'
-              ? `no response within ${timeoutMs} ms: ${method} ${url}`
-              : `${method} ${url} failed: ${code || (err as Error).message}`;
+              ? `no response within ${timeoutMs} ms${tries}: ${method} ${url}${note}`
+              : `${method} ${url} failed${tries}: ${code || (err as Error).message}${note}`;
           exchange.error = msg;
+          if (transient) {
+            this.gaveUp++;
+            this.shared.totals.gaveUp++;
+          }
           throw new TargetError(msg, code);
         }
+        const trouble = opts.anyAnswer && res.status < 500 && res.status !== 429 ? undefined : gatewayTrouble(method, res.status, res.headers, res.text);
+        // 429 and a 503 with Retry-After refuse before doing the work: safe to send any method again.
+        const refusedBeforeWork = res.status === 429 || (res.status === 503 && headerValue(res.headers['retry-after']) !== undefined);
+        if (trouble && attempt < retries && (isRead || refusedBeforeWork)) {
+          const asked = refusedBeforeWork ? retryAfterMs(headerValue(res.headers['retry-after'])) : undefined;
+          await again(asked ?? backoffMs(attempt), refusedBeforeWork);
+          continue;
+        }
+        // A JSON answer that does not parse (cut off by something in between, or garbled) is read again;
+        // when it stays so, it is returned as it is: the check judges it (targetTrouble in src/behaviour.ts).
+        const garbled = !trouble && !res.over && READS.has(effective) && /json/i.test(String(headerValue(res.headers['content-type']) ?? '')) && res.text !== '' && parseJson(res.text) === undefined;
+        if (garbled && attempt < retries) {
+          await again(backoffMs(attempt));
+          continue;
+        }
+        exchange.status = res.status;
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) exchange.responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+        exchange.responseText = res.text;
+        exchange.responseBytes = res.bytes;
+        if (res.over) {
+          exchange.bodyOverLimit = true;
+          this.oversized++;
+          this.shared.totals.oversized++;
+          oversize = `${method} ${targetRoute} answered ${res.status} with a body of ${res.declared ? `${formatBytes(res.bytes)} (its Content-Length)` : `more than ${formatBytes(maxBody)}`}, over the --max-body limit of ${formatBytes(maxBody)}: read no further`;
+        }
+        if (trouble && !opts.anyAnswer) {
+          this.gaveUp++;
+          this.shared.totals.gaveUp++;
+          const tries = attempt > 0 ? ` ${attempt + 1} times` : '';
+          const why = !isRead && !refusedBeforeWork && retries > 0 ? ' (a write is not sent again: it may have reached the application)' : '';
+          throw new TargetError(`${method} ${targetRoute} ${trouble}${tries}${why}`, `HTTP_${res.status}`);
+        }
+        break;
       }
     } finally {
       exchange.durationMs = performance.now() - started;
@@ -283,7 +351,7 @@ export class Client {
       if (this.log.length > 50) this.log.shift();
       this.opts.onExchange?.(exchange);
     }
-    return {
+    const response: Response<T> = {
       status: exchange.status,
       headers: exchange.responseHeaders,
       body: parseJson(exchange.responseText) as T,
@@ -291,6 +359,8 @@ export class Client {
       durationMs: exchange.durationMs,
       exchange,
     };
+    if (oversize !== undefined) refuseBody(response, oversize);
+    return response;
   }
 
   async close(): Promise<void> {

@@ -42,6 +42,10 @@ export interface RunConfig {
   freshSite: boolean;
   /** At most this many requests started per second over the whole run (0 = no limit). */
   maxRps: number;
+  /** Times transient trouble of the target (no answer, a gateway's 5xx, 429) is retried; 0 = never. */
+  retries: number;
+  /** Response bodies larger than this (bytes) are read no further; the check that needs one ends as a target error. */
+  maxBodyBytes: number;
   failOn: FailOn;
   /** No progress line and no failure lines while the run goes; the summary at the end stays. */
   quiet: boolean;
@@ -55,7 +59,7 @@ export interface RunConfig {
   unreachableAfterMs?: number;
 }
 
-type Kind = 'string' | 'int' | 'duration' | 'boolean' | 'enum' | 'list';
+type Kind = 'string' | 'int' | 'duration' | 'size' | 'boolean' | 'enum' | 'list';
 
 interface OptionDef {
   key: keyof RunConfig;
@@ -88,6 +92,8 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'readOnly', flag: 'read-only', env: 'READ_ONLY', kind: 'boolean', help: 'Never create, change or delete anything, even on loopback or embedded targets; write behaviours skip with that reason.' },
   { key: 'freshSite', flag: 'fresh-site', env: 'CONFORMANCE_FRESH_SITE', kind: 'boolean', help: 'The target is freshly set up and nobody has changed it: also check the documented defaults of site state (settings, module toggles), read before any behaviour writes. Targets the suite boots itself are fresh anyway; without this the default checks skip.' },
   { key: 'maxRps', flag: 'max-rps', env: 'CONFORMANCE_MAX_RPS', kind: 'int', min: 0, placeholder: 'N', help: 'At most N requests per second over the whole run (0 = no limit, the default). A 429 with Retry-After also slows the run down.' },
+  { key: 'retries', flag: 'retries', env: 'CONFORMANCE_RETRIES', kind: 'int', min: 0, placeholder: 'N', help: "Send a request again up to N times when the target has transient trouble: no answer (refused, reset, timed out, cut off), a gateway's answer (a 5xx that is not the application's JSON error, a 503 with Retry-After, a 429), an HTML page instead of JSON; with backoff, honouring Retry-After. Reads are sent again freely, writes only when the first attempt cannot have reached the application. Trouble that persists makes the check an error of the target, never a failure. Default 3; 0 = never." },
+  { key: 'maxBodyBytes', flag: 'max-body', env: 'CONFORMANCE_MAX_BODY', kind: 'size', min: 1024, placeholder: 'SIZE', help: 'Read response bodies up to this size (bytes, or with a unit: 512kB, 8MB); a larger one is read no further and a check that needs it ends as an error of the target. Default 8MB.' },
   { key: 'quiet', flag: 'quiet', env: 'CONFORMANCE_QUIET', kind: 'boolean', help: 'No progress line and no failure lines while the run goes (the summary at the end is printed).' },
   { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'enum', values: FAIL_ON, help: 'The least severe level whose failures make the exit code 1: security (SECURITY only), must (SECURITY and MUST, the default) or should (all three).' },
   { key: 'targets', flag: 'targets', env: 'CONFORMANCE_TARGETS', kind: 'string', placeholder: 'FILE', help: 'Run many sites, one after the other, with the same seed: one site per line (URL, then the names of the environment variables holding its user and application password), or JSON/CSV. One report folder per site under --report-dir.' },
@@ -107,6 +113,8 @@ export const DEFAULTS = {
   readOnly: false,
   freshSite: false,
   maxRps: 0,
+  retries: 3,
+  maxBodyBytes: 8 * 1024 * 1024,
   failOn: 'must',
   quiet: false,
 } satisfies Partial<RunConfig>;
@@ -133,6 +141,14 @@ function parseValue(def: OptionDef, raw: string | boolean, source: string): unkn
       if (!m) throw new UsageError(`${where} must be a duration such as 10000, 500ms or 10s, got "${raw}"`);
       const n = Number(m[1]) * (m[2] === 's' ? 1000 : m[2] === 'm' ? 60_000 : m[2] === 'h' ? 3_600_000 : 1);
       if (n < (def.min ?? 0)) throw new UsageError(`${where} must be positive`);
+      return Math.round(n);
+    }
+    case 'size': {
+      const m = /^(\d+(?:\.\d+)?)\s*(b|kb|k|mb|m|gb|g|kib|mib|gib)?$/i.exec(String(raw).trim());
+      if (!m) throw new UsageError(`${where} must be a size such as 8MB, 512kB or 1048576, got "${raw}"`);
+      const unit = (m[2] ?? 'b').toLowerCase().replace(/i?b$/, '') || 'b';
+      const n = Number(m[1]) * (unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1);
+      if (n < (def.min ?? 0)) throw new UsageError(`${where} must be at least ${def.min} bytes, got ${Math.round(n)}`);
       return Math.round(n);
     }
     case 'list': {

@@ -6,7 +6,8 @@
  * accepted.
  */
 import type { BehaviourContext } from './behaviour.ts';
-import type { Response } from './client.ts';
+import { gatewayTrouble, type Response } from './client.ts';
+import { TargetError } from './errors.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;
 
@@ -25,10 +26,23 @@ export function answerOf(res: Pick<Response, 'status' | 'body'>): string {
  * Why a valid request was not accepted, in words a user can act on: the documented route does
  * not exist, or it refuses a valid request (so its refusals say nothing).
  */
-export function whyNotAccepted(res: Pick<Response, 'status' | 'body' | 'text'>, what: string): string {
+export function whyNotAccepted(res: Pick<Response, 'status' | 'body' | 'text'> & { headers?: Response['headers'] }, what: string): string {
+  notGatewayTrouble(res, what);
   if (noRoute(res)) return `${what} answered ${answerOf(res)}: the documented route does not exist on the target`;
   if (res.status === 0) return `${what} got no answer`;
   return `${what} answered ${answerOf(res)}: the route refuses a valid request ${res.text ? `(${res.text.slice(0, 160)})` : ''}`.trim();
+}
+
+/**
+ * A control (or read-back) that met the trouble of something between us and the application (a
+ * gateway's 5xx page, a 429, an HTML page for JSON) says nothing about the route: the check cannot
+ * be made (a target error), never "the route refuses a valid request". The client throws these
+ * itself after its retries; this guards answers obtained some other way (`anyAnswer`, a replay).
+ */
+export function notGatewayTrouble(res: Pick<Response, 'status' | 'text'> & { headers?: Response['headers'] }, what: string): void {
+  if (res.status === 0) return;
+  const trouble = gatewayTrouble('GET', res.status, res.headers ?? {}, res.text);
+  if (trouble) throw new TargetError(`${what} ${trouble}: the check could not be made`, `HTTP_${res.status}`);
 }
 
 /**

@@ -27,6 +27,8 @@ export interface RequestEvent {
   auth: Exchange['auth'];
   requestBody?: string;
   responseBytes: number;
+  /** The body was over --max-body and was read no further. */
+  bodyOverLimit?: boolean;
   responseBody?: string;
   error?: string;
 }
@@ -128,7 +130,8 @@ export function requestEvent(e: Exchange, at = new Date()): RequestEvent {
     durationMs: Math.round(e.durationMs * 10) / 10,
     auth: e.auth,
     ...(requestBody !== undefined ? { requestBody } : {}),
-    responseBytes: Buffer.byteLength(e.responseText ?? ''),
+    responseBytes: e.responseBytes ?? Buffer.byteLength(e.responseText ?? ''),
+    ...(e.bodyOverLimit ? { bodyOverLimit: true } : {}),
     ...(responseBody !== undefined ? { responseBody } : {}),
     ...(e.error ? { error: e.error } : {}),
   };

@@ -6,6 +6,7 @@
  * runs that share a site (shards) never delete each other's items.
  */
 import type { Client } from './client.ts';
+import { TargetError } from './errors.ts';
 
 /** A request that got no connection at all (the client's TargetError names the code): the target has gone away. */
 const TARGET_GONE = /\b(ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENOTFOUND)\b/;
@@ -44,6 +45,7 @@ export class Fixtures {
   /** Track an item so it is force-deleted at cleanup. */
   track(route: string, remove: Tracked['remove'] = (c) => forceDelete(c, route)): void {
     this.tracked.push({ route, remove });
+    trackedRoutes.add(route);
   }
 
   /**
@@ -54,7 +56,7 @@ export class Fixtures {
     const label = this.label(collection.split('/').pop());
     const title = typeof fields.title === 'string' ? `${label} ${fields.title}` : label;
     const body = { status: 'publish', content: `<p>${label}</p>`, ...fields, title, slug: fields.slug ?? label };
-    const res = await client.post(collection, body);
+    const res = await createRecovering(client, collection, body);
     if (res.status < 200 || res.status > 299 || typeof res.body?.id !== 'number')
       throw new FixtureError(`could not create a fixture in ${collection}: ${res.status} ${res.text.slice(0, 200)}`, fixtureOwner(collection));
     this.track(`${collection}/${res.body.id}`);
@@ -87,6 +89,58 @@ export class Fixtures {
     }
     return failed;
   }
+}
+
+/** Times a create is sent again after transient trouble (its first attempt's item found and removed). */
+const CREATE_ATTEMPTS = 3;
+
+/** Items tracked for deletion by any Fixtures of this process: never taken for what a failed create made. */
+const trackedRoutes = new Set<string>();
+
+/**
+ * POST a create (`body` carries the run tag in its title or slug); when the target has transient
+ * trouble (a gateway's answer, a reset, a timeout) the create may or may not have reached the
+ * application, so the client does not send it again. Here it can be: whatever the first attempt
+ * made is found among the newest items (trash included) by its exact title (or its slug), not an
+ * item tracked already, force-deleted, and the create is sent again. When the items cannot be
+ * listed, the trouble is thrown as it is.
+ */
+export async function createRecovering(client: Client, collection: string, body: Record<string, unknown>) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await client.post(collection, body);
+    } catch (err) {
+      if (!(err instanceof TargetError) || err.code === 'BODY_TOO_LARGE' || attempt >= CREATE_ATTEMPTS) throw err;
+      const made = await madeBy(client, collection, body);
+      if (made === undefined) throw err;
+      for (const id of made) await forceDelete(client, `${collection}/${id}`);
+      client.noteRetry();
+    }
+  }
+}
+
+/** IDs of the untracked items among the newest that `body` would have made, or undefined when they cannot be listed. */
+async function madeBy(client: Client, collection: string, body: Record<string, unknown>): Promise<number[] | undefined> {
+  const title = typeof body.title === 'string' ? body.title : undefined;
+  const slug = typeof body.slug === 'string' && body.slug ? body.slug.toLowerCase() : undefined;
+  if (title === undefined && slug === undefined) return undefined;
+  for (let i = 1; i <= 4; i++) {
+    try {
+      const res = await client.get(collection, { query: { orderby: 'id', order: 'desc', status: ['any', 'trash'], per_page: 100, context: 'edit', _fields: 'id,slug,title' } });
+      if (res.status !== 200 || !Array.isArray(res.body)) return undefined;
+      return res.body
+        .filter((p: any) => typeof p?.id === 'number' && !trackedRoutes.has(`${collection}/${p.id}`))
+        .filter((p: any) => {
+          const raw = typeof p.title === 'object' ? (p.title?.raw ?? p.title?.rendered) : p.title;
+          // WordPress makes a taken slug unique with `-2`, `-3` ...
+          return (title !== undefined && raw === title) || (slug !== undefined && typeof p.slug === 'string' && (p.slug === slug || new RegExp(`^${slug.replace(/[^a-z0-9-]/g, '')}-\\d+$`).test(p.slug)));
+        })
+        .map((p: any) => p.id as number);
+    } catch {
+      await new Promise((r) => setTimeout(r, 300 * i));
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -114,6 +114,8 @@ function setupClient(url: string, cfg: RunConfig, onExchange: (e: Exchange) => v
     baseUrl: url,
     credentials: { user: cfg.user, appPassword: cfg.appPassword, authHeader: cfg.authHeader },
     timeoutMs: cfg.timeoutMs,
+    retries: cfg.retries,
+    maxBodyBytes: cfg.maxBodyBytes,
     concurrency: 1,
     ...(mapRoute ? { mapRoute } : {}),
     onExchange,
@@ -127,7 +129,7 @@ export async function fetchIndex(client: Client, attempts = 5): Promise<any> {
   // connection is tried again (briefly) before the target is declared unusable.
   for (let i = 1; ; i++) {
     try {
-      res = await client.get('/');
+      res = await client.get('/', { anyAnswer: true });
     } catch (err) {
       if (!(err instanceof TargetError)) throw err;
       if (i >= attempts) throw new UnreachableError(`cannot reach the target: ${err.message}`);
@@ -628,6 +630,8 @@ function sweepClient(url: string, cfg: RunConfig, profile: ProfileName, eventLog
     baseUrl: url,
     credentials: { user: cfg.user, appPassword: cfg.appPassword, authHeader: cfg.authHeader },
     timeoutMs: cfg.timeoutMs,
+    retries: cfg.retries,
+    maxBodyBytes: cfg.maxBodyBytes,
     concurrency: cfg.concurrency,
     maxRps: cfg.maxRps || undefined,
     mapRoute: (r) => p.toTargetRoute(r),

@@ -54,15 +54,18 @@ describe('requests', () => {
     await client.close();
   });
 
-  it('never retries an HTTP error status', async () => {
+  it("never retries the application's own error status (its JSON error body): a server failure is a finding", async () => {
     let hits = 0;
     const url = await serve((_q, res) => {
       hits++;
-      res.writeHead(503).end('{}');
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"code":"internal_server_error","message":"There has been a critical error.","data":{"status":500}}');
     });
     const client = new Client({ baseUrl: url, retries: 3 });
-    expect((await client.get('/')).status).toBe(503);
+    const r = await client.get('/');
+    expect(r.status).toBe(500);
+    expect(r.body.code).toBe('internal_server_error');
     expect(hits).toBe(1);
+    expect(client.retried).toBe(0);
     await client.close();
   });
 
@@ -80,13 +83,18 @@ describe('requests', () => {
     await c2.close();
   });
 
-  it('times out with a clear message and does not retry a stall', async () => {
+  it('times out with a clear message: a read is sent again, a write is not (it may have reached the application)', async () => {
     let hits = 0;
     const url = await serve(() => {
       hits++;
     });
-    const client = new Client({ baseUrl: url, timeoutMs: 200, retries: 3 });
-    await expect(client.get('/')).rejects.toThrow(/no response within 200 ms/);
+    const client = new Client({ baseUrl: url, timeoutMs: 200, retries: 2 });
+    await expect(client.get('/')).rejects.toThrow(/no response within 200 ms \(3 attempts\)/);
+    expect(hits).toBe(3);
+    expect(client.retried).toBe(2);
+    expect(client.gaveUp).toBe(1);
+    hits = 0;
+    await expect(client.post('/x', { a: 1 })).rejects.toThrow(/no response within 200 ms/);
     expect(hits).toBe(1);
     await client.close();
   });
@@ -145,5 +153,162 @@ describe('--max-rps pacing (RateLimiter)', () => {
     await Promise.all(waiting);
     const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
     expect(Math.min(...gaps), `gaps ${gaps.map((g) => g.toFixed(0)).join(', ')} ms`).toBeGreaterThanOrEqual(45);
+  });
+});
+
+describe('transient trouble of the target (issue 24)', () => {
+  const GATEWAY_PAGE = '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
+
+  it("retries a gateway's HTML 502 on a read and returns the application's answer", async () => {
+    const url = await serve((_q, res, n) => {
+      if (n <= 2) res.writeHead(502, { 'content-type': 'text/html' }).end(GATEWAY_PAGE);
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('[1]');
+    });
+    const client = new Client({ baseUrl: url, retries: 3 });
+    const r = await client.get('/cms/v2/posts');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual([1]);
+    expect(client.retried).toBe(2);
+    expect(client.totals.retried).toBe(2);
+    expect(client.gaveUp).toBe(0);
+    await client.close();
+  });
+
+  it('a gateway answer that persists is a TargetError naming the trouble, never an answer a check could read as a refusal', async () => {
+    let hits = 0;
+    const url = await serve((_q, res) => {
+      hits++;
+      res.writeHead(504, { 'content-type': 'text/html' }).end('<h1>Gateway Timeout</h1>');
+    });
+    const client = new Client({ baseUrl: url, retries: 2 });
+    const err = await client.get('/cms/v2/posts').catch((e) => e);
+    expect(err).toBeInstanceOf(TargetError);
+    expect(err.message).toMatch(/GET \/cms\/v2\/posts answered 504 with text\/html, not the application's JSON error .* 3 times/);
+    expect(hits).toBe(3);
+    expect(client.gaveUp).toBe(1);
+    // The exchange is kept (the behaviour shows the gateway's page).
+    expect(client.log.at(-1)).toMatchObject({ status: 504 });
+    await client.close();
+    // --retries 0: sent once, still the target's trouble, not an answer.
+    hits = 0;
+    const c0 = new Client({ baseUrl: url, retries: 0 });
+    await expect(c0.get('/x')).rejects.toBeInstanceOf(TargetError);
+    expect(hits).toBe(1);
+    await c0.close();
+  });
+
+  it('a write that met a gateway answer is not sent again (the application may have done it); a 429 or 503 with Retry-After is', async () => {
+    let hits = 0;
+    const url = await serve((req, res, n) => {
+      hits++;
+      if (req.url!.includes('gw')) res.writeHead(502, { 'content-type': 'text/html' }).end(GATEWAY_PAGE);
+      else if (n === 2) res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '0' }).end('<h1>busy</h1>');
+      else res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":5}');
+    });
+    const client = new Client({ baseUrl: url, retries: 3 });
+    await expect(client.post('/gw', { a: 1 })).rejects.toThrow(/answered 502 .*a write is not sent again/);
+    expect(hits).toBe(1);
+    const r = await client.post('/ok', { a: 1 });
+    expect(r.status).toBe(201);
+    expect(hits).toBe(3);
+    // A GET with ?_method=DELETE is a write.
+    hits = 0;
+    await expect(client.get('/gw', { query: { _method: 'DELETE' } })).rejects.toBeInstanceOf(TargetError);
+    expect(hits).toBe(1);
+    await client.close();
+  });
+
+  it('an HTML page with 200 (a captive portal) is retried on reads and never returned as the answer', async () => {
+    const url = await serve((_q, res, n) => {
+      if (n === 1) res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Sign in to the Wi-Fi</body></html>');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"site"}');
+    });
+    const client = new Client({ baseUrl: url, retries: 1 });
+    expect((await client.get('/')).body).toEqual({ name: 'site' });
+    await client.close();
+    const url2 = await serve((_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'));
+    const c2 = new Client({ baseUrl: url2, retries: 1 });
+    await expect(c2.get('/')).rejects.toThrow(/HTML page, not the application's JSON/);
+    // anyAnswer: the caller judges (the index fetch).
+    expect((await c2.get('/', { anyAnswer: true })).status).toBe(200);
+    await c2.close();
+  });
+
+  it('a body cut off mid-way, or sent slowly past the timeout, is retried on reads', async () => {
+    const url = await serve((req, res, n) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '20' });
+      if (n === 1) res.write('{"a":', () => req.socket.destroy());
+      else if (n === 2) {
+        res.write('{"a":');
+        setTimeout(() => res.end('1}              '), 600).unref();
+      } else res.end('{"a":2}             ');
+    });
+    const client = new Client({ baseUrl: url, retries: 3, timeoutMs: 300 });
+    expect((await client.get('/')).body).toEqual({ a: 2 });
+    expect(client.retried).toBe(2);
+    await client.close();
+  });
+
+  it('reads a body over --max-body no further: status kept, size recorded, the body a TargetError, memory bounded', async () => {
+    const total = 50 * 1024 * 1024;
+    let sent = 0;
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const url = await serve((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }); // chunked: no Content-Length to go by
+      const pump = () => {
+        while (sent < total && !res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () => res.destroy());
+      pump();
+    });
+    const before = process.memoryUsage().rss;
+    const client = new Client({ baseUrl: url, maxBodyBytes: 1024 * 1024 });
+    const r = await client.get('/cms/v2/posts');
+    expect(r.status).toBe(200);
+    expect(() => r.body).toThrow(TargetError);
+    expect(() => r.text).toThrow(/over the --max-body limit of 1\.0 MB: read no further/);
+    expect(r.exchange.bodyOverLimit).toBe(true);
+    expect(r.exchange.responseBytes).toBeGreaterThan(1024 * 1024);
+    expect(r.exchange.responseText).toBe('');
+    expect(client.oversized).toBe(1);
+    expect(sent).toBeLessThan(total);
+    expect(process.memoryUsage().rss - before).toBeLessThan(40 * 1024 * 1024);
+    await client.close();
+  });
+
+  it('a Content-Length over --max-body is not read at all', async () => {
+    const url = await serve((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(30 * 1024 * 1024) });
+      res.write('[');
+    });
+    const client = new Client({ baseUrl: url, maxBodyBytes: 1024 * 1024 });
+    const r = await client.get('/');
+    expect(r.exchange.responseBytes).toBe(30 * 1024 * 1024);
+    expect(() => r.body).toThrow(/30\.0 MB \(its Content-Length\), over the --max-body limit/);
+    await client.close();
+  });
+});
+
+describe('garbled JSON (issue 24)', () => {
+  it('a JSON answer that does not parse is read again; when it stays so it is returned as it is', async () => {
+    const url = await serve((_q, res, n) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(n === 1 ? '{"a":' : '{"a":1}');
+    });
+    const client = new Client({ baseUrl: url, retries: 2 });
+    expect((await client.get('/')).body).toEqual({ a: 1 });
+    expect(client.retried).toBe(1);
+    await client.close();
+    const url2 = await serve((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":'));
+    const c2 = new Client({ baseUrl: url2, retries: 1 });
+    const r = await c2.get('/');
+    expect(r.status).toBe(200);
+    expect(r.body).toBeUndefined();
+    expect(r.text).toBe('{"a":');
+    await c2.close();
   });
 });

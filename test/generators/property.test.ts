@@ -111,3 +111,58 @@ describe('checkProperty', () => {
     expect(after).toBeLessThanOrEqual(5 + 1);
   });
 });
+
+describe('checkProperty and transient trouble of the target (issue 24)', () => {
+  /** A fake client whose log gets one exchange per request the check "sends". */
+  function withClient(runs: number) {
+    const ctx = fakeContext(runs);
+    const client = { requests: 0, log: [] as any[] };
+    const send = (status: number) => {
+      client.requests++;
+      client.log.push({ method: 'GET', route: '/cms/v2/posts', status, responseHeaders: { 'content-type': 'application/json' }, responseText: '{"code":"internal_server_error","message":"x"}' });
+    };
+    (ctx.t as any).client = client;
+    return { ...ctx, send };
+  }
+
+  it('a failure that met a 5xx and does not fail again when replayed is checked once more; passing then, the property passes', async () => {
+    const { t, recorded, send } = withClient(10);
+    let calls = 0;
+    await checkProperty(t, fc.integer({ min: 0, max: 100 }), async () => {
+      calls++;
+      if (calls === 3) {
+        send(500);
+        throw new ConformanceFailure('server error 500');
+      }
+      send(200);
+    });
+    expect(recorded.counterexample).toBeUndefined();
+    expect(calls).toBeGreaterThan(10); // the first round, the replay, and a second round
+  });
+
+  it('transient again in the second round: an error of the target that says so, never a failure', async () => {
+    const { t, send } = withClient(5);
+    let calls = 0;
+    const run = checkProperty(t, fc.integer({ min: 0, max: 100 }), async (_v, { replay }) => {
+      calls++;
+      if (!replay && calls % 4 === 2) {
+        send(500);
+        throw new ConformanceFailure('server error 500');
+      }
+      send(200);
+    });
+    await expect(run).rejects.toBeInstanceOf(TargetError);
+    await expect(run).rejects.toThrow(/GET \/cms\/v2\/posts answered 500 while checking .* did not fail again when replayed, twice: transient trouble of the target/);
+  });
+
+  it('a failure that met no trouble and does not replay is still a failure (flaky behaviour of the application)', async () => {
+    const { t, send } = withClient(5);
+    let calls = 0;
+    const run = checkProperty(t, fc.integer({ min: 0, max: 100 }), async (_v, { replay }) => {
+      calls++;
+      send(200);
+      if (!replay && calls === 2) throw new ConformanceFailure('wrong answer');
+    });
+    await expect(run).rejects.toThrow(/wrong answer \(did not fail again when replayed\)/);
+  });
+});

@@ -8,7 +8,7 @@ import { beforeAll } from 'vitest';
 import { mixSeed, seededFaker } from '../../../generators/index.ts';
 import { fixtures, runContext, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { Client } from '../../../src/client.ts';
-import { FixtureError, fixtureOwner, type Fixtures } from '../../../src/fixtures.ts';
+import { FixtureError, createRecovering, fixtureOwner, type Fixtures } from '../../../src/fixtures.ts';
 
 export interface SetupContext {
   client: Client;
@@ -39,7 +39,7 @@ export interface FileSetup<T> {
 export async function createTagged(client: Client, fx: Fixtures, collection: string, fields: Record<string, unknown> = {}): Promise<any> {
   const title = `${fx.tag} ${typeof fields.title === 'string' ? fields.title : fx.label(collection.split('/').pop())}`.trim();
   const body = { status: 'publish', content: `<p>${fx.tag}</p>`, ...fields, title };
-  const res = await client.post(collection, body);
+  const res = await createRecovering(client, collection, body);
   if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'number') {
     fx.track(`${collection}/${res.body.id}`);
     return res.body;
@@ -50,7 +50,7 @@ export async function createTagged(client: Client, fx: Fixtures, collection: str
 /** Create with exactly `body`; its title or slug must carry the tag (so that a sweep finds it). */
 export async function createExact(client: Client, fx: Fixtures, collection: string, body: Record<string, unknown>): Promise<any> {
   if (![body.title, body.slug].some((v) => typeof v === 'string' && v.includes(fx.tag))) throw new Error(`fixture body without the run tag: ${JSON.stringify(body).slice(0, 120)}`);
-  const res = await client.post(collection, body);
+  const res = await createRecovering(client, collection, body);
   if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'number') {
     fx.track(`${collection}/${res.body.id}`);
     return res.body;

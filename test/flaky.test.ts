@@ -1,0 +1,180 @@
+/**
+ * Verdicts that hold on a real network (issue 24): a healthy target behind a flaky proxy
+ * (faults/proxy.ts `flaky`: HTML gateway 502s after the application answered, resets, stalls
+ * past --timeout, 503s with Retry-After, a captive portal's 200 HTML page, bodies cut off or sent
+ * slowly; deterministic by request count) gets the same verdicts as without it, apart from checks
+ * that could not be made, which are errors of the target that say why: no behaviour that passes
+ * without the trouble fails with it, and none is lost to a fixture whose create met it. And a
+ * target that answers a listing with a 50 MB body: the run finishes with bounded memory.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startFaultProxy, type FlakyOptions } from '../faults/proxy.ts';
+import type { BehaviourResult, Results } from '../schemas/results.ts';
+import { startReferenceServer } from '../targets/reference/index.ts';
+import { BIN, exec, runCli } from './helpers/cli.ts';
+import { PLUGIN_TARGET_AVAILABLE, PLUGIN_TARGET_MISSING, bootPluginTarget } from './helpers/plugin-target.ts';
+
+/** What a message names when the target had trouble (src/client.ts). */
+const TROUBLE = /answered 5\d\d|answered 429|HTML page|no response within|failed( \(\d+ attempts\))?: [A-Z_]+|over the --max-body|transient trouble/;
+
+/** The issue's network: one request in twenty an HTML 502 (after the application did the work), one in fifty held 3 s. */
+const ISSUE_MIX: FlakyOptions = { gatewayEvery: 20, stallEvery: 50, stallMs: 3_000 };
+/** Every kind of trouble at once (with --timeout 1500ms the stalls are past the timeout). */
+const EVERY_KIND: FlakyOptions = {
+  gatewayEvery: 20,
+  resetEvery: 53,
+  stallEvery: 71,
+  stallMs: 2_000,
+  unavailableEvery: 37,
+  retryAfterSec: 1,
+  captiveEvery: 61,
+  truncateEvery: 43,
+  slowBodyEvery: 47,
+  slowBodyMs: 40,
+};
+
+interface Comparison {
+  same: number;
+  total: number;
+  changed: string[];
+}
+
+/**
+ * Compare the verdicts with trouble to those without: no new failure at all, every error an error
+ * of the target naming its trouble, every new skip one that depends on such an error.
+ */
+function compareVerdicts(base: Results, flaky: Results): Comparison {
+  const before = new Map(base.behaviours.map((b) => [b.id, b]));
+  const changed: string[] = [];
+  let same = 0;
+  for (const b of flaky.behaviours) {
+    const was = before.get(b.id);
+    const line = `${b.id}: ${was?.status} -> ${b.status} (${b.reason ?? ''})`;
+    if (was?.status === b.status) {
+      same++;
+      continue;
+    }
+    changed.push(line);
+    expect(b.status, `no behaviour may fail because of the network: ${line}`).not.toBe('failed');
+    if (b.status === 'error') {
+      expect(b.failureKind, line).toBe('target');
+      expect(b.reason, line).toMatch(TROUBLE);
+    }
+    if (b.status === 'skipped') expect(b.reason, line).toMatch(/could not be checked|could not set up/);
+  }
+  expect(flaky.errors.filter((e) => e.kind !== 'target')).toEqual([]);
+  return { same, total: flaky.behaviours.length, changed };
+}
+
+const failedIds = (r: Results) => r.behaviours.filter((b: BehaviourResult) => b.status === 'failed').map((b) => b.id);
+
+describe('a flaky network between the suite and a healthy target', () => {
+  it('the reference server: the same verdicts through every kind of trouble, the rest errors that say why; the report counts it', async () => {
+    const only = '^(index|batch|oembed|auth|spamfilter|contactform|suite\\.(read|methods|pattern)|cms\\.(posts|pages)\\.(auth|create|update|delete|write))\\.';
+    const clean = await startReferenceServer({ port: 0 });
+    const noisy = await startReferenceServer({ port: 0 });
+    const proxy = await startFaultProxy(noisy.url, [], { profile: 'spec', flaky: EVERY_KIND });
+    try {
+      const args = (url: string, user: string, password: string) => ['run', '--target', url, '--profile', 'spec', '--user', user, '--app-password', password, '--seed', '1', '--only', only, '--timeout', '1500ms', '--report', 'json,md'];
+      const [base, run] = await Promise.all([
+        runCli(args(clean.url, clean.user, clean.appPassword), { timeoutMs: 240_000 }),
+        runCli(args(proxy.url, noisy.user, noisy.appPassword), { timeoutMs: 240_000 }),
+      ]);
+      const a = base.results();
+      const b = run.results();
+      expect(a.summary.passed).toBe(a.summary.total);
+      expect(run.stderr).not.toMatch(/internal error/i);
+      const f = proxy.flaky;
+      for (const kind of ['gateway', 'reset', 'stalled', 'unavailable', 'captive', 'truncated', 'slow'] as const) expect(f[kind], `flaky ${kind}`).toBeGreaterThan(0);
+      const cmp = compareVerdicts(a, b);
+      expect(failedIds(b)).toEqual([]);
+      // Reads are retried; writes that may have reached the application are not (they are errors).
+      expect(cmp.same / cmp.total, cmp.changed.join('\n')).toBeGreaterThanOrEqual(0.85);
+      console.log(`reference, every kind of trouble: ${cmp.same} of ${cmp.total} verdicts the same; ${JSON.stringify(proxy.flaky)}; network ${JSON.stringify({ ...b.network, affected: undefined })}`);
+      expect(b.network!.retried).toBeGreaterThan(10);
+      expect(b.network!.behavioursAffected).toBeGreaterThan(0);
+      expect(b.network!.behavioursErrored).toBe(b.behaviours.filter((x) => x.status === 'error').length);
+      expect(run.stdout).toMatch(/target trouble: \d+ requests sent again, \d+ given up; \d+ behaviours met it/);
+      expect(readFileSync(join(run.reportDir, 'report.md'), 'utf8')).toMatch(/### Target trouble/);
+      expect(a.network).toMatchObject({ retried: 0, gaveUp: 0, behavioursAffected: 0 });
+      expect(base.stdout).toMatch(/target trouble: none/);
+    } finally {
+      await proxy.close();
+      await clean.stop();
+      await noisy.stop();
+    }
+  }, 300_000);
+
+  it('a 50 MB answer is read no further: the run finishes, the checks that needed it are errors of the target, memory stays bounded', async () => {
+    const ref = await startReferenceServer({ port: 0 });
+    const only = '^cms\\.posts\\.(query\\.(per_page|page|order)\\.|auth\\.read)';
+    const runs: { rss: number; results: Results; stdout: string }[] = [];
+    try {
+      for (const huge of [false, true]) {
+        const proxy = await startFaultProxy(ref.url, [], { profile: 'spec', ...(huge ? { hugeBody: { route: /^\/cms\/v2\/posts$/, bytes: 50 * 1024 * 1024 } } : {}) });
+        try {
+          const dir = join(tmpdir(), `cmsc-huge-${process.pid}-${huge}`);
+          const r = await exec('/usr/bin/time', ['-v', process.execPath, BIN, 'run', '--target', proxy.url, '--profile', 'spec', '--user', ref.user, '--app-password', ref.appPassword, '--seed', '1', '--only', only, '--report', 'json', '--report-dir', dir, '--quiet'], { timeoutMs: 240_000 });
+          const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1]) * 1024;
+          const results = JSON.parse(readFileSync(`${dir}/results.json`, 'utf8')) as Results;
+          rmSync(dir, { recursive: true, force: true });
+          runs.push({ rss, results, stdout: r.stdout });
+          if (huge) expect(proxy.huge.started).toBeGreaterThan(0);
+        } finally {
+          await proxy.close();
+        }
+      }
+    } finally {
+      await ref.stop();
+    }
+    const [plain, huge] = runs as [(typeof runs)[0], (typeof runs)[0]];
+    expect(plain.results.summary.failed).toBe(0);
+    // No behaviour fails because of the huge body; the ones that needed it are errors saying so.
+    expect(failedIds(huge.results)).toEqual([]);
+    const errors = huge.results.behaviours.filter((b) => b.status === 'error');
+    expect(errors.length).toBeGreaterThan(0);
+    for (const b of errors) {
+      expect(b.failureKind).toBe('target');
+      expect(b.reason).toMatch(/over the --max-body limit of 8\.0 MB: read no further/);
+    }
+    expect(huge.results.network!.behavioursErrored).toBe(errors.length);
+    console.log(`peak RSS ${Math.round(huge.rss / 2 ** 20)} MiB with 50 MB bodies, ${Math.round(plain.rss / 2 ** 20)} MiB without; ${errors.length} errors; network ${JSON.stringify({ ...huge.results.network, affected: undefined })}`);
+    // Bounded: at most 150 MB above the same run without the huge body (each oversized answer costs at most 8 MB, 4 at a time).
+    expect(huge.rss - plain.rss, `peak RSS ${Math.round(huge.rss / 1e6)} MB with the 50 MB bodies, ${Math.round(plain.rss / 1e6)} MB without`).toBeLessThan(150 * 1024 * 1024);
+  }, 300_000);
+
+  describe.skipIf(!PLUGIN_TARGET_AVAILABLE)(`the real WordPress 7.1 site${PLUGIN_TARGET_AVAILABLE ? '' : ` (skipped: ${PLUGIN_TARGET_MISSING})`}`, () => {
+    it("behind the issue's network (5 % gateway 502s, 2 % held 3 s): nothing that passes fails, at least 90 % the same verdicts, the rest errors that say why", async () => {
+      const site = await bootPluginTarget(process.env.CMSC_FLAKY_SITE_PORT ? Number(process.env.CMSC_FLAKY_SITE_PORT) : undefined);
+      // The core, batch, oEmbed, auth areas and two extension namespaces: a subset, compared with a baseline run on the same site through a clean proxy (the same URL shape).
+      const only = '^(index|batch|oembed|auth|spamfilter)\\.';
+      try {
+        const results: Results[] = [];
+        for (const flaky of [undefined, ISSUE_MIX]) {
+          const proxy = await startFaultProxy(site.url, [], { profile: 'wordpress', ...(flaky ? { flaky } : {}) });
+          try {
+            const run = await runCli(['run', '--target', proxy.url, '--profile', 'wordpress', '--user', site.user!, '--app-password', site.appPassword!, '--seed', '1', '--only', only, '--report', 'json'], { timeoutMs: 280_000, removeReport: true });
+            expect(run.stderr).not.toMatch(/internal error/i);
+            results.push(run.results());
+            if (flaky) expect(proxy.flaky.gateway).toBeGreaterThan(5);
+          } finally {
+            await proxy.close();
+          }
+        }
+        const [base, flaky] = results as [Results, Results];
+        const cmp = compareVerdicts(base, flaky);
+        expect(failedIds(flaky).filter((id) => !failedIds(base).includes(id))).toEqual([]);
+        // A write that met a gateway's answer after the application may have done it is not sent again
+        // (a second one could change the verdict): such checks are errors. Measured: 94.7-97.9 % the same.
+        expect(cmp.same / cmp.total, cmp.changed.join('\n')).toBeGreaterThanOrEqual(0.9);
+        expect(flaky.network!.retried).toBeGreaterThan(0);
+        console.log(`7.1 site, the issue's network: ${cmp.same} of ${cmp.total} verdicts the same; network ${JSON.stringify({ ...flaky.network, affected: undefined })}\n${cmp.changed.join('\n')}`);
+      } finally {
+        await site.stop();
+      }
+    }, 600_000);
+  });
+});
