@@ -8,7 +8,9 @@
  *   the run is also put in a private mount namespace that looks like a slim Debian (debian:bookworm-slim
  *   plus Node): the php packages and the libraries of their closure such a machine lacks (SLIM_LACKS) are
  *   hidden (their files bind-mounted over by /dev/null, their entries removed from a copy of dpkg's status
- *   file mounted over the real one), so the run must fetch them. Nothing outside that namespace changes.
+ *   file mounted over the real one), and so are apt's package lists (an empty directory over
+ *   /var/lib/apt/lists, as Docker images have none), so the run must fetch them all. Nothing outside that
+ *   namespace changes.
  * - `native`: the same command with the machine's php (the default cache, warm).
  *
  * Prints both walls, the boot (downloads included), requests and verdicts, and every behaviour whose
@@ -59,6 +61,9 @@ function slimMounts(): string[] {
     .join('\n\n');
   writeFileSync(join(work, 'status'), status);
   cmds.push(`mount --bind ${join(work, 'status')} /var/lib/dpkg/status`);
+  // Docker's Debian images delete the package lists: the run must fetch its own.
+  mkdirSync(join(work, 'no-lists'));
+  cmds.push(`mount --bind ${join(work, 'no-lists')} /var/lib/apt/lists`);
   for (const pkg of SLIM_LACKS) {
     const list = ['', ':amd64', ':arm64'].map((a) => `/var/lib/dpkg/info/${pkg}${a}.list`).find(existsSync);
     if (!list) continue;
@@ -111,6 +116,21 @@ function runFirstCommand(name: string, env: NodeJS.ProcessEnv, wrap: string[] = 
   });
 }
 
+const seconds = (clock: string) => clock.split(':').reduce((n, part) => n * 60 + Number(part), 0);
+
+/**
+ * How honest the progress line's estimate was: at each printed line (every 5 s, not a terminal) the estimated
+ * end (elapsed + "about N left") against the real end (the elapsed time of the last line).
+ */
+function estimates(log: string): string {
+  const lines = [...log.matchAll(/(\d+(?::\d+)+) elapsed(?:, about (\d+(?::\d+)+) left)?/g)].map((m) => ({ at: seconds(m[1]!), left: m[2] ? seconds(m[2]) : undefined }));
+  if (!lines.length) return 'no progress lines';
+  const end = lines[lines.length - 1]!.at;
+  const first = lines.find((l) => l.left !== undefined);
+  const samples = lines.filter((l) => l.left !== undefined).filter((_, i, all) => i % Math.max(1, Math.floor(all.length / 6)) === 0);
+  return `run ${end} s; first estimate at ${first?.at ?? '-'} s; estimated end at ${samples.map((l) => `${l.at} s: ${l.at + l.left!} s`).join(', ')}`;
+}
+
 const describe = (o: Outcome) => {
   const s = o.results.summary;
   return `${o.wallS.toFixed(0)} s wall (boot ${o.bootS ?? '?'} s), ${o.results.requests?.count ?? '?'} requests, ${s.passed} passed / ${s.failed} failed / ${s.skipped} skipped / ${s.error} could not be checked, exit ${o.exit}`;
@@ -129,9 +149,11 @@ console.error(`cores ${availableParallelism()}, load ${load()}; php hidden by PA
 try {
   const noPhp = await runFirstCommand('no-php', env, wrap);
   console.log(`no php (${slim ? 'slim Debian' : 'php off PATH'}, empty cache): ${describe(noPhp)}; load after ${load()}`);
+  console.log(`  progress estimate: ${estimates(noPhp.log)}`);
   if (!values['skip-native']) {
     const native = await runFirstCommand('native', { ...process.env });
     console.log(`native php (warm cache): ${describe(native)}; load after ${load()}`);
+    console.log(`  progress estimate: ${estimates(native.log)}`);
     const status = (o: Outcome) => new Map(o.results.behaviours.map((b) => [b.id, b.status]));
     const a = status(noPhp);
     const b = status(native);

@@ -32,6 +32,8 @@ export interface ProgressOptions {
 interface Tally {
   done: number;
   total: number;
+  /** Done and checked (passed, failed, could not be checked): skips cost next to nothing. */
+  checked: number;
 }
 
 const LONGEST_REASON = 300;
@@ -80,7 +82,7 @@ export class ProgressReporter implements Reporter {
     this.live = !!opts.stream.isTTY && process.env.TERM !== 'dumb';
     this.now = opts.now ?? Date.now;
     this.known = opts.totals !== undefined;
-    for (const [ns, total] of Object.entries(opts.totals ?? {})) this.ns.set(ns, { done: 0, total });
+    for (const [ns, total] of Object.entries(opts.totals ?? {})) this.ns.set(ns, { done: 0, total, checked: 0 });
   }
 
   private get quiet(): boolean {
@@ -112,7 +114,9 @@ export class ProgressReporter implements Reporter {
     const status = statusOf(tc);
     if (!status) return;
     this.counts[status]++;
-    this.tally(nsOf(tc)).done++;
+    const t = this.tally(nsOf(tc));
+    t.done++;
+    if (status !== 'skipped') t.checked++;
     this.requests += tc.meta().behaviour?.requests ?? 0;
     if (this.quiet) return;
     if (status === 'failed' || status === 'error') {
@@ -146,7 +150,7 @@ export class ProgressReporter implements Reporter {
 
   private tally(ns: string): Tally {
     let t = this.ns.get(ns);
-    if (!t) this.ns.set(ns, (t = { done: 0, total: 0 }));
+    if (!t) this.ns.set(ns, (t = { done: 0, total: 0, checked: 0 }));
     return t;
   }
 
@@ -179,6 +183,22 @@ export class ProgressReporter implements Reporter {
     this.lastDraw = this.now();
   }
 
+  /**
+   * The time left: the pace of the behaviours that were checked so far, times the behaviours still to be
+   * checked. Skips cost next to nothing (a namespace the target does not advertise skips its hundreds of
+   * behaviours in a second), so each namespace's remaining behaviours count by the share of its done ones that
+   * were checked (the whole run's share for a namespace not yet begun). Counting every behaviour alike said
+   * "about 0:30 left" on a slow target after the skips of a large namespace came early, with minutes to go.
+   */
+  private left(elapsed: number): number | undefined {
+    const checked = [...this.ns.values()].reduce((n, t) => n + t.checked, 0);
+    if (checked < 3) return undefined;
+    const share = checked / this.done();
+    let toCheck = 0;
+    for (const t of this.ns.values()) toCheck += Math.max(0, t.total - t.done) * (t.done >= 3 ? t.checked / t.done : share);
+    return (elapsed / checked) * toCheck;
+  }
+
   /** The progress line. `compact`: namespaces that are finished are left out (a terminal line is short). */
   line(compact = false): string {
     const done = this.done();
@@ -192,7 +212,8 @@ export class ProgressReporter implements Reporter {
     if (c.error) parts.push(`${c.error} could not be checked`);
     parts.push(`${c.skipped} skipped`, `${this.requests} requests`);
     let time = `${clock(elapsed)} elapsed`;
-    if (final && total > done && done >= Math.max(5, total * 0.03) && elapsed >= 2000) time += `, about ${clock((elapsed / done) * (total - done))} left`;
+    const left = final && total > done && done >= Math.max(5, total * 0.03) && elapsed >= 2000 ? this.left(elapsed) : undefined;
+    if (left !== undefined) time += `, about ${clock(left)} left`;
     parts.push(time);
     if (!final && this.files) parts.push(`${this.filesCollected} of ${this.files} suite files loaded`);
     const namespaces = [...this.ns.entries()]

@@ -4,9 +4,10 @@
 //   sites/<key>/               an installed WordPress (template database included) that boots copy
 // Each is built in `<name>.partial` under a lock file and renamed into place when complete.
 import { randomBytes } from 'node:crypto';
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aptDownload, unpackDebs } from './debphp.ts';
 import { TargetBootError, pidAlive, run, sleep, tail } from './proc.ts';
 
 const BUILDS_PACKAGE = '@wp-playground/wordpress-builds@0.9.19';
@@ -114,14 +115,12 @@ async function ensureDebian(ctx: Ctx): Promise<string> {
     return await ensureDir(join(ctx.cacheDir, 'debian'), async (dir) => {
       ctx.log(`downloading Debian packages ${DEBIAN_PACKAGES.join(' ')} (11 MB, once)`);
       try {
-        await run('apt-get', ['download', ...DEBIAN_PACKAGES], { cwd: dir });
-        for (const deb of readdirSync(dir).filter((f) => f.endsWith('.deb'))) {
-          await run('dpkg', ['-x', deb, 'root'], { cwd: dir });
-          rmSync(join(dir, deb));
-        }
+        // With the machine's package lists, or private ones in the cache when it has none (debphp.ts).
+        await aptDownload(ctx, DEBIAN_PACKAGES, dir);
+        await unpackDebs(dir, join(dir, 'root'));
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new TargetBootError('apt-get or dpkg not found: Akismet and WordPress 6.1.9 come from Debian packages');
-        throw new TargetBootError(`${(e as Error).message}: run \`apt-get update\` as root and retry`);
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new TargetBootError('apt-get or dpkg-deb not found: Akismet and WordPress 6.1.9 come from Debian packages');
+        throw new TargetBootError((e as Error).message);
       }
     });
   } catch (e) {

@@ -133,13 +133,16 @@ async function aptOptions(ctx: AptCtx): Promise<string[]> {
   listsChecked ??= (async () => {
     if (await knowsPhp([])) return [];
     const dir = join(ctx.cacheDir, 'apt');
-    const opts = ['-o', `Dir::State::Lists=${join(dir, 'lists')}`, '-o', `Dir::Cache=${join(dir, 'cache')}`, '-o', 'Debug::NoLocking=1'];
-    if (existsSync(join(dir, 'lists')) && Date.now() - statSync(join(dir, 'lists')).mtimeMs < 7 * 24 * 3600_000 && (await knowsPhp(opts))) return opts;
-    ctx.log('this machine has no apt package lists: fetching them into the cache (~10 MB, no root needed)');
-    for (const sub of ['lists/partial', 'cache/archives/partial']) mkdirSync(join(dir, sub), { recursive: true });
-    await run('apt-get', ['update', '-qq', ...opts]);
-    if (!(await knowsPhp(opts))) throw new TargetBootError('apt-get update gave no php-cli package (is a Debian/Ubuntu main repository in /etc/apt/sources.list*?)');
-    return opts;
+    const opts = (d: string) => ['-o', `Dir::State::Lists=${join(d, 'lists')}`, '-o', `Dir::Cache=${join(d, 'cache')}`, '-o', 'Debug::NoLocking=1'];
+    // A day old at most: the mirrors drop superseded versions (security updates), which old lists still name.
+    if (existsSync(dir) && Date.now() - statSync(dir).mtimeMs > 24 * 3600_000) rmSync(dir, { recursive: true, force: true });
+    await ensureDir(dir, async (partial) => {
+      ctx.log('this machine has no apt package lists: fetching them into the cache (~10 MB, no root needed)');
+      for (const sub of ['lists/partial', 'cache/archives/partial']) mkdirSync(join(partial, sub), { recursive: true });
+      await run('apt-get', ['update', '-qq', ...opts(partial)]);
+    });
+    if (!(await knowsPhp(opts(dir)))) throw new TargetBootError(`apt-get update gave no php-cli package (is a Debian/Ubuntu main repository in /etc/apt/sources.list*?); delete ${dir} to try again`);
+    return opts(dir);
   })().catch((e) => {
     listsChecked = undefined;
     throw e;
