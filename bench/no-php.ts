@@ -31,20 +31,20 @@ const { values } = parseArgs({ options: { 'no-slim': { type: 'boolean' }, 'skip-
 /** What a debian:bookworm-slim machine with Node lacks of what Debian's php8.2 packages need. */
 const SLIM_LACKS = [
   'php-common', 'php8.2-cli', 'php8.2-common', 'php8.2-opcache', 'php8.2-readline', 'php8.2-sqlite3', 'php8.2-mbstring', 'php8.2-xml', 'php8.2-intl',
-  'php8.2-curl', 'php8.2-gd', 'php8.2-zip', 'php8.2-bcmath',
+  'php8.2-curl', 'php8.2-gd', 'php8.2-zip', 'php8.2-bcmath', 'unzip',
   'libargon2-1', 'libedit2', 'libicu72', 'libmagic-mgc', 'libmagic1', 'libonig5', 'libsodium23', 'libsqlite3-0', 'libssl3', 'libxml2', 'libxslt1.1',
 ];
 
 const work = mkdtempSync(join(tmpdir(), 'cmsc-nophp-'));
 const load = () => loadavg()[0]!.toFixed(1);
 
-/** A directory standing in for /usr/bin (and /bin): every program but php*, phar*. */
-function pathWithoutPhp(): string {
+/** A directory standing in for /usr/bin (and /bin): every program but php*, phar* (and unzip, not on a slim Debian). */
+function pathWithoutPhp(hide: RegExp): string {
   const bin = join(work, 'bin');
   mkdirSync(bin);
   for (const dir of ['/usr/bin', '/bin']) {
     for (const name of readdirSync(dir)) {
-      if (/^(php|phar)/.test(name) || existsSync(join(bin, name))) continue;
+      if (hide.test(name) || existsSync(join(bin, name))) continue;
       symlinkSync(join(dir, name), join(bin, name));
     }
   }
@@ -123,12 +123,18 @@ const seconds = (clock: string) => clock.split(':').reduce((n, part) => n * 60 +
  * end (elapsed + "about N left") against the real end (the elapsed time of the last line).
  */
 function estimates(log: string): string {
-  const lines = [...log.matchAll(/(\d+(?::\d+)+) elapsed(?:, about (\d+(?::\d+)+) left)?/g)].map((m) => ({ at: seconds(m[1]!), left: m[2] ? seconds(m[2]) : undefined }));
+  const re = /^(\d+)\/(\d+) behaviours.*?(\d+(?::\d+)+) elapsed(?:, about (\d+(?::\d+)+) left)?/gm;
+  const lines = [...log.matchAll(re)].map((m) => ({ done: Number(m[1]), total: Number(m[2]), at: seconds(m[3]!), left: m[4] ? seconds(m[4]) : undefined }));
   if (!lines.length) return 'no progress lines';
   const end = lines[lines.length - 1]!.at;
-  const first = lines.find((l) => l.left !== undefined);
-  const samples = lines.filter((l) => l.left !== undefined).filter((_, i, all) => i % Math.max(1, Math.floor(all.length / 6)) === 0);
-  return `run ${end} s; first estimate at ${first?.at ?? '-'} s; estimated end at ${samples.map((l) => `${l.at} s: ${l.at + l.left!} s`).join(', ')}`;
+  const shown = lines.filter((l) => l.left !== undefined);
+  const samples = shown.filter((_, i) => i % Math.max(1, Math.floor(shown.length / 8)) === 0);
+  // What the estimate was before issue 27: every behaviour alike.
+  const alike = (l: (typeof lines)[number]) => Math.round(l.at + (l.at / l.done) * (l.total - l.done));
+  return (
+    `run ${end} s; first estimate at ${shown[0]?.at ?? '-'} s; estimated end (at elapsed: now / every behaviour alike) ` +
+    samples.map((l) => `${l.at} s: ${l.at + l.left!} / ${alike(l)}`).join(', ')
+  );
 }
 
 const describe = (o: Outcome) => {
@@ -137,7 +143,7 @@ const describe = (o: Outcome) => {
 };
 
 const slim = !values['no-slim'] && process.getuid?.() === 0 && existsSync('/usr/bin/unshare') && existsSync('/var/lib/dpkg/status');
-const env: NodeJS.ProcessEnv = { ...process.env, PATH: pathWithoutPhp(), CMS_CONFORMANCE_CACHE: join(work, 'cache') };
+const env: NodeJS.ProcessEnv = { ...process.env, PATH: pathWithoutPhp(slim ? /^(php|phar|unzip$)/ : /^(php|phar)/), CMS_CONFORMANCE_CACHE: join(work, 'cache') };
 delete env.CMS_CONFORMANCE_PHP;
 delete env.CMS_CONFORMANCE_RUNTIME;
 let wrap: string[] = [];

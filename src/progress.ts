@@ -21,6 +21,12 @@ export interface ProgressOptions {
   quiet?: boolean;
   /** Selected behaviours per namespace ('(site)' for the index and batch), when known before the run. */
   totals?: Record<string, number>;
+  /**
+   * When `totals` is not known (a first run: no cache of the declarations yet), what the run is expected to
+   * select per namespace (the catalogue, conformance/behaviours.yaml): the estimate of the time left uses it
+   * while the count is still shown as "at least".
+   */
+  expected?: Record<string, number>;
   /** Seconds between two lines when the stream is not a terminal (default 5). */
   intervalMs?: number;
   /** Live line redraws on a terminal at most this often (default 200 ms). */
@@ -190,12 +196,16 @@ export class ProgressReporter implements Reporter {
    * were checked (the whole run's share for a namespace not yet begun). Counting every behaviour alike said
    * "about 0:30 left" on a slow target after the skips of a large namespace came early, with minutes to go.
    */
-  private left(elapsed: number): number | undefined {
+  private left(elapsed: number, expected?: Record<string, number>): number | undefined {
     const checked = [...this.ns.values()].reduce((n, t) => n + t.checked, 0);
     if (checked < 3) return undefined;
     const share = checked / this.done();
     let toCheck = 0;
-    for (const t of this.ns.values()) toCheck += Math.max(0, t.total - t.done) * (t.done >= 3 ? t.checked / t.done : share);
+    for (const ns of new Set([...this.ns.keys(), ...Object.keys(expected ?? {})])) {
+      const t = this.ns.get(ns) ?? { done: 0, total: 0, checked: 0 };
+      const total = Math.max(t.total, expected?.[ns] ?? 0);
+      toCheck += Math.max(0, total - t.done) * (t.done >= 3 ? t.checked / t.done : share);
+    }
     return (elapsed / checked) * toCheck;
   }
 
@@ -212,7 +222,10 @@ export class ProgressReporter implements Reporter {
     if (c.error) parts.push(`${c.error} could not be checked`);
     parts.push(`${c.skipped} skipped`, `${this.requests} requests`);
     let time = `${clock(elapsed)} elapsed`;
-    const left = final && total > done && done >= Math.max(5, total * 0.03) && elapsed >= 2000 ? this.left(elapsed) : undefined;
+    const expected = final ? undefined : this.opts.expected;
+    const sure = final || (expected !== undefined && this.files > 0);
+    const outOf = expected ? Math.max(total, Object.values(expected).reduce((n, x) => n + x, 0)) : total;
+    const left = sure && outOf > done && done >= Math.max(5, outOf * 0.03) && elapsed >= 2000 ? this.left(elapsed, expected) : undefined;
     if (left !== undefined) time += `, about ${clock(left)} left`;
     parts.push(time);
     if (!final && this.files) parts.push(`${this.filesCollected} of ${this.files} suite files loaded`);

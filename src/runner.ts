@@ -25,7 +25,7 @@ import { digestIndex } from '../reporters/advertised.ts';
 import { applyBaseline, loadBaseline, writeBaselineFile, type BaselineFile } from './baseline.ts';
 import { eventWriter } from './events.ts';
 import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../reporters/index.ts';
-import { cachedDeclared, expandSuiteGlobs, recordDeclared, selectDeclared, totalsByNamespace, type Declared } from './declared.ts';
+import { cachedDeclared, catalogueTotals, expandSuiteGlobs, recordDeclared, selectDeclared, totalsByNamespace, type Declared } from './declared.ts';
 import { ProgressReporter, type ProgressOptions } from './progress.ts';
 
 export { PKG_ROOT };
@@ -356,7 +356,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   // A typo in --only is a usage error before any target boots (and before any report is written).
   const declared = await declaredFor(cfg.only, cfg.only !== undefined);
   if (cfg.only !== undefined && declared && !declared.selected.length) throw new UsageError(noneSelected(cfg.only, declared.of));
-  const progress = new ProgressReporter({ stream: { write: () => true }, quiet: true, ...opts.progress, ...(declared ? { totals: totalsByNamespace(declared.selected) } : {}) });
+  const progress = new ProgressReporter({ stream: { write: () => true }, quiet: true, ...opts.progress, ...(declared ? { totals: totalsByNamespace(declared.selected) } : cfg.only === undefined ? { expected: catalogueTotals() } : {}) });
   // Vitest starts (about half a second of CPU) while the target boots and its index is read.
   const ownEngine = !opts.engine;
   const starting = ownEngine ? SuiteEngine.create(cfg, { reporters: [progress] }) : undefined;

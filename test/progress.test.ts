@@ -104,6 +104,21 @@ describe('progress', () => {
     expect(q.line()).toContain('0:08 elapsed, about 0:22 left');
   });
 
+  it('on a first run (no totals yet) estimates from the catalogue\'s expected totals while the count stays "at least"', () => {
+    const p = new ProgressReporter({ stream: sink(false), expected: { 'cms/v2': 20, 'suite/v4': 80 }, now: () => now });
+    p.onTestRunStart(specs(3));
+    p.onTestModuleCollected(module([...Array(10)].map((_, i) => testCase({ id: `cms.${i}`, ns: 'cms/v2', state: 'passed' }))));
+    now = 10_000;
+    for (let i = 0; i < 5; i++) p.onTestCaseResult(testCase({ id: `cms.${i}`, ns: 'cms/v2', state: 'passed' }));
+    // 5 checked in 10 s; cms/v2 15 left, suite/v4 80 not begun at the run's share (1): 95 -> 190 s
+    expect(p.line()).toContain('5/≥10 behaviours · 0 failed · 0 skipped · 10 requests · 0:10 elapsed, about 3:10 left');
+    const q = new ProgressReporter({ stream: sink(false), now: () => now });
+    q.onTestRunStart(specs(3));
+    q.onTestModuleCollected(module([...Array(10)].map((_, i) => testCase({ id: `cms.${i}`, ns: 'cms/v2', state: 'passed' }))));
+    for (let i = 0; i < 5; i++) q.onTestCaseResult(testCase({ id: `cms.${i}`, ns: 'cms/v2', state: 'passed' }));
+    expect(q.line()).not.toContain('left'); // nothing to go by
+  });
+
   it('prints nothing when quiet', () => {
     const out = sink(false);
     const p = new ProgressReporter({ stream: out, quiet: true, totals: { 'cms/v2': 1 }, now: () => now });

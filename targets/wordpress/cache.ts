@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { aptDownload, unpackDebs } from './debphp.ts';
+import { aptDownload, ensureDebianUnzip, unpackDebs } from './debphp.ts';
 import { TargetBootError, pidAlive, run, sleep, tail } from './proc.ts';
 
 const BUILDS_PACKAGE = '@wp-playground/wordpress-builds@0.9.19';
@@ -82,13 +82,21 @@ async function withLock(file: string, fn: () => Promise<void>): Promise<void> {
   }
 }
 
-async function unzip(zip: string, dest: string): Promise<void> {
+/** unzip, or (not installed, on Debian/Ubuntu) Debian's unzip package unpacked into the cache. */
+async function unzip(ctx: Ctx, zip: string, dest: string): Promise<void> {
   try {
     await run('unzip', ['-q', '-o', zip, '-d', dest]);
+    return;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new TargetBootError('unzip not found: install unzip (apt-get install unzip)');
-    throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
+  let bin: string;
+  try {
+    bin = await ensureDebianUnzip(ctx);
+  } catch (e) {
+    throw new TargetBootError(`unzip not found: install unzip (apt-get install unzip); Debian's unzip package could not be fetched either: ${(e as Error).message}`);
+  }
+  await run(bin, ['-q', '-o', zip, '-d', dest]);
 }
 
 async function ensureBuilds(ctx: Ctx): Promise<string> {
@@ -217,7 +225,7 @@ export async function ensureTemplate(ctx: Ctx, version: '6.5.5' | '6.1.9', akism
       copyTree(debian!, site);
       if (!akismet) rmSync(join(site, 'wp-content/plugins/akismet'), { recursive: true });
     } else {
-      await unzip(join(builds, BUILDS_ZIP[version]), site);
+      await unzip(ctx, join(builds, BUILDS_ZIP[version]), site);
       // The zip's database was installed for another URL.
       rmSync(join(site, 'wp-content/database'), { recursive: true });
       if (akismet) copyTree(join(debian!, 'wp-content/plugins/akismet'), join(site, 'wp-content/plugins/akismet'));
@@ -230,7 +238,7 @@ export async function ensureTemplate(ctx: Ctx, version: '6.5.5' | '6.1.9', akism
     mkdirSync(join(site, 'wp-content/database'));
 
     const plugins = join(site, 'wp-content/plugins');
-    await unzip(join(builds, 'sqlite-database-integration.zip'), plugins);
+    await unzip(ctx, join(builds, 'sqlite-database-integration.zip'), plugins);
     renameSync(join(plugins, 'sqlite-database-integration-main'), join(plugins, 'sqlite-database-integration'));
     cpSync(join(plugins, 'sqlite-database-integration/db.copy'), join(site, 'wp-content/db.php'));
 

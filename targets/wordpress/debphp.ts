@@ -150,10 +150,12 @@ async function aptOptions(ctx: AptCtx): Promise<string[]> {
   return listsChecked;
 }
 
+/** Do these lists know php-cli? Rejects (ENOENT) when there is no apt-cache. */
 async function knowsPhp(opts: string[]): Promise<boolean> {
   try {
     return phpSeries((await run('apt-cache', [...opts, 'depends', 'php-cli'])).stdout) !== undefined;
-  } catch {
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw e;
     return false;
   }
 }
@@ -200,7 +202,7 @@ export async function ensureDebianPhp(ctx: AptCtx): Promise<string> {
         const graph = (await run('apt-cache', [...opts, 'depends', '--recurse', '--no-recommends', '--no-suggests', '--no-conflicts', '--no-breaks', '--no-replaces', '--no-enhances', ...wanted])).stdout;
         const fetch = packagesToFetch(series, libraryClosure(graph, wanted), await (ctx.installed ?? installedPackages)());
         const libs = fetch.length - wanted.length;
-        ctx.log(`fetching Debian's ${series} packages${libs ? ` and ${libs} libraries this machine lacks` : ''} into the cache (no root needed, once): native PHP speed`);
+        ctx.log(`no usable php here: fetching Debian's ${series} packages${libs ? ` and ${libs} libraries this machine lacks` : ''} into the cache (no root needed, once)`);
         const debs = join(partial, 'debs');
         mkdirSync(debs);
         await aptDownload(ctx, fetch, debs);
@@ -254,5 +256,12 @@ export function writeRuntime(partial: string, final: string, series: string): vo
   chmodSync(join(partial, 'php'), 0o755);
 }
 
-/** Is Debian's php already unpacked in this cache? */
-export const debianPhpCached = (cacheDir: string) => existsSync(join(cacheDir, 'debian-php', 'php'));
+/** Debian's unzip (it needs only libc and libbz2, which every Debian has) unpacked into the cache: its path. */
+export async function ensureDebianUnzip(ctx: AptCtx): Promise<string> {
+  const dir = await ensureDir(join(ctx.cacheDir, 'debian-unzip'), async (partial) => {
+    ctx.log("unzip not found: fetching Debian's unzip package into the cache (no root needed, once)");
+    await aptDownload(ctx, ['unzip'], partial);
+    await unpackDebs(partial, join(partial, 'root'));
+  });
+  return join(dir, 'root/usr/bin/unzip');
+}

@@ -6,7 +6,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, realpathSync, writeFile
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PHP_FLAGS, ensureTemplate, phpScript, wpConfig } from './cache.ts';
-import { debianPhpCached, ensureDebianPhp } from './debphp.ts';
+import { ensureDebianPhp } from './debphp.ts';
 import { TargetBootError, freePort, killGroup, run, sleep, tail } from './proc.ts';
 import { SITE_PREFIX, copySite, installExitHandlers, running, stopSite, type BootOptions, type Running, type WordPressTarget } from './site.ts';
 
@@ -51,17 +51,16 @@ async function chooseRuntime(opts: BootOptions): Promise<{ runtime: 'php'; php: 
   }
   let noDebian: string;
   try {
-    const cached = debianPhpCached(cacheDirOf(opts));
-    log(`${noPhp.replace(/:.*/, '')}: using Debian's php packages ${cached ? 'from' : 'unpacked into'} the cache instead (native speed, no root needed)`);
     const php = await ensureDebianPhp({ cacheDir: cacheDirOf(opts), log });
     await checkPhp(php);
+    log(`${noPhp.replace(/:.*/, '')}: using Debian's php packages unpacked into the cache instead (native speed)`);
     return { runtime: 'php', php };
   } catch (e) {
     noDebian = `Debian's php packages: ${(e as Error).message}`;
   }
   if (runtime === 'php') throw new TargetBootError(`${noPhp}; ${noDebian}`);
   log(
-    `${noPhp}; ${noDebian}; using PHP-in-WebAssembly instead: ~50 requests a minute, a full run takes most of an hour. ` +
+    `${noPhp.replace(/:.*/, '')}; ${noDebian}; using PHP-in-WebAssembly instead: ~50 requests a minute, a full run takes most of an hour. ` +
       'For native speed (a full run in about a minute) install PHP 8 with SQLite (Debian/Ubuntu: apt-get install php8.2-cli php8.2-sqlite3; macOS: brew install php) or set CMS_CONFORMANCE_PHP to a php binary',
   );
   return { runtime: 'wasm', noPhp: `${noPhp}; ${noDebian}` };
