@@ -123,7 +123,7 @@ const seconds = (clock: string) => clock.split(':').reduce((n, part) => n * 60 +
  * end (elapsed + "about N left") against the real end (the elapsed time of the last line).
  */
 function estimates(log: string): string {
-  const re = /^(\d+)\/(\d+) behaviours.*?(\d+(?::\d+)+) elapsed(?:, about (\d+(?::\d+)+) left)?/gm;
+  const re = /^(\d+)\/≥?(\d+) behaviours.*?(\d+(?::\d+)+) elapsed(?:, about (\d+(?::\d+)+) left)?/gm;
   const lines = [...log.matchAll(re)].map((m) => ({ done: Number(m[1]), total: Number(m[2]), at: seconds(m[3]!), left: m[4] ? seconds(m[4]) : undefined }));
   if (!lines.length) return 'no progress lines';
   const end = lines[lines.length - 1]!.at;
