@@ -204,9 +204,17 @@ export class ProgressReporter implements Reporter {
     for (const ns of new Set([...this.ns.keys(), ...Object.keys(expected ?? {})])) {
       const t = this.ns.get(ns) ?? { done: 0, total: 0, checked: 0 };
       const total = Math.max(t.total, expected?.[ns] ?? 0);
-      toCheck += Math.max(0, total - t.done) * (t.done >= 3 ? t.checked / t.done : share);
+      // A namespace the target does not advertise skips (as the run's are told once the index is read).
+      const guess = ns !== '(site)' && this.isAdvertised && !this.isAdvertised(ns) ? 0 : share;
+      toCheck += Math.max(0, total - t.done) * (t.done >= 3 ? t.checked / t.done : guess);
     }
     return (elapsed / checked) * toCheck;
+  }
+
+  private isAdvertised?: (namespace: string) => boolean;
+  /** The target's index is read: which (documented) namespaces it advertises, for the estimate. */
+  advertised(isAdvertised: (namespace: string) => boolean): void {
+    this.isAdvertised = isAdvertised;
   }
 
   /** The progress line. `compact`: namespaces that are finished are left out (a terminal line is short). */

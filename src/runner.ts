@@ -388,6 +388,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     const indexClient = setupClient(prepared.url, effective, (e) => setupExchanges.push(e));
     const index = await fetchIndex(indexClient).finally(() => indexClient.close());
     const { profile, reason } = chooseProfile(cfg, index);
+    if (Array.isArray(index?.namespaces)) progress.advertised((ns) => index.namespaces.includes(getProfile(profile).toTargetNamespace(ns)));
     // Defaults of site state: read before any behaviour runs, on a fresh site only (src/fresh-site.ts).
     const freshSite = await freshSiteSnapshot(effective, prepared, profile, index, (e) => setupExchanges.push(e));
     prepared.setUp?.();

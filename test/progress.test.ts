@@ -112,6 +112,9 @@ describe('progress', () => {
     for (let i = 0; i < 5; i++) p.onTestCaseResult(testCase({ id: `cms.${i}`, ns: 'cms/v2', state: 'passed' }));
     // 5 checked in 10 s; cms/v2 15 left, suite/v4 80 not begun at the run's share (1): 95 -> 190 s
     expect(p.line()).toContain('5/≥10 behaviours · 0 failed · 0 skipped · 10 requests · 0:10 elapsed, about 3:10 left');
+    // Once the index says suite/v4 is not advertised, its behaviours are expected to skip: 15 left -> 30 s.
+    p.advertised((ns) => ns !== 'suite/v4');
+    expect(p.line()).toContain('0:10 elapsed, about 0:30 left');
     const q = new ProgressReporter({ stream: sink(false), now: () => now });
     q.onTestRunStart(specs(3));
     q.onTestModuleCollected(module([...Array(10)].map((_, i) => testCase({ id: `cms.${i}`, ns: 'cms/v2', state: 'passed' }))));
