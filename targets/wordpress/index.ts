@@ -2,9 +2,9 @@
 // PHP-in-WebAssembly (wasm.ts). See README.md.
 import { createHash } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PHP_FLAGS, ensureTemplate, phpScript, wpConfig } from './cache.ts';
 import { ensureDebianPhp } from './debphp.ts';
 import { TargetBootError, freePort, killGroup, run, sleep, tail } from './proc.ts';
@@ -51,8 +51,17 @@ async function chooseRuntime(opts: BootOptions): Promise<{ runtime: 'php'; php: 
   }
   let noDebian: string;
   try {
-    const php = await ensureDebianPhp({ cacheDir: cacheDirOf(opts), log });
-    await checkPhp(php);
+    const ctx = { cacheDir: cacheDirOf(opts), log };
+    let php = await ensureDebianPhp(ctx);
+    try {
+      await checkPhp(php);
+    } catch (e) {
+      // A cache made elsewhere (another machine's libraries, a moved directory): fetched again, once.
+      log(`Debian's php in the cache does not run here (${(e as Error).message}): fetching it again`);
+      rmSync(dirname(php), { recursive: true, force: true });
+      php = await ensureDebianPhp(ctx);
+      await checkPhp(php);
+    }
     log(`${noPhp.replace(/:.*/, '')}: using Debian's php packages unpacked into the cache instead (native speed)`);
     return { runtime: 'php', php };
   } catch (e) {
