@@ -38,7 +38,7 @@ export interface ProgressOptions {
 interface Tally {
   done: number;
   total: number;
-  /** Done and checked (passed, failed, could not be checked): skips cost next to nothing. */
+  /** Done with requests of their own: skips, and checks of the index the run read once, cost next to nothing. */
   checked: number;
 }
 
@@ -122,7 +122,7 @@ export class ProgressReporter implements Reporter {
     this.counts[status]++;
     const t = this.tally(nsOf(tc));
     t.done++;
-    if (status !== 'skipped') t.checked++;
+    if (status !== 'skipped' && (tc.meta().behaviour?.requests ?? 1) > 0) t.checked++;
     this.requests += tc.meta().behaviour?.requests ?? 0;
     if (this.quiet) return;
     if (status === 'failed' || status === 'error') {
@@ -190,10 +190,12 @@ export class ProgressReporter implements Reporter {
   }
 
   /**
-   * The time left: the pace of the behaviours that were checked so far, times the behaviours still to be
-   * checked. Skips cost next to nothing (a namespace the target does not advertise skips its hundreds of
-   * behaviours in a second), so each namespace's remaining behaviours count by the share of its done ones that
-   * were checked (the whole run's share for a namespace not yet begun). Counting every behaviour alike said
+   * The time left: the pace of the behaviours that sent requests so far, times the behaviours still to do
+   * that will. Skips and checks of the index read once cost next to nothing (a namespace the target does not
+   * advertise skips its hundreds of behaviours in a second; discovery checks hundreds of items of the index
+   * without a request), so each namespace's remaining behaviours count by the share of its done ones that
+   * sent requests (the whole run's share for a namespace not yet begun; none for one the index does not
+   * advertise). Counting every behaviour alike said
    * "about 0:30 left" on a slow target after the skips of a large namespace came early, with minutes to go.
    */
   private left(elapsed: number, expected?: Record<string, number>): number | undefined {

@@ -94,6 +94,14 @@ describe('progress', () => {
     // 5 checked in 10 s; cms/v2 has 5 to check, suite/v4's 80 left skip as its 10 done did: 10 s, not
     // the 57 s that counting every behaviour alike gives (10 s / 15 done * 85 left).
     expect(p.line()).toContain('0:10 elapsed, about 0:10 left');
+    // Checks of the index the run read once (no request of their own) cost nothing either.
+    const d = new ProgressReporter({ stream: sink(false), totals: { '(site)': 90, 'cms/v2': 10 }, now: () => now });
+    now = 0;
+    d.onTestRunStart(specs(2));
+    for (let i = 0; i < 10; i++) d.onTestCaseResult(testCase({ id: `disc.${i}`, ns: '', state: 'passed', requests: 0 }));
+    now = 10_000;
+    for (let i = 0; i < 5; i++) d.onTestCaseResult(testCase({ id: `cms.${i}`, ns: 'cms/v2', state: 'passed' }));
+    expect(d.line()).toContain('0:10 elapsed, about 0:10 left');
     // A namespace not begun counts by the run's share: suite/v4 not begun, cms/v2 half skipped.
     const q = new ProgressReporter({ stream: sink(false), totals: { 'cms/v2': 20, 'suite/v4': 10 }, now: () => now });
     now = 0;
