@@ -193,3 +193,23 @@ export function totalsByNamespace(list: readonly Declared[]): Record<string, num
   for (const d of list) out[d.namespace || '(site)'] = (out[d.namespace || '(site)'] ?? 0) + 1;
   return out;
 }
+
+/**
+ * Behaviours per namespace as the catalogue lists them (conformance/behaviours.yaml, regenerated with the
+ * sources: `npm run catalogue`), or undefined without it. Only an expectation (the progress line's estimate on a
+ * first run, before the suite files are loaded): the declarations are what a run selects.
+ */
+export function catalogueTotals(): Record<string, number> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(PKG_ROOT, 'conformance', 'behaviours.yaml'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(/^- id: .*\n  level: .*\n  namespace: (.*)$/gm)) {
+    const ns = m[1]!.trim().replace(/^"(.*)"$/, '$1') || '(site)';
+    out[ns] = (out[ns] ?? 0) + 1;
+  }
+  return Object.keys(out).length ? out : undefined;
+}

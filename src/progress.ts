@@ -21,6 +21,12 @@ export interface ProgressOptions {
   quiet?: boolean;
   /** Selected behaviours per namespace ('(site)' for the index and batch), when known before the run. */
   totals?: Record<string, number>;
+  /**
+   * When `totals` is not known (a first run: no cache of the declarations yet), what the run is expected to
+   * select per namespace (the catalogue, conformance/behaviours.yaml): the estimate of the time left uses it
+   * while the count is still shown as "at least".
+   */
+  expected?: Record<string, number>;
   /** Seconds between two lines when the stream is not a terminal (default 5). */
   intervalMs?: number;
   /** Live line redraws on a terminal at most this often (default 200 ms). */
@@ -32,6 +38,8 @@ export interface ProgressOptions {
 interface Tally {
   done: number;
   total: number;
+  /** Done with requests of their own: skips, and checks of the index the run read once, cost next to nothing. */
+  checked: number;
 }
 
 const LONGEST_REASON = 300;
@@ -80,7 +88,7 @@ export class ProgressReporter implements Reporter {
     this.live = !!opts.stream.isTTY && process.env.TERM !== 'dumb';
     this.now = opts.now ?? Date.now;
     this.known = opts.totals !== undefined;
-    for (const [ns, total] of Object.entries(opts.totals ?? {})) this.ns.set(ns, { done: 0, total });
+    for (const [ns, total] of Object.entries(opts.totals ?? {})) this.ns.set(ns, { done: 0, total, checked: 0 });
   }
 
   private get quiet(): boolean {
@@ -112,7 +120,9 @@ export class ProgressReporter implements Reporter {
     const status = statusOf(tc);
     if (!status) return;
     this.counts[status]++;
-    this.tally(nsOf(tc)).done++;
+    const t = this.tally(nsOf(tc));
+    t.done++;
+    if (status !== 'skipped' && (tc.meta().behaviour?.requests ?? 1) > 0) t.checked++;
     this.requests += tc.meta().behaviour?.requests ?? 0;
     if (this.quiet) return;
     if (status === 'failed' || status === 'error') {
@@ -146,7 +156,7 @@ export class ProgressReporter implements Reporter {
 
   private tally(ns: string): Tally {
     let t = this.ns.get(ns);
-    if (!t) this.ns.set(ns, (t = { done: 0, total: 0 }));
+    if (!t) this.ns.set(ns, (t = { done: 0, total: 0, checked: 0 }));
     return t;
   }
 
@@ -179,6 +189,36 @@ export class ProgressReporter implements Reporter {
     this.lastDraw = this.now();
   }
 
+  /**
+   * The time left: the pace of the behaviours that sent requests so far, times the behaviours still to do
+   * that will. Skips and checks of the index read once cost next to nothing (a namespace the target does not
+   * advertise skips its hundreds of behaviours in a second; discovery checks hundreds of items of the index
+   * without a request), so each namespace's remaining behaviours count by the share of its done ones that
+   * sent requests (the whole run's share for a namespace not yet begun; none for one the index does not
+   * advertise). Counting every behaviour alike said
+   * "about 0:30 left" on a slow target after the skips of a large namespace came early, with minutes to go.
+   */
+  private left(elapsed: number, expected?: Record<string, number>): number | undefined {
+    const checked = [...this.ns.values()].reduce((n, t) => n + t.checked, 0);
+    if (checked < 3) return undefined;
+    const share = checked / this.done();
+    let toCheck = 0;
+    for (const ns of new Set([...this.ns.keys(), ...Object.keys(expected ?? {})])) {
+      const t = this.ns.get(ns) ?? { done: 0, total: 0, checked: 0 };
+      const total = Math.max(t.total, expected?.[ns] ?? 0);
+      // A namespace the target does not advertise skips (as the run's are told once the index is read).
+      const guess = ns !== '(site)' && this.isAdvertised && !this.isAdvertised(ns) ? 0 : share;
+      toCheck += Math.max(0, total - t.done) * (t.done >= 3 ? t.checked / t.done : guess);
+    }
+    return (elapsed / checked) * toCheck;
+  }
+
+  private isAdvertised?: (namespace: string) => boolean;
+  /** The target's index is read: which (documented) namespaces it advertises, for the estimate. */
+  advertised(isAdvertised: (namespace: string) => boolean): void {
+    this.isAdvertised = isAdvertised;
+  }
+
   /** The progress line. `compact`: namespaces that are finished are left out (a terminal line is short). */
   line(compact = false): string {
     const done = this.done();
@@ -192,7 +232,11 @@ export class ProgressReporter implements Reporter {
     if (c.error) parts.push(`${c.error} could not be checked`);
     parts.push(`${c.skipped} skipped`, `${this.requests} requests`);
     let time = `${clock(elapsed)} elapsed`;
-    if (final && total > done && done >= Math.max(5, total * 0.03) && elapsed >= 2000) time += `, about ${clock((elapsed / done) * (total - done))} left`;
+    const expected = final ? undefined : this.opts.expected;
+    const sure = final || (expected !== undefined && this.files > 0);
+    const outOf = expected ? Math.max(total, Object.values(expected).reduce((n, x) => n + x, 0)) : total;
+    const left = sure && outOf > done && done >= Math.max(5, outOf * 0.03) && elapsed >= 2000 ? this.left(elapsed, expected) : undefined;
+    if (left !== undefined) time += `, about ${clock(left)} left`;
     parts.push(time);
     if (!final && this.files) parts.push(`${this.filesCollected} of ${this.files} suite files loaded`);
     const namespaces = [...this.ns.entries()]

@@ -26,7 +26,7 @@ import { digestIndex } from '../reporters/advertised.ts';
 import { applyBaseline, loadBaseline, writeBaselineFile, type BaselineFile } from './baseline.ts';
 import { eventWriter } from './events.ts';
 import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../reporters/index.ts';
-import { cachedDeclared, expandSuiteGlobs, idsPattern, onlyMatcher, recordDeclared, selectDeclared, totalsByNamespace, type Declared } from './declared.ts';
+import { cachedDeclared, catalogueTotals, expandSuiteGlobs, idsPattern, onlyMatcher, recordDeclared, selectDeclared, totalsByNamespace, type Declared } from './declared.ts';
 import { ProgressReporter, type ProgressOptions } from './progress.ts';
 
 export { PKG_ROOT };
@@ -426,7 +426,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   // A typo in --only is a usage error before any target boots (and before any report is written).
   const declared = await declaredFor(cfg.only, cfg.only !== undefined);
   await assertSelects(cfg.only, declared);
-  const progress = new ProgressReporter({ stream: { write: () => true }, quiet: true, ...opts.progress, ...(declared ? { totals: totalsByNamespace(declared.selected) } : {}) });
+  const progress = new ProgressReporter({ stream: { write: () => true }, quiet: true, ...opts.progress, ...(declared ? { totals: totalsByNamespace(declared.selected) } : cfg.only === undefined ? { expected: catalogueTotals() } : {}) });
   // Vitest starts (about half a second of CPU) while the target boots and its index is read.
   const ownEngine = !opts.engine;
   const starting = ownEngine ? SuiteEngine.create(cfg, { reporters: [progress] }) : undefined;
@@ -485,6 +485,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     const indexClient = setupClient(prepared.url, effective, (e) => setupExchanges.push(e));
     const index = await fetchIndex(indexClient).finally(() => indexClient.close());
     const { profile, reason } = chooseProfile(cfg, index);
+    if (Array.isArray(index?.namespaces)) progress.advertised((ns) => index.namespaces.includes(getProfile(profile).toTargetNamespace(ns)));
     // Defaults of site state: read before any behaviour runs, on a fresh site only (src/fresh-site.ts).
     const freshSite = await freshSiteSnapshot(effective, prepared, profile, index, (e) => setupExchanges.push(e));
     prepared.setUp?.();

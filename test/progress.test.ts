@@ -57,7 +57,8 @@ describe('progress', () => {
     now = 5000;
     vi.advanceTimersByTime(5000);
     const line = out.text.split('\n')[2]!;
-    expect(line).toBe('5/10 behaviours (50 %) · 1 failed · 1 could not be checked · 1 skipped · 11 requests · 0:05 elapsed, about 0:05 left | (site) 2/2 · cms/v2 3/8');
+    expect(line).toBe('5/10 behaviours (50 %) · 1 failed · 1 could not be checked · 1 skipped · 11 requests · 0:05 elapsed, about 0:06 left | (site) 2/2 · cms/v2 3/8');
+    // 4 checked in 5 s; still to check: cms/v2's 5 (all of its done ones were checked) -> 5 / 4 * 5 = 6.25 s
     p.onTestRunEnd();
     expect(out.text).not.toContain('\r');
   });
@@ -81,6 +82,52 @@ describe('progress', () => {
     expect(p.line()).toMatch(/^1\/≥1 behaviours · 0 failed · 0 skipped · 2 requests · 0:00 elapsed · 1 of 2 suite files loaded \| cms\/v2 1\/≥1$/);
     p.onTestModuleCollected(module([testCase({ id: 'index.a', ns: '', state: 'passed' })]));
     expect(p.line()).toMatch(/^1\/2 behaviours \(50 %\) .*\| \(site\) 0\/1 · cms\/v2 1\/1$/);
+  });
+
+  it('estimates the time left from the pace of the checked behaviours: the skips of a namespace the target does not advertise cost nothing', () => {
+    const out = sink(false);
+    const p = new ProgressReporter({ stream: out, totals: { 'cms/v2': 10, 'suite/v4': 90 }, intervalMs: 5000, now: () => now });
+    p.onTestRunStart(specs(2));
+    for (let i = 0; i < 10; i++) p.onTestCaseResult(testCase({ id: `suite.${i}`, ns: 'suite/v4', state: 'skipped' }));
+    now = 10_000;
+    for (let i = 0; i < 5; i++) p.onTestCaseResult(testCase({ id: `cms.${i}`, ns: 'cms/v2', state: 'passed' }));
+    // 5 checked in 10 s; cms/v2 has 5 to check, suite/v4's 80 left skip as its 10 done did: 10 s, not
+    // the 57 s that counting every behaviour alike gives (10 s / 15 done * 85 left).
+    expect(p.line()).toContain('0:10 elapsed, about 0:10 left');
+    // Checks of the index the run read once (no request of their own) cost nothing either.
+    const d = new ProgressReporter({ stream: sink(false), totals: { '(site)': 90, 'cms/v2': 10 }, now: () => now });
+    now = 0;
+    d.onTestRunStart(specs(2));
+    for (let i = 0; i < 10; i++) d.onTestCaseResult(testCase({ id: `disc.${i}`, ns: '', state: 'passed', requests: 0 }));
+    now = 10_000;
+    for (let i = 0; i < 5; i++) d.onTestCaseResult(testCase({ id: `cms.${i}`, ns: 'cms/v2', state: 'passed' }));
+    expect(d.line()).toContain('0:10 elapsed, about 0:10 left');
+    // A namespace not begun counts by the run's share: suite/v4 not begun, cms/v2 half skipped.
+    const q = new ProgressReporter({ stream: sink(false), totals: { 'cms/v2': 20, 'suite/v4': 10 }, now: () => now });
+    now = 0;
+    q.onTestRunStart(specs(2));
+    now = 8000;
+    for (let i = 0; i < 8; i++) q.onTestCaseResult(testCase({ id: `cms.${i}`, ns: 'cms/v2', state: i % 2 ? 'skipped' : 'passed' }));
+    // 4 checked in 8 s; to check: cms/v2 12 * 0.5 + suite/v4 10 * 0.5 = 11 -> 22 s
+    expect(q.line()).toContain('0:08 elapsed, about 0:22 left');
+  });
+
+  it('on a first run (no totals yet) estimates from the catalogue\'s expected totals while the count stays "at least"', () => {
+    const p = new ProgressReporter({ stream: sink(false), expected: { 'cms/v2': 20, 'suite/v4': 80 }, now: () => now });
+    p.onTestRunStart(specs(3));
+    p.onTestModuleCollected(module([...Array(10)].map((_, i) => testCase({ id: `cms.${i}`, ns: 'cms/v2', state: 'passed' }))));
+    now = 10_000;
+    for (let i = 0; i < 5; i++) p.onTestCaseResult(testCase({ id: `cms.${i}`, ns: 'cms/v2', state: 'passed' }));
+    // 5 checked in 10 s; cms/v2 15 left, suite/v4 80 not begun at the run's share (1): 95 -> 190 s
+    expect(p.line()).toContain('5/≥10 behaviours · 0 failed · 0 skipped · 10 requests · 0:10 elapsed, about 3:10 left');
+    // Once the index says suite/v4 is not advertised, its behaviours are expected to skip: 15 left -> 30 s.
+    p.advertised((ns) => ns !== 'suite/v4');
+    expect(p.line()).toContain('0:10 elapsed, about 0:30 left');
+    const q = new ProgressReporter({ stream: sink(false), now: () => now });
+    q.onTestRunStart(specs(3));
+    q.onTestModuleCollected(module([...Array(10)].map((_, i) => testCase({ id: `cms.${i}`, ns: 'cms/v2', state: 'passed' }))));
+    for (let i = 0; i < 5; i++) q.onTestCaseResult(testCase({ id: `cms.${i}`, ns: 'cms/v2', state: 'passed' }));
+    expect(q.line()).not.toContain('left'); // nothing to go by
   });
 
   it('prints nothing when quiet', () => {

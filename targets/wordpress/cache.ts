@@ -4,9 +4,10 @@
 //   sites/<key>/               an installed WordPress (template database included) that boots copy
 // Each is built in `<name>.partial` under a lock file and renamed into place when complete.
 import { randomBytes } from 'node:crypto';
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aptDownload, ensureDebianUnzip, unpackDebs } from './debphp.ts';
 import { TargetBootError, pidAlive, run, sleep, tail } from './proc.ts';
 
 const BUILDS_PACKAGE = '@wp-playground/wordpress-builds@0.9.19';
@@ -81,13 +82,21 @@ async function withLock(file: string, fn: () => Promise<void>): Promise<void> {
   }
 }
 
-async function unzip(zip: string, dest: string): Promise<void> {
+/** unzip, or (not installed, on Debian/Ubuntu) Debian's unzip package unpacked into the cache. */
+async function unzip(ctx: Ctx, zip: string, dest: string): Promise<void> {
   try {
     await run('unzip', ['-q', '-o', zip, '-d', dest]);
+    return;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new TargetBootError('unzip not found: install unzip (apt-get install unzip)');
-    throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
+  let bin: string;
+  try {
+    bin = await ensureDebianUnzip(ctx);
+  } catch (e) {
+    throw new TargetBootError(`unzip not found: install unzip (apt-get install unzip); Debian's unzip package could not be fetched either: ${(e as Error).message}`);
+  }
+  await run(bin, ['-q', '-o', zip, '-d', dest]);
 }
 
 async function ensureBuilds(ctx: Ctx): Promise<string> {
@@ -114,14 +123,12 @@ async function ensureDebian(ctx: Ctx): Promise<string> {
     return await ensureDir(join(ctx.cacheDir, 'debian'), async (dir) => {
       ctx.log(`downloading Debian packages ${DEBIAN_PACKAGES.join(' ')} (11 MB, once)`);
       try {
-        await run('apt-get', ['download', ...DEBIAN_PACKAGES], { cwd: dir });
-        for (const deb of readdirSync(dir).filter((f) => f.endsWith('.deb'))) {
-          await run('dpkg', ['-x', deb, 'root'], { cwd: dir });
-          rmSync(join(dir, deb));
-        }
+        // With the machine's package lists, or private ones in the cache when it has none (debphp.ts).
+        await aptDownload(ctx, DEBIAN_PACKAGES, dir);
+        await unpackDebs(dir, join(dir, 'root'));
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new TargetBootError('apt-get or dpkg not found: Akismet and WordPress 6.1.9 come from Debian packages');
-        throw new TargetBootError(`${(e as Error).message}: run \`apt-get update\` as root and retry`);
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new TargetBootError('apt-get or dpkg-deb not found: Akismet and WordPress 6.1.9 come from Debian packages');
+        throw new TargetBootError((e as Error).message);
       }
     });
   } catch (e) {
@@ -218,7 +225,7 @@ export async function ensureTemplate(ctx: Ctx, version: '6.5.5' | '6.1.9', akism
       copyTree(debian!, site);
       if (!akismet) rmSync(join(site, 'wp-content/plugins/akismet'), { recursive: true });
     } else {
-      await unzip(join(builds, BUILDS_ZIP[version]), site);
+      await unzip(ctx, join(builds, BUILDS_ZIP[version]), site);
       // The zip's database was installed for another URL.
       rmSync(join(site, 'wp-content/database'), { recursive: true });
       if (akismet) copyTree(join(debian!, 'wp-content/plugins/akismet'), join(site, 'wp-content/plugins/akismet'));
@@ -231,7 +238,7 @@ export async function ensureTemplate(ctx: Ctx, version: '6.5.5' | '6.1.9', akism
     mkdirSync(join(site, 'wp-content/database'));
 
     const plugins = join(site, 'wp-content/plugins');
-    await unzip(join(builds, 'sqlite-database-integration.zip'), plugins);
+    await unzip(ctx, join(builds, 'sqlite-database-integration.zip'), plugins);
     renameSync(join(plugins, 'sqlite-database-integration-main'), join(plugins, 'sqlite-database-integration'));
     cpSync(join(plugins, 'sqlite-database-integration/db.copy'), join(site, 'wp-content/db.php'));
 

@@ -2,10 +2,11 @@
 // PHP-in-WebAssembly (wasm.ts). See README.md.
 import { createHash } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PHP_FLAGS, ensureTemplate, phpScript, wpConfig } from './cache.ts';
+import { ensureDebianPhp } from './debphp.ts';
 import { TargetBootError, freePort, killGroup, run, sleep, tail } from './proc.ts';
 import { SITE_PREFIX, copySite, installExitHandlers, running, stopSite, type BootOptions, type Running, type WordPressTarget } from './site.ts';
 
@@ -16,11 +17,11 @@ const READY_TIMEOUT_MS = 30_000;
 
 export async function bootWordPress(opts: BootOptions = {}): Promise<WordPressTarget> {
   try {
-    const { runtime, noPhp } = await chooseRuntime(opts);
-    if (runtime === 'php') return await boot(opts);
+    const choice = await chooseRuntime(opts);
+    if (choice.runtime === 'php') return await boot(opts, choice.php);
     const { bootWasm } = await import('./wasm.ts');
     return await bootWasm(opts).catch((e) => {
-      throw noPhp ? new TargetBootError(`${noPhp}; PHP-in-WebAssembly did not boot either: ${(e as Error).message}`, { cause: e }) : e;
+      throw choice.noPhp ? new TargetBootError(`${choice.noPhp}; PHP-in-WebAssembly did not boot either: ${(e as Error).message}`, { cause: e }) : e;
     });
   } catch (e) {
     if (e instanceof TargetBootError) throw e;
@@ -28,29 +29,57 @@ export async function bootWordPress(opts: BootOptions = {}): Promise<WordPressTa
   }
 }
 
-/** The runtime to boot; with 'auto' and no usable php, `noPhp` says why. */
-async function chooseRuntime(opts: BootOptions): Promise<{ runtime: 'php' | 'wasm'; noPhp?: string }> {
+const cacheDirOf = (opts: BootOptions) => opts.cacheDir ?? process.env.CMS_CONFORMANCE_CACHE ?? join(homedir(), '.cache', 'cms-conformance');
+
+/**
+ * The runtime to boot. 'php': the php on PATH (or CMS_CONFORMANCE_PHP), else Debian's php packages unpacked
+ * into the cache (debphp.ts: native speed, no root). 'auto': that, else PHP-in-WebAssembly; `noPhp` says why.
+ * Whichever path is taken is said once, with how to get native speed when it is the slow one.
+ */
+async function chooseRuntime(opts: BootOptions): Promise<{ runtime: 'php'; php: string } | { runtime: 'wasm'; noPhp?: string }> {
   const runtime = opts.runtime ?? (process.env.CMS_CONFORMANCE_RUNTIME || 'auto');
-  if (runtime === 'php' || runtime === 'wasm') return { runtime };
-  if (runtime !== 'auto') {
+  if (runtime === 'wasm') return { runtime };
+  if (runtime !== 'php' && runtime !== 'auto') {
     throw new TargetBootError(`unknown runtime ${JSON.stringify(runtime)}${opts.runtime ? '' : ' in CMS_CONFORMANCE_RUNTIME'}: use php, wasm or auto`);
   }
+  const log = opts.log ?? (() => {});
+  let noPhp: string;
   try {
-    await findPhp();
-    return { runtime: 'php' };
+    return { runtime: 'php', php: await findPhp() };
   } catch (e) {
-    const noPhp = (e as Error).message;
-    opts.log?.(`${noPhp}; using PHP-in-WebAssembly instead (slower)`);
-    return { runtime: 'wasm', noPhp };
+    noPhp = (e as Error).message;
   }
+  let noDebian: string;
+  try {
+    const ctx = { cacheDir: cacheDirOf(opts), log };
+    let php = await ensureDebianPhp(ctx);
+    try {
+      await checkPhp(php);
+    } catch (e) {
+      // A cache made elsewhere (another machine's libraries, a moved directory): fetched again, once.
+      log(`Debian's php in the cache does not run here (${(e as Error).message}): fetching it again`);
+      rmSync(dirname(php), { recursive: true, force: true });
+      php = await ensureDebianPhp(ctx);
+      await checkPhp(php);
+    }
+    log(`${noPhp.replace(/:.*/, '')}: using Debian's php packages unpacked into the cache instead (native speed)`);
+    return { runtime: 'php', php };
+  } catch (e) {
+    noDebian = `Debian's php packages: ${(e as Error).message}`;
+  }
+  if (runtime === 'php') throw new TargetBootError(`${noPhp}; ${noDebian}`);
+  log(
+    `${noPhp.replace(/:.*/, '')}; ${noDebian}; using PHP-in-WebAssembly instead: ~50 requests a minute, a full run takes most of an hour. ` +
+      'For native speed (a full run in about a minute) install PHP 8 with SQLite (Debian/Ubuntu: apt-get install php8.2-cli php8.2-sqlite3; macOS: brew install php) or set CMS_CONFORMANCE_PHP to a php binary',
+  );
+  return { runtime: 'wasm', noPhp: `${noPhp}; ${noDebian}` };
 }
 
-async function boot(opts: BootOptions): Promise<WordPressTarget> {
+async function boot(opts: BootOptions, php: string): Promise<WordPressTarget> {
   const started = Date.now();
   const log = opts.log ?? (() => {});
   const version = opts.version ?? '6.5.5';
-  const cacheDir = opts.cacheDir ?? process.env.CMS_CONFORMANCE_CACHE ?? join(homedir(), '.cache', 'cms-conformance');
-  const php = await findPhp();
+  const cacheDir = cacheDirOf(opts);
   installExitHandlers();
   const template = await ensureTemplate({ cacheDir, php, log }, version, opts.akismet ?? true);
 
@@ -105,10 +134,17 @@ async function boot(opts: BootOptions): Promise<WordPressTarget> {
   }
 }
 
-let phpCheck: Promise<string> | undefined;
+/** The php on PATH (or CMS_CONFORMANCE_PHP), checked. */
 function findPhp(): Promise<string> {
-  phpCheck ??= (async () => {
-    const php = process.env.CMS_CONFORMANCE_PHP || 'php';
+  return checkPhp(process.env.CMS_CONFORMANCE_PHP || 'php');
+}
+
+const phpChecks = new Map<string, Promise<string>>();
+/** Resolves `php` when it runs and has pdo_sqlite; else rejects with a TargetBootError saying what to install. */
+function checkPhp(php: string): Promise<string> {
+  let check = phpChecks.get(php);
+  if (check) return check;
+  check = (async () => {
     let out: string;
     try {
       out = (await run(php, ['-r', 'echo PHP_VERSION, extension_loaded("pdo_sqlite") ? " ok" : " no";'])).stdout;
@@ -123,10 +159,11 @@ function findPhp(): Promise<string> {
     }
     return php;
   })().catch((e) => {
-    phpCheck = undefined;
+    phpChecks.delete(php);
     throw e;
   });
-  return phpCheck;
+  phpChecks.set(php, check);
+  return check;
 }
 
 function startServer(php: string, site: string, port: number, workers: number, logFile: string): ChildProcess {
