@@ -8,6 +8,9 @@
  */
 import type { Coverage } from './coverage.ts';
 import type { SpecRef } from './types.ts';
+import type { NetworkSummary } from './network.ts';
+
+export { describeNetwork, networkSummary, type NetworkSummary } from './network.ts';
 
 // ---------------------------------------------------------------- levels and statuses
 
@@ -299,46 +302,6 @@ export interface Incomplete {
   /** When the stop was asked (ISO time). */
   at: string;
   notRun: number;
-}
-
-/**
- * The counts are of the requests of behaviours and of the prerequisites they own; the requests of a
- * suite file's shared fixtures are not counted, but a behaviour that could not be checked because
- * of them (an error of the target) is among the affected.
- */
-export interface NetworkSummary extends NetworkTrouble {
-  /** Behaviours whose requests met transient trouble (retried, given up or oversized), or that could not be checked because of the target's trouble. */
-  behavioursAffected: number;
-  /** Of those, the ones that could not be checked because of it (status error, failure kind target). */
-  behavioursErrored: number;
-  /** The IDs of the affected behaviours (at most 200). */
-  affected: string[];
-}
-
-/** One line on how noisy the target was (console summary, Markdown and HTML reports). */
-export function describeNetwork(n: NetworkSummary | undefined): string | undefined {
-  if (!n) return undefined;
-  if (!n.retried && !n.gaveUp && !n.oversized) return 'target trouble: none (no request had to be sent again)';
-  const parts = [`${n.retried} request${n.retried === 1 ? '' : 's'} sent again`, `${n.gaveUp} given up`];
-  if (n.oversized) parts.push(`${n.oversized} answer${n.oversized === 1 ? '' : 's'} over --max-body`);
-  return `target trouble: ${parts.join(', ')}; ${n.behavioursAffected} behaviour${n.behavioursAffected === 1 ? '' : 's'} met it, ${n.behavioursErrored} of them could not be checked because of it (errors of the target, never failures)`;
-}
-
-/** The network summary of a run, from its behaviours. */
-export function networkSummary(behaviours: readonly Pick<BehaviourResult, 'id' | 'network' | 'status' | 'failureKind'>[]): NetworkSummary {
-  const out: NetworkSummary = { retried: 0, gaveUp: 0, oversized: 0, behavioursAffected: 0, behavioursErrored: 0, affected: [] };
-  for (const b of behaviours) {
-    const n = b.network;
-    const errored = b.status === 'error' && b.failureKind === 'target';
-    if (!errored && !(n && (n.retried || n.gaveUp || n.oversized))) continue;
-    out.retried += n?.retried ?? 0;
-    out.gaveUp += n?.gaveUp ?? 0;
-    out.oversized += n?.oversized ?? 0;
-    out.behavioursAffected++;
-    if (errored) out.behavioursErrored++;
-    if (out.affected.length < 200) out.affected.push(b.id);
-  }
-  return out;
 }
 
 export type ReportFormat = 'html' | 'junit' | 'md' | 'json' | 'events';

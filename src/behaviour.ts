@@ -7,8 +7,9 @@
 import { relative } from 'node:path';
 import { TestRunner, afterAll, expect, inject, test } from 'vitest';
 import { getProfile, type Profile } from '../schemas/profiles.ts';
-import type { BehaviourDecl, BehaviourMeta, FailureKind, RecordedExchange } from '../schemas/results.ts';
-import { Client, curlFor, idempotentUpdates, type Exchange } from './client.ts';
+import type { BehaviourDecl, BehaviourMeta, FailureKind } from '../schemas/results.ts';
+import { Client, idempotentUpdates, type Exchange } from './client.ts';
+import { failureKindOf, recordExchange, targetTrouble } from './failure-kind.ts';
 import { ConformanceFailure } from './errors.ts';
 import { eventWriter } from './events.ts';
 import { Fixtures, tagFor, type FixtureError } from './fixtures.ts';
@@ -223,44 +224,7 @@ export interface BehaviourContext {
   track(route: string): void;
 }
 
-const TRUNCATE = 2000;
-const truncate = (s: string | undefined) => (s === undefined || s.length <= TRUNCATE ? s : `${s.slice(0, TRUNCATE)}… [${s.length - TRUNCATE} more characters]`);
-
-export function recordExchange(e: Exchange): RecordedExchange {
-  return { ...e, requestBody: truncate(e.requestBody), responseText: truncate(e.responseText) ?? '', curl: curlFor(e) };
-}
-
-/** Did the target misbehave at the transport or format level in these exchanges? Returns what it did. */
-export function targetTrouble(log: readonly Exchange[]): string | undefined {
-  for (const e of [...log].reverse()) {
-    if (e.error) return e.error;
-    if (e.bodyOverLimit) return `${e.method} ${e.route} answered a body of ${e.responseBytes ?? '?'} bytes, over --max-body: read no further`;
-    if (e.status >= 500 || e.status === 429) return `${e.method} ${e.route} answered ${e.status}`;
-    const type = e.responseHeaders['content-type'] ?? '';
-    if (e.responseText && /json/.test(type)) {
-      try {
-        JSON.parse(e.responseText);
-      } catch {
-        return `${e.method} ${e.route} answered malformed JSON`;
-      }
-    }
-    if (e.responseText && !/json/.test(type) && e.method !== 'HEAD') return `${e.method} ${e.route} answered ${type || 'no content type'}, not JSON`;
-  }
-  return undefined;
-}
-
-/**
- * conformance: the server does not do what is documented (an assertion or t.fail);
- * target: the target did not answer usably (network error, timeout, or garbage that stopped the check);
- * harness: any other exception — a bug in cms-conformance.
- */
-export function failureKindOf(err: unknown, log: readonly Exchange[] = []): FailureKind {
-  const name = (err as Error)?.name;
-  if (name === 'ConformanceFailure' || name === 'AssertionError') return 'conformance';
-  if (name === 'TargetError') return 'target';
-  if (targetTrouble(log)) return 'target';
-  return 'harness';
-}
+export { failureKindOf, recordExchange, targetTrouble } from './failure-kind.ts';
 
 export interface BehaviourOptions {
   /** Run alongside the other concurrent behaviours of the file (only for behaviours that share no mutable state). */
