@@ -2,7 +2,23 @@
  * How noisy the target was over a run (issue 24): the requests its behaviours sent again, gave up
  * or found over --max-body, summed from the behaviours' own counts (results.json `network`).
  */
-import type { BehaviourResult, NetworkTrouble } from './results.ts';
+/** How noisy the target was for one behaviour: requests sent again, given up on, and answers over --max-body (results.json behaviours[].network). */
+export interface NetworkTrouble {
+  /** Attempts sent again after transient trouble (no answer, a gateway's 5xx, 429, an HTML page). */
+  retried: number;
+  /** Requests whose trouble persisted through the retries (or a write that could not be sent again). */
+  gaveUp: number;
+  /** Answers whose body was over --max-body and was read no further. */
+  oversized: number;
+}
+
+/** What the summary reads of a behaviour's result. */
+interface Ended {
+  id: string;
+  network?: NetworkTrouble;
+  status: string;
+  failureKind?: string;
+}
 
 /**
  * The counts are of the requests of behaviours and of the prerequisites they own; the requests of a
@@ -28,7 +44,7 @@ export function describeNetwork(n: NetworkSummary | undefined): string | undefin
 }
 
 /** The network summary of a run, from its behaviours. */
-export function networkSummary(behaviours: readonly Pick<BehaviourResult, 'id' | 'network' | 'status' | 'failureKind'>[]): NetworkSummary {
+export function networkSummary(behaviours: readonly Ended[]): NetworkSummary {
   const out: NetworkSummary = { retried: 0, gaveUp: 0, oversized: 0, behavioursAffected: 0, behavioursErrored: 0, affected: [] };
   for (const b of behaviours) {
     const n = b.network;

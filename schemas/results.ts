@@ -8,9 +8,9 @@
  */
 import type { Coverage } from './coverage.ts';
 import type { SpecRef } from './types.ts';
-import type { NetworkSummary } from './network.ts';
+import type { NetworkSummary, NetworkTrouble } from './network.ts';
 
-export { describeNetwork, networkSummary, type NetworkSummary } from './network.ts';
+export { describeNetwork, networkSummary, type NetworkSummary, type NetworkTrouble } from './network.ts';
 
 // ---------------------------------------------------------------- levels and statuses
 
@@ -109,16 +109,6 @@ export interface BehaviourMeta extends BehaviourDecl {
   setupAnswer?: boolean;
   /** Transient trouble of the target this behaviour's requests met (absent when none). */
   network?: NetworkTrouble;
-}
-
-/** How noisy the target was: requests sent again, given up on, and answers over --max-body. */
-export interface NetworkTrouble {
-  /** Attempts sent again after transient trouble (no answer, a gateway's 5xx, 429, an HTML page). */
-  retried: number;
-  /** Requests whose trouble persisted through the retries (or a write that could not be sent again). */
-  gaveUp: number;
-  /** Answers whose body was over --max-body and was read no further. */
-  oversized: number;
 }
 
 export interface BehaviourResult extends Omit<BehaviourMeta, 'spec'> {

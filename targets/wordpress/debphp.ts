@@ -10,7 +10,7 @@
 //                                   as any user, no root: -o Dir::State::Lists=...)
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureDir } from './cache.ts';
+import { ensureDir } from './cache-dir.ts';
 import { TargetBootError, run } from './proc.ts';
 
 /** The modules beside the CLI: SQLite (required), OPcache (speed) and those WordPress warns without. */
