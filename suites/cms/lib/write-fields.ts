@@ -277,10 +277,7 @@ export function defineWriteFields(type: PostType): void {
     { concurrent: true },
   );
 
-  /**
-   * Items of the type whose slug is `slug` (any status): two must never share one. The answers of
-   * writes are checked too: an answer that names a slug the item does not have is no answer.
-   */
+  /** Items of the type whose slug is `slug` (any status): two must never share one. */
   async function holders(t: BehaviourContext, slug: string): Promise<number[]> {
     const res = await t.client.get(type.collection, { query: { slug: [slug], status: ['any'], context: 'edit', per_page: 100 } });
     if (res.status !== 200 || !Array.isArray(res.body)) t.fail(whyNotAccepted(res, `GET ${type.collection}?slug=${slug}&status=any`));
@@ -331,7 +328,7 @@ export function defineWriteFields(type: PostType): void {
         tryCreate(t, { title: `${f.tag} slug update a`, slug: slugA, status: 'publish' }),
         tryCreate(t, { title: `${f.tag} slug update b`, slug: slugB, status: 'publish' }),
       ]);
-      for (const [res, s] of [[first, slugA], [second, slugB]] as const) if (!ok(res.status)) t.fail(whyNotAccepted(res, `create with slug ${s}`));
+      for (const [r, s] of [[first, slugA], [second, slugB]] as const) if (!ok(r.status)) t.fail(whyNotAccepted(r, `create with slug ${s}`));
       const res = await t.client.request('PATCH', type.item(second.body.id), { body: { slug: slugA } });
       const [a, b] = await Promise.all([readEdit(t, first.body.id), readEdit(t, second.body.id)]);
       if (a.slug !== slugA) t.fail(`${type.item(a.id)} was created with the free slug ${slugA}, and reads back ${JSON.stringify(a.slug)}`);
