@@ -611,4 +611,41 @@ const fieldFaults: Fault[] = [
   },
 ];
 
-export const cmsFaults: Fault[] = [...queryFaults, ...filterFaults, ...contextFaults, ...authFaults, ...writeFaults, ...deleteFaults, ...fieldFaults];
+// ---------------------------------------------------------------------------
+// Issue 26: a context's declared title dropped; slugs that are not unique (a separate block)
+// ---------------------------------------------------------------------------
+
+/** Update requests that asked for a slug the stored item did not get: `<type>/<id>` -> the slug asked. */
+const updateAskedSlugs = new Map<string, string>();
+
+export const issue26Faults: Fault[] = [
+  // The embed context declares title.rendered (part 2): a server that leaves title out of embed
+  // answers fails the MUST context checks, not only the SHOULD field sets.
+  itemRewrite('cms.title-dropped-in-embed', 'leaves the title out of embed answers', perType('context.embed'), (req) => isPostTypeRead(req) && contextOf(req) === 'embed', (item) => {
+    delete item.title;
+  }),
+  {
+    id: 'cms.slug-echoed-on-create',
+    title: 'answers a create with the slug it was sent although another item of the type holds it (the stored item has another slug)',
+    caughtBy: perType('fields.slug-unique'),
+    response(req, res) {
+      if (req.method !== 'POST' || !COLLECTION.test(req.route) || typeof req.json?.slug !== 'string') return;
+      if (res.json && typeof res.json === 'object' && typeof res.json.id === 'number' && typeof res.json.slug === 'string') res.json.slug = req.json.slug;
+    },
+  },
+  {
+    id: 'cms.slug-not-unique-on-update',
+    title: 'gives an item the slug an update sent even when another item of the type holds it (answered and read back)',
+    caughtBy: perType('fields.slug-unique-update'),
+    response(req, res) {
+      const item = res.json;
+      if (!item || typeof item !== 'object' || Array.isArray(item) || typeof item.id !== 'number') return;
+      const key = `${req.route.split('/')[3]}/${item.id}`;
+      if (WRITES.has(req.method) && req.method !== 'DELETE' && ITEM.test(req.route) && typeof req.json?.slug === 'string' && item.slug !== req.json.slug) updateAskedSlugs.set(key, req.json.slug);
+      const asked = updateAskedSlugs.get(key);
+      if (asked !== undefined && typeof item.slug === 'string') item.slug = asked;
+    },
+  },
+];
+
+export const cmsFaults: Fault[] = [...queryFaults, ...filterFaults, ...contextFaults, ...authFaults, ...writeFaults, ...deleteFaults, ...fieldFaults, ...issue26Faults];

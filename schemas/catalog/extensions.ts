@@ -933,3 +933,52 @@ export const extensionNotShown: NotShown[] = deepFreeze([
     S.suite,
   ),
 ]);
+
+// ---------------------------------------------------------------------------
+// Anonymous access (not in the spec: from the reference implementation)
+// ---------------------------------------------------------------------------
+
+/**
+ * Who may use an endpoint without credentials. The spec says which routes need authentication
+ * is "not shown" (core part 5), so this is a fact of the reference implementation, recorded with
+ * its source (docs/anonymous-access.md): `public` endpoints answer anonymous requests there;
+ * every other endpoint refuses them (401/403) and is checked by a SECURITY behaviour
+ * (suites/extensions/security.spec.ts). A public endpoint is never checked as refused.
+ */
+export interface AnonymousAccess {
+  public: boolean;
+  source: string;
+}
+
+const AKISMET = 'Akismet 5.7.2 class.akismet-rest-api.php';
+const CF7 = 'Contact Form 7 6.1.6 includes/rest-api.php';
+const JETPACK = 'Jetpack 16.1.2';
+const NAMESPACE_INDEX = 'WordPress 7.1 WP_REST_Server::get_namespace_index (the namespace index route has no permission_callback); anonymous GET answers 200 on the 7.1 site';
+
+/** Endpoints public on the reference implementation, with their source. */
+const PUBLIC_ENDPOINTS: Record<string, string> = {
+  'spamfilter.index.read': NAMESPACE_INDEX,
+  'contactform.index.read': NAMESPACE_INDEX,
+  'suite.index.read': NAMESPACE_INDEX,
+  'contactform.forms.feedback.create': `${CF7}: /contact-forms/<id>/feedback permission_callback __return_true (wordpress-behaviour.md §11)`,
+  'contactform.forms.feedback-schema.read': `${CF7}: /contact-forms/<id>/feedback/schema permission_callback __return_true (wordpress-behaviour.md §11)`,
+  'contactform.forms.refill.read': `${CF7}: /contact-forms/<id>/refill permission_callback __return_true (wordpress-behaviour.md §11)`,
+  'suite.widgets.item.read': `${JETPACK} _inc/lib/class.core-rest-api-endpoints.php /widgets/<id>: Jetpack_Core_API_Widget_Endpoint::can_request() returns true; anonymous GET answers like an authenticated one on the 7.1 site`,
+  'suite.subscribers.auth.read': `${JETPACK} _inc/lib/class.core-rest-api-endpoints.php /subscribers/auth: permission_callback __return_true (a subscriber's token sign-in)`,
+};
+
+/** Where the refusal of every other endpoint comes from, by namespace. */
+const REFUSED_SOURCE: Record<string, string> = {
+  [SF]: `${AKISMET}: privileged_permission_callback (manage_options), rest_forbidden 401/403 (wordpress-behaviour.md §10); anonymous requests answered 401 on the 7.1 site`,
+  [CF]: `${CF7}: wpcf7_read_contact_forms (edit_posts) / wpcf7_edit_contact_form (publish_pages) / wpcf7_delete_contact_form, wpcf7_forbidden 403 (wordpress-behaviour.md §11); anonymous requests answered 403 on the 7.1 site`,
+  [SU]: `${JETPACK}: each route's permission_callback needs a capability (jetpack_admin_page, jetpack_manage_modules, jetpack_configure_modules, manage_options, activate_plugins, jetpack_connect...) or a signed WordPress.com request (wordpress-behaviour.md §12); anonymous requests answered 401 on the 7.1 site (400 where a required parameter is missing: parameters are checked first)`,
+};
+
+/** Endpoint ID -> anonymous access, for every endpoint of the three extension namespaces. */
+export const extensionAnonymousAccess: Record<string, AnonymousAccess> = deepFreeze(
+  Object.fromEntries(
+    extensionRoutes
+      .filter((r) => r.namespace in REFUSED_SOURCE)
+      .flatMap((r) => r.endpoints.map((e) => [e.id, PUBLIC_ENDPOINTS[e.id] !== undefined ? { public: true, source: PUBLIC_ENDPOINTS[e.id]! } : { public: false, source: REFUSED_SOURCE[r.namespace]! }] as const)),
+  ),
+);

@@ -1,7 +1,9 @@
 /**
  * Contexts (2. Resources and their fields › Contexts, and the field table of part 2): view,
  * embed and edit responses carry the sub-properties declared for them (raw only in edit;
- * embed never carries content.rendered), in lists and single reads, with documented types.
+ * embed never carries content.rendered), in lists and single reads, with documented types. A
+ * field whose value (raw or rendered) is declared for a context must be there: a title left out
+ * of embed answers leaves out the declared title.rendered (MUST).
  * Which top-level fields each context carries is not declared: those checks are SHOULD, from
  * WordPress (view: every field but password; embed: date, slug, title, excerpt, author,
  * featured_media; edit: every field).
@@ -57,9 +59,30 @@ async function readBoth(t: BehaviourContext, type: PostType, id: number, context
   ];
 }
 
+/**
+ * Fields the context must carry because part 2 declares their value for it: a field whose raw or
+ * rendered sub-property is declared for `context` (title.rendered in every context, content.rendered
+ * in view and edit, title.raw in edit ...) cannot be left out, since the declared sub-property would
+ * be missing with it. A flag about the value (content.protected) is checked where its field is
+ * present (itemProblems): part 2 declares content.protected for embed but not content.rendered,
+ * and WordPress leaves content out of embed answers (wordpress-behaviour.md, contexts).
+ */
+function declaredFieldProblems(fields: PostType['fields'], item: unknown, context: Context): string[] {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return [];
+  const out: string[] = [];
+  for (const [name, spec] of Object.entries(fields)) {
+    if (!spec.properties || Object.prototype.hasOwnProperty.call(item, name)) continue;
+    const declared = Object.entries(spec.properties)
+      .filter(([sub, p]) => (sub === 'raw' || sub === 'rendered') && p.contexts?.includes(context))
+      .map(([sub]) => `${name}.${sub}`);
+    if (declared.length) out.push(`${name} is missing, so ${declared.join(' and ')} (declared for context ${context}) ${declared.length > 1 ? 'are' : 'is'} missing`);
+  }
+  return out;
+}
+
 function expectContext(t: BehaviourContext, type: PostType, reads: { what: string; item: any }[], context: Context): void {
   for (const { what, item } of reads) {
-    const problems = itemProblems(type.fields, item, context);
+    const problems = [...declaredFieldProblems(type.fields, item, context), ...itemProblems(type.fields, item, context)];
     if (problems.length) t.fail(`${what}: ${problems.join('; ')}`);
   }
 }

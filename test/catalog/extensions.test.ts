@@ -498,3 +498,27 @@ describe('extensions catalog: resources and not shown', () => {
     expect(extensionNotShown.length).toBe(6);
   });
 });
+
+describe('anonymous access (reference facts, issue 26)', async () => {
+  const { extensionAnonymousAccess } = await import('../../schemas/catalog/extensions.ts');
+  const endpoints = extensionRoutes.filter((r) => ['spamfilter/v1', 'contactform/v1', 'suite/v4'].includes(r.namespace)).flatMap((r) => r.endpoints);
+
+  it('records every endpoint of the three namespaces, each with its source', () => {
+    expect(Object.keys(extensionAnonymousAccess).sort()).toEqual(endpoints.map((e) => e.id).sort());
+    for (const [id, a] of Object.entries(extensionAnonymousAccess)) expect(a.source.length, id).toBeGreaterThan(30);
+  });
+
+  it('names as public exactly the routes the reference implementation serves anonymously', () => {
+    const pub = Object.entries(extensionAnonymousAccess).filter(([, a]) => a.public).map(([id]) => id).sort();
+    expect(pub).toEqual([
+      'contactform.forms.feedback-schema.read',
+      'contactform.forms.feedback.create',
+      'contactform.forms.refill.read',
+      'contactform.index.read',
+      'spamfilter.index.read',
+      'suite.index.read',
+      'suite.subscribers.auth.read',
+      'suite.widgets.item.read',
+    ]);
+  });
+});

@@ -32,7 +32,8 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
     // include of published items, per_page=100 on 11 items, order on a count); none expects a 400.
     ['cms.invalid-as-500', 'cms.order-default-asc', 'cms.status-default-any', 'cms.per-page-default-ignored'],
     // include and search: the include behaviour sends no search and the search behaviour no include.
-    ['cms.filter-ignored.include', 'cms.filter-ignored.search'],
+    // The title left out of embed answers: only the context behaviours read context=embed.
+    ['cms.filter-ignored.include', 'cms.filter-ignored.search', 'cms.title-dropped-in-embed'],
     // orderby and tax_relation (authenticated filter reads) with the anonymous-request faults
     // (which only touch requests sent without credentials).
     ['cms.filter-ignored.orderby', 'cms.filter-ignored.tax_relation', 'cms.anonymous-write-accepted', 'cms.edit-context-anonymous', 'cms.status-listed-anonymously'],
@@ -55,6 +56,10 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
       'cms.update-ignored.put',
       'cms.password-dropped',
       'cms.autosave-not-own',
+      // Slugs of creates and updates that sent a slug in use by another item (issue 26): only the
+      // slug-unique behaviours send one; every other write sends a fresh slug or none.
+      'cms.slug-echoed-on-create',
+      'cms.slug-not-unique-on-update',
     ],
     // order dropped and orderby=author|parent refused (filter reads), title-only PATCH ignored,
     // the password query dropped (single reads), force=true ignored (deletes): disjoint requests.

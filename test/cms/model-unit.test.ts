@@ -22,6 +22,24 @@ const only = (world: World): PItem => world[0]!;
 const seen = (status: string, title = 't1', slug = 's1'): Observation => new Map([[1, { status, title, slug }]]);
 
 describe('model of part 3', () => {
+  it('the slug is unique for the type (issue 26): an update to a slug in use leaves the slug open, may be refused, and two published items never share one', () => {
+    const [second] = step(created(), { kind: 'create', ref: 2, fields: { title: 't2', slug: 's2', status: 'publish' } }, ctx);
+    const both = learn(second!.world, new Map([[1, { status: 'publish', title: 't1', slug: 's1' }], [2, { status: 'publish', title: 't2', slug: 's2' }]]));
+    const outcomes = step(both, { kind: 'update', ref: 2, fields: { slugTaken: 's1' } }, ctx);
+    expect(outcomes.map((o) => [o.label, o.preferred])).toEqual([
+      ['updated', true],
+      ['refused', false],
+    ]);
+    expect(outcomes[0]!.world.find((w) => w.ref === 2)!.slug).toBeUndefined();
+    const twins = new Map([[1, { status: 'publish', title: 't1', slug: 's1' }], [2, { status: 'publish', title: 't2', slug: 's1' }]]);
+    expect(mismatches(outcomes[0]!.world, twins, 'MUST', name).map((m) => m.text)).toEqual(['#1 and #2 are both published with the slug "s1": the slug is unique for the type']);
+    const unique = new Map([[1, { status: 'publish', title: 't1', slug: 's1' }], [2, { status: 'publish', title: 't2', slug: 's1-2' }]]);
+    expect(mismatches(outcomes[0]!.world, unique, 'MUST', name)).toEqual([]);
+    // Drafts may share a slug until published (WordPress).
+    const drafts = new Map([[1, { status: 'draft', title: 't1', slug: 's1' }], [2, { status: 'publish', title: 't2', slug: 's1' }]]);
+    expect(mismatches(both.map((w) => ({ ...w, status: undefined, slug: undefined, title: undefined })), drafts, 'MUST', name)).toEqual([]);
+  });
+
   it('a trash keeps the item (MUST) with status trash; a second trash too, answered 410 by WordPress', () => {
     const [trashed] = step(created(), { kind: 'trash', ref: 1 }, ctx);
     expect(only(trashed!.world).exists).toEqual({ value: true, level: 'MUST' });

@@ -18,6 +18,9 @@ export const WORDPRESS_ROUNDS: string[][] = [
     'ext.spamfilter.index-missing',
     'ext.spamfilter.key-delete-broken',
   ],
+  // Anonymous reads and anonymous writes served as the administrator's: the read behaviours send
+  // only anonymous GETs, the write behaviours only anonymous writes (their reads carry credentials).
+  ['ext.spamfilter.anonymous-reads-served', 'ext.spamfilter.anonymous-writes-served'],
 ];
 
 /** On the reference server: everything else (all three namespaces). */
@@ -149,6 +152,16 @@ export const REFERENCE_ROUNDS: string[][] = [
     'ext.suite.module-route-refuse-all',
     'ext.index-defaults-wrong',
     'ext.namespaces-missing',
+  ],
+  [
+    // Anonymous requests served as the administrator's, per namespace: each fault touches only
+    // anonymous requests of its own namespace and kind (GET, or the write methods), which only its
+    // own security behaviours send (the statistics fault: anonymous GETs of /spamfilter/v1/stats*).
+    'ext.spamfilter.anonymous-stats-served',
+    'ext.contactform.anonymous-reads-served',
+    'ext.contactform.anonymous-writes-served',
+    'ext.suite.anonymous-reads-served',
+    'ext.suite.anonymous-writes-served',
   ],
 ];
 

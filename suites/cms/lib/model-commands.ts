@@ -136,14 +136,21 @@ interface UpdateArgs {
 }
 
 /** The body and model fields of an update of `item`. */
-function updateFields(m: Readonly<SeqModel>, r: SeqReal, item: PItem, v: Omit<UpdateArgs, 'pick' | 'method'>, avoid?: ReadonlySet<number>): { body: Record<string, unknown>; fields: Fields } {
+function updateFields(m: Readonly<SeqModel>, r: SeqReal, item: PItem, v: Omit<UpdateArgs, 'pick' | 'method'>, avoid?: ReadonlySet<number>, pick?: number): { body: Record<string, unknown>; fields: Fields } {
   const fields: Fields = {};
   const body: Record<string, unknown> = {};
   if (v.status !== null) {
     fields.status = body.status = v.status;
     Object.assign(body, dateFor(v.status, item));
   }
-  if (v.slug) fields.slug = body.slug = r.slug(item.ref, `-s${r.version()}`);
+  // Every other slug update of a published item (single requests: `pick` given) takes the slug
+  // another published item holds (chosen by the pick already drawn: the sequences stay as they were).
+  const holder =
+    v.slug && pick !== undefined && pick % 2 === 1 && item.status?.value === 'publish' && (v.status === null || v.status === 'publish')
+      ? m.world.find((w) => w.ref !== item.ref && live(w) && w.status?.value === 'publish' && w.slug?.level === 'MUST')
+      : undefined;
+  if (holder) fields.slugTaken = body.slug = holder.slug!.value;
+  else if (v.slug) fields.slug = body.slug = r.slug(item.ref, `-s${r.version()}`);
   if (r.hasParent && v.parent !== undefined) {
     const p = parentFor(m, r, v.parent, item.ref, avoid);
     body.parent = p.token;
@@ -162,8 +169,8 @@ const describeFields = (b: Record<string, unknown>) =>
 class Update extends OnItem<UpdateArgs> {
   async run(m: SeqModel, r: SeqReal) {
     const item = pickItem(m, this.v.pick);
-    const { body, fields } = updateFields(m, r, item, this.v);
-    r.begin(`${this.v.method} #${item.ref} (${describeFields(body)})`);
+    const { body, fields } = updateFields(m, r, item, this.v, undefined, this.v.pick);
+    r.begin(`${this.v.method} #${item.ref} (${describeFields(body)}${fields.slugTaken !== undefined ? ' in use by another published item' : ''})`);
     const res = await r.send('write', this.v.method, r.path('item', item.ref), { body });
     await afterWrite(m, r, { kind: 'update', ref: item.ref, fields }, answerOf(res));
   }

@@ -94,6 +94,8 @@ export interface Fields {
   title?: string;
   status?: string;
   slug?: string;
+  /** A slug sent that another published item of the type holds: the item gets another one, or the write is refused (part 2: unique for the type). */
+  slugTaken?: string;
   parent?: number;
 }
 
@@ -253,7 +255,7 @@ function transition(world: World, item: PItem, cls: Cls, op: Exclude<Op, { kind:
         // Leaving the trash (a transition, not shown): WordPress gives back the slug the item had
         // before the trash, even over one sent with the update; the reference server keeps
         // …__trashed, or the slug sent. Not determined.
-        slug: cls === 'trash' && f.status !== undefined && f.status !== TRASH ? undefined : f.slug !== undefined ? must(f.slug) : kept(item.slug, 'SHOULD'),
+        slug: (cls === 'trash' && f.status !== undefined && f.status !== TRASH) || f.slugTaken !== undefined ? undefined : f.slug !== undefined ? must(f.slug) : kept(item.slug, 'SHOULD'),
         parent: f.parent !== undefined ? must(f.parent) : kept(item.parent, 'SHOULD'),
         dateFuture: f.status !== undefined ? f.status === 'future' : item.dateFuture,
         autosave: item.autosave,
@@ -263,6 +265,8 @@ function transition(world: World, item: PItem, cls: Cls, op: Exclude<Op, { kind:
       const accepted: Outcome = { label: 'updated', preferred: true, response: ANSWER.ok, world: replace(world, written), because: 'an accepted update stores the fields sent (WordPress: and keeps the others)' };
       // A change of status of a live item, and any update of a trashed item, are transitions: not shown (part 3).
       const transition = cls === 'trash' || (f.status !== undefined && f.status !== item.status?.value);
+      // A slug in use: the server may refuse it (or give the item another slug: the uniqueness check of mismatches).
+      if (!transition && f.slugTaken !== undefined) return [accepted, { ...refusal(replace(world, { ...item, rev: unaccounted(item.rev) }), 'part 2: the slug is unique for the type, so the target may refuse one in use; a refused write changes nothing', false) }];
       if (!transition) return [accepted];
       const refused = unchanged('refused', ANSWER.refused, 'part 3: transitions are not shown, so the target may refuse this one; a refused write changes nothing', false);
       return [accepted, { ...refused, world: replace(world, { ...item, rev: unaccounted(item.rev) }) }];
@@ -416,6 +420,13 @@ export function mismatches(world: World, seen: Observation, level: Level, name: 
       if (obs[k] !== e!.value) out.push({ text: `${name(item.ref)} should have ${k} ${JSON.stringify(e!.value)}, but has ${JSON.stringify(obs[k])}`, level: e!.level });
     }
   }
+  // Part 2: the slug is an identifier unique for the type. Published items only: a draft may keep
+  // a slug that is not unique until it is published (WordPress).
+  const published = world.filter((w) => w.exists.value).map((w) => [w.ref, seen.get(w.ref)] as const).filter(([, o]) => o && o.status === 'publish' && o.slug);
+  published.forEach(([ref, o], i) => {
+    const twin = published.slice(i + 1).find(([, p]) => p!.slug === o!.slug);
+    if (twin) out.push({ text: `${name(ref)} and ${name(twin[0])} are both published with the slug ${JSON.stringify(o!.slug)}: the slug is unique for the type`, level: 'MUST' });
+  });
   return out;
 }
 

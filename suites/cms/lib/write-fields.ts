@@ -277,8 +277,15 @@ export function defineWriteFields(type: PostType): void {
     { concurrent: true },
   );
 
+  /** Items of the type whose slug is `slug` (any status): two must never share one. */
+  async function holders(t: BehaviourContext, slug: string): Promise<number[]> {
+    const res = await t.client.get(type.collection, { query: { slug: [slug], status: ['any'], context: 'edit', per_page: 100 } });
+    if (res.status !== 200 || !Array.isArray(res.body)) t.fail(whyNotAccepted(res, `GET ${type.collection}?slug=${slug}&status=any`));
+    return res.body.filter((i: any) => i?.slug === slug).map((i: any) => i.id);
+  }
+
   behaviour(
-    cmsDecl(type, 'fields.slug-unique', { level: 'MUST', title: `the slug is unique for the type: a second published ${type.noun} created with the same slug gets another one`, route: type.paths.collection, spec: type.spec.fields, covers: [
+    cmsDecl(type, 'fields.slug-unique', { level: 'MUST', title: `the slug is unique for the type: a second published ${type.noun} created with a slug in use is refused or gets another one (answered and stored)`, route: type.paths.collection, spec: type.spec.fields, covers: [
       `field:${type.resource.id}.slug`,
       `arg:${create}.slug#type`,
     ] }),
@@ -287,13 +294,54 @@ export function defineWriteFields(type: PostType): void {
       t.requireCredentials();
       const f = setup.get(t);
       const slug = `${f.tag}-same-${f.token()}`.toLowerCase();
+      // Published items: a draft may keep a slug that is not unique until it is published (WordPress).
       const first = await tryCreate(t, { title: `${f.tag} slug first`, slug, status: 'publish' });
       if (!ok(first.status)) t.fail(whyNotAccepted(first, `create with slug ${slug}`));
       const second = await tryCreate(t, { title: `${f.tag} slug second`, slug, status: 'publish' });
-      if (!ok(second.status)) t.skip(`the target refuses a second ${type.noun} with a slug in use (${answerOf(second)}): what it does with a duplicate is not shown`);
-      const [a, b] = await Promise.all([readEdit(t, first.body.id), readEdit(t, second.body.id)]);
+      const a = await readEdit(t, first.body.id);
       if (a.slug !== slug) t.fail(`created with the free slug ${slug}: read back ${JSON.stringify(a.slug)}`);
+      if (!ok(second.status)) {
+        // Refused: nothing else may hold the slug (the positive control is the first create).
+        const held = await holders(t, slug);
+        if (held.some((id) => id !== a.id)) t.fail(`the second create with slug ${slug} was refused (${answerOf(second)}), yet ${type.name} ${held.filter((id) => id !== a.id).join(', ')} now hold it besides ${a.id}`);
+        return;
+      }
+      const b = await readEdit(t, second.body.id);
       if (b.slug === a.slug) t.fail(`two published ${type.name} share the slug ${JSON.stringify(a.slug)} (items ${a.id} and ${b.id}); the slug is unique for the type`);
+      if (second.body?.slug !== b.slug)
+        t.fail(`the create of a second published ${type.noun} with slug ${slug} (held by ${a.id}) answered slug ${JSON.stringify(second.body?.slug)}, but ${type.item(b.id)} reads back ${JSON.stringify(b.slug)}`);
+    },
+    { concurrent: true },
+  );
+
+  behaviour(
+    cmsDecl(type, 'fields.slug-unique-update', { level: 'MUST', title: `the slug is unique for the type: an update giving a published ${type.noun} the slug of another is refused or gets another one (answered and stored)`, route: type.paths.item, spec: type.spec.fields, covers: [
+      `field:${type.resource.id}.slug`,
+      `arg:${update}.slug#type`,
+    ] }),
+    async (t: BehaviourContext) => {
+      t.requireWrites();
+      t.requireCredentials();
+      const f = setup.get(t);
+      const [slugA, slugB] = [`${f.tag}-upd-a-${f.token()}`.toLowerCase(), `${f.tag}-upd-b-${f.token()}`.toLowerCase()];
+      const [first, second] = await Promise.all([
+        tryCreate(t, { title: `${f.tag} slug update a`, slug: slugA, status: 'publish' }),
+        tryCreate(t, { title: `${f.tag} slug update b`, slug: slugB, status: 'publish' }),
+      ]);
+      for (const [r, s] of [[first, slugA], [second, slugB]] as const) if (!ok(r.status)) t.fail(whyNotAccepted(r, `create with slug ${s}`));
+      const res = await t.client.request('PATCH', type.item(second.body.id), { body: { slug: slugA } });
+      const [a, b] = await Promise.all([readEdit(t, first.body.id), readEdit(t, second.body.id)]);
+      if (a.slug !== slugA) t.fail(`${type.item(a.id)} was created with the free slug ${slugA}, and reads back ${JSON.stringify(a.slug)}`);
+      if (b.slug === a.slug) t.fail(`after PATCH ${type.item(b.id)} {slug: ${JSON.stringify(slugA)}} (${answerOf(res)}), two published ${type.name} share the slug ${JSON.stringify(a.slug)} (items ${a.id} and ${b.id}); the slug is unique for the type`);
+      if (!ok(res.status)) {
+        if (b.slug !== slugB) t.fail(`the refused PATCH ${type.item(b.id)} {slug: ${JSON.stringify(slugA)}} (${answerOf(res)}) changed its slug from ${slugB} to ${JSON.stringify(b.slug)}`);
+        // The positive control: a free slug is accepted.
+        const free = `${slugB}-free`;
+        const control = await t.client.request('PATCH', type.item(b.id), { body: { slug: free } });
+        if (!ok(control.status)) t.fail(`positive control: ${whyNotAccepted(control, `PATCH ${type.item(b.id)} {slug: ${JSON.stringify(free)}}`)}; so the refusal of a slug in use shows nothing`);
+        return;
+      }
+      if (res.body?.slug !== b.slug) t.fail(`PATCH ${type.item(b.id)} {slug: ${JSON.stringify(slugA)}} (held by ${a.id}) answered slug ${JSON.stringify(res.body?.slug)}, but the item reads back ${JSON.stringify(b.slug)}`);
     },
     { concurrent: true },
   );
