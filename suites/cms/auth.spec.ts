@@ -9,8 +9,8 @@ import { behaviour, fixtures, type BehaviourContext } from '../../src/behaviour.
 import { postTypes, SPEC_AUTH, type PostType } from './lib/collections.ts';
 import type { Response } from '../../src/client.ts';
 import { answerOf, expectControlAccepted, noRoute } from '../../src/controls.ts';
-import { idsOf, textOf } from './lib/items.ts';
-import { fileSetup } from './lib/setup.ts';
+import { expectIncludeHonoured, idsOf, textOf } from './lib/items.ts';
+import { eachType, fileSetup } from './lib/setup.ts';
 import { cmsDecl } from './lib/declare.ts';
 
 interface Data {
@@ -25,30 +25,26 @@ interface Data {
   token(): string;
 }
 
-const setup = fileSetup('auth', async (s) => {
-  const out: Record<string, Data> = {};
-  await Promise.all(
-    postTypes.map(async (type) => {
-      const [item, draft, priv, deletable] = await Promise.all(
-        [['public', 'publish'], ['draft', 'draft'], ['private', 'private'], ['deletable', 'draft']].map(([hint, status]) => s.create(type.collection, { title: `${hint} ${s.text().title}`, status })),
-      );
-      // One update, so that the item has a revision to try deleting.
-      await s.client.post(type.item(item.id), { title: `${s.tag} public updated`, content: s.text().content });
-      const revs = await s.client.get(type.revisions(item.id));
-      out[type.name] = {
-        item: item.id,
-        deletable: deletable.id,
-        title: `${s.tag} public updated`,
-        draft: draft.id,
-        private: priv.id,
-        revision: Array.isArray(revs.body) ? revs.body.find((r: any) => typeof r?.id === 'number')?.id : undefined,
-        tag: s.tag,
-        token: () => s.token(),
-      };
-    }),
-  );
-  return out;
-});
+const setup = fileSetup('auth', (s) =>
+  eachType(postTypes, async (type): Promise<Data> => {
+    const [item, draft, priv, deletable] = await Promise.all(
+      [['public', 'publish'], ['draft', 'draft'], ['private', 'private'], ['deletable', 'draft']].map(([hint, status]) => s.create(type.collection, { title: `${hint} ${s.text().title}`, status })),
+    );
+    // One update, so that the item has a revision to try deleting.
+    await s.client.post(type.item(item.id), { title: `${s.tag} public updated`, content: s.text().content });
+    const revs = await s.client.get(type.revisions(item.id));
+    return {
+      item: item.id,
+      deletable: deletable.id,
+      title: `${s.tag} public updated`,
+      draft: draft.id,
+      private: priv.id,
+      revision: Array.isArray(revs.body) ? revs.body.find((r: any) => typeof r?.id === 'number')?.id : undefined,
+      tag: s.tag,
+      token: () => s.token(),
+    };
+  }),
+);
 
 function refused(t: BehaviourContext, res: { status: number; text: string }, what: string): void {
   if (res.status >= 200 && res.status < 300) t.fail(`${what} without credentials was accepted (${res.status})`);
@@ -179,6 +175,7 @@ for (const type of postTypes) {
       const hidden = [f.draft, f.private];
       const shown = await control(t, t.client.get(type.collection, { query: { status: ['draft', 'private'], include: hidden } }), `GET ${type.collection}?status=draft,private`, 'the anonymous status filters');
       const listed = idsOf(shown.body);
+      expectIncludeHonoured(t, type, hidden, listed, `GET ${type.collection}?status=draft,private&include=${hidden.join(',')}`);
       if (!hidden.every((id) => listed.includes(id))) t.fail(`positive control: with the configured credentials status=draft,private lists [${listed.join(', ')}], not the draft and the private item ${hidden.join(', ')}`);
       // The anonymous list of the published item is accepted: the route serves anonymous readers at all.
       expectControlAccepted(t, await t.client.get(type.collection, { query: { include: [f.item] }, auth: 'none' }), `GET ${type.collection}?include=${f.item} without credentials (a published item)`, 'the non-public statuses');

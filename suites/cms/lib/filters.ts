@@ -14,7 +14,7 @@ import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { QueryValue } from '../../../src/client.ts';
 import type { SpecRef } from '../../../schemas/types.ts';
 import { SPEC_STATES, type PostType } from './collections.ts';
-import { idsOf } from './items.ts';
+import { expectIncludeHonoured, idsOf } from './items.ts';
 import { expectListOk, type ItemKind } from './query.ts';
 import { fileSetup, waitSince } from './setup.ts';
 
@@ -53,7 +53,8 @@ export function defineFilters(type: PostType): void {
     // search_semantics=exact: a one-word title (exactness of a several-word search is not stated).
     const exactWord = `${s.tag}x${s.token()}`;
     const exact = await s.createExact(c, { title: exactWord, status: 'publish', content: `<p>${s.faker.lorem.sentence()}</p>` });
-    const statusOf = (status: string, extra: Record<string, unknown> = {}) => s.create(c, { title: `${status} ${s.text().title}`, status, ...extra });
+    // A future item's status is what the target made of it (futureStatus): the status filter checks it only where it is future.
+    const statusOf = (status: string, extra: Record<string, unknown> = {}) => s.create(c, { title: `${status} ${s.text().title}`, status, ...extra }, status === 'future' ? ['status'] : []);
     const nextYear = new Date(Date.now() + 365 * DAY).toISOString().slice(0, 19);
     const [draft, pending, priv, future, trashed] = await Promise.all([
       statusOf('draft'),
@@ -95,6 +96,8 @@ export function defineFilters(type: PostType): void {
       statuses: { draft: draft.id, pending: pending.id, private: priv.id, future: future.id, trash: trash.status >= 200 && trash.status < 300 ? trashed.id : undefined } as Record<string, number | undefined>,
       futureStatus: future.status as string,
       extra,
+      /** Every item this file made: a search for its tokens finds none other. */
+      known: [o1, o2, o3, exact, draft, pending, priv, future, trashed, ...Object.values(extra)].map((x: any) => x?.id).filter((id): id is number => typeof id === 'number'),
     };
   });
 
@@ -104,7 +107,27 @@ export function defineFilters(type: PostType): void {
   /** List ids with a query (per_page 100), checking the response is a documented list. */
   async function ids(t: BehaviourContext, query: Record<string, QueryValue>, what = JSON.stringify(query)): Promise<number[]> {
     const res = await t.client.get(type.collection, { query: { per_page: 100, ...query } });
-    return idsOf(expectListOk(t, kinds, res, what));
+    const got = idsOf(expectListOk(t, kinds, res, what));
+    scopeHonoured(t, query, got);
+    return got;
+  }
+
+  /**
+   * The filters are scoped by include or by a search for a token only this file's fixtures carry:
+   * a listing that holds other items shows that scope is not honoured. Then the behaviour skips,
+   * depending on the behaviour that owns that filter (which fails), instead of failing with a list
+   * that is not its own finding. An honoured scope never lists other items, so no failure of the
+   * behaviour's own filter is hidden.
+   */
+  function scopeHonoured(t: BehaviourContext, query: Record<string, QueryValue>, got: number[]): void {
+    const q = (k: string) => `${k}=${Array.isArray(query[k]) ? (query[k] as unknown[]).join(',') : String(query[k])}`;
+    if (Array.isArray(query.include)) expectIncludeHonoured(t, type, query.include as number[], got, `GET ${type.collection}?${q('include')}`);
+    const f = setup.get(t);
+    const owner = `cms.${type.name}.filter.search`;
+    if ((query.search === f.X || query.search === f.Y) && t.decl.id !== owner) {
+      const outside = got.filter((id) => !f.known.includes(id));
+      if (outside.length) t.dependsOn(owner, `GET ${type.collection}?${q('search')} lists item(s) ${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ' …' : ''} that do not carry the token (only this check's fixtures do): the search filter this check finds its fixtures by is not honoured`);
+    }
   }
 
   const name = (f: Data, id: number) => {

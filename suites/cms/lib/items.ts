@@ -7,7 +7,8 @@
  * (checked at SHOULD level by the context suites).
  */
 import type { FieldSpec } from '../../../schemas/types.ts';
-import { READABLE_STATUSES, type Context } from './collections.ts';
+import type { BehaviourContext } from '../../../src/behaviour.ts';
+import { READABLE_STATUSES, type Context, type PostType } from './collections.ts';
 
 /**
  * A date-time as servers of this interface write it: RFC 3339, where the zone may be left
@@ -119,4 +120,19 @@ export function textOf(v: unknown): string {
     return [o.raw, o.rendered].filter((x) => typeof x === 'string').join(' ');
   }
   return '';
+}
+
+/**
+ * A behaviour that finds its fixtures through `?include=<ids>` relies on the include filter, which
+ * `cms.<type>.filter.include` owns: when a listing scoped by include holds other items, include is
+ * not honoured, and the behaviour skips naming that owner instead of failing with a list that is
+ * not its own finding. (A list narrowed by include never holds an item outside it: the check cannot
+ * hide a failure of the behaviour's own filter.)
+ */
+export function expectIncludeHonoured(t: BehaviourContext, type: PostType, include: readonly number[], listed: readonly number[], what: string): void {
+  const owner = `cms.${type.name}.filter.include`;
+  if (t.decl.id === owner) return;
+  const outside = listed.filter((id) => !include.includes(id));
+  if (outside.length)
+    t.dependsOn(owner, `${what} lists item(s) ${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ' …' : ''} outside include=${include.join(',')}: the include filter this check finds its fixtures by is not honoured`);
 }
