@@ -73,6 +73,9 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
     // Revision lists, autosave POSTs turned into updates (with content), page 2 by default,
     // updates without content emptying it: disjoint requests.
     ['cms.revision-not-created', 'cms.autosave-overwrites', 'cms.page-default-second', 'cms.update-clears-content'],
+    // A create that ignores status: alone, since it changes every create (the other behaviours'
+    // fixtures are verified when made: they skip, depending on write.statuses).
+    ['cms.create-ignores-status'],
   ],
 };
 
@@ -114,6 +117,12 @@ export const REFERENCE_GROUPS: string[][] = [
   ['cms.sticky-first-by-default'],
   // One post field of the wrong type: alone, since it changes every post read.
   ['cms.post-field-wrong-type'],
+  // Deviations (issue 25): the footnotes meta key missing (answers, writes and the advertised meta
+  // properties of create and update), the format argument neither advertised nor honoured (post
+  // listings and their index entry), PUT and PATCH updates that store nothing. Disjoint: the meta
+  // rewrite leaves the fields PATCH and the format filter look at as they are, the format fault
+  // only touches listings, and PUT and PATCH are distinct methods.
+  ['cms.footnotes-missing', 'cms.arg-unsupported.format', 'cms.update-stores-nothing.put', 'cms.update-stores-nothing.patch'],
   // Revision DELETE without force accepted: its behaviour's positive control deletes with
   // force=true, which WordPress refuses to every user (the behaviour skips there); alone, since
   // the force fault of the first group would change what the control observes.
