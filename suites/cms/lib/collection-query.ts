@@ -56,6 +56,7 @@ export function defineCollectionQuery(type: PostType): void {
       return {
         route: type.collection,
         scope: { include: f.published },
+        includeOwner: `cms.${type.name}.filter.include`,
         count: f.published.length,
         companions: { search: f.tag, include: f.published },
       };

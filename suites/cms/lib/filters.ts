@@ -312,6 +312,7 @@ export function defineFilters(type: PostType): void {
     author: async (t, f, trio) => {
       const res = await t.client.get(type.collection, { query: { include: trio, orderby: 'author', order: 'asc', per_page: 100 } });
       const items = expectListOk(t, kinds, res, 'orderby=author') as any[];
+      expectIncludeHonoured(t, type, trio, idsOf(items), `GET ${type.collection}?include=${trio.join(',')}&orderby=author`);
       expectSet(t, f, idsOf(items), trio, 'orderby=author&order=asc');
       const authors = items.map((i) => i.author as number);
       if (authors.some((x, i) => i > 0 && x < authors[i - 1]!)) t.fail(`orderby=author&order=asc: authors out of order: ${authors.join(', ')}`);
