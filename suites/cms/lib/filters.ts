@@ -14,7 +14,7 @@ import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { QueryValue } from '../../../src/client.ts';
 import type { SpecRef } from '../../../schemas/types.ts';
 import { SPEC_STATES, type PostType } from './collections.ts';
-import { expectIncludeHonoured, idsOf } from './items.ts';
+import { expectIncludeHonoured, idsOf, tokenMatches } from './items.ts';
 import { expectListOk, type ItemKind } from './query.ts';
 import { fileSetup, waitSince } from './setup.ts';
 
@@ -107,8 +107,11 @@ export function defineFilters(type: PostType): void {
   /** List ids with a query (per_page 100), checking the response is a documented list. */
   async function ids(t: BehaviourContext, query: Record<string, QueryValue>, what = JSON.stringify(query)): Promise<number[]> {
     const res = await t.client.get(type.collection, { query: { per_page: 100, ...query } });
-    const got = idsOf(expectListOk(t, kinds, res, what));
+    const items = expectListOk(t, kinds, res, what);
+    const got = idsOf(items);
     scopeHonoured(t, query, got);
+    // Any other search (search_semantics' part of a word): the items listed must carry it.
+    if (typeof query.search === 'string' && !query.search_semantics && !query.search_columns) tokenMatches(t, type, query.search, items, `GET ${type.collection}?search=${query.search}`);
     return got;
   }
 

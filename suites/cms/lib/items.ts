@@ -140,3 +140,22 @@ export function expectIncludeHonoured(t: BehaviourContext, type: PostType, inclu
   if (outside.length)
     t.dependsOn(owner, `${what} lists item(s) ${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ' …' : ''} outside include=${include.join(',')}: the include filter this check finds its fixtures by is not honoured`);
 }
+
+/**
+ * The items of a listing by `search=<token>` that carry the token (in title, content, excerpt or
+ * slug), as ids, but `known` (items the caller itself made with the token, e.g. a positive control).
+ * A behaviour that finds items through a search for a token of its own relies on the search
+ * filter, which `cms.<type>.filter.search` owns: when the listing holds items without the token and
+ * nothing else to report, search is not honoured and the behaviour skips, depending on that owner.
+ * Items that carry the token are returned whatever else is listed: they are the behaviour's own finding.
+ */
+export function tokenMatches(t: BehaviourContext, type: PostType, token: string, body: unknown, what: string, known: readonly number[] = []): number[] {
+  const items = Array.isArray(body) ? body : [];
+  const carries = (i: any) => [i?.title, i?.content, i?.excerpt, i?.slug].some((v) => textOf(v).includes(token));
+  const found = idsOf(items.filter(carries)).filter((id) => !known.includes(id));
+  const others = items.filter((i) => !carries(i));
+  const owner = `cms.${type.name}.filter.search`;
+  if (!found.length && others.length && t.decl.id !== owner)
+    t.dependsOn(owner, `${what} lists ${others.length} item(s) (${idsOf(others).slice(0, 5).join(', ')}${others.length > 5 ? ' …' : ''}) that do not carry the token: the search filter this check finds its items by is not honoured`);
+  return found;
+}

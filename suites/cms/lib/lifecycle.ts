@@ -10,7 +10,7 @@ import { invalidArb, mixSeed } from '../../../generators/index.ts';
 import { behaviour, fixtures, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { Method } from '../../../src/client.ts';
 import { FILTER_ONLY_STATUSES, SPEC_STATES, WRITE_STATUSES, type PostType } from './collections.ts';
-import { expectIncludeHonoured, idsOf, textOf } from './items.ts';
+import { expectIncludeHonoured, idsOf, textOf, tokenMatches } from './items.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
@@ -62,7 +62,7 @@ export function defineLifecycle(type: PostType): void {
   async function findByToken(t: BehaviourContext, token: string): Promise<number[]> {
     const res = await t.client.get(type.collection, { query: { search: token, status: ['any', 'trash'], per_page: 100 } });
     if (res.status !== 200) t.fail(`could not verify by listing: ${whyNotAccepted(res, `GET ${type.collection}?search=${token}&status=any,trash`)}`);
-    return idsOf(res.body);
+    return tokenMatches(t, type, token, res.body, `GET ${type.collection}?search=${token}&status=any,trash`);
   }
 
   behaviour(
