@@ -171,7 +171,8 @@ const FILTER_BEHAVIOURS: Record<string, string[]> = {
   modified_before: ['filter.modified_before'],
   offset: ['filter.offset'],
   page: ['filter.page'],
-  order: ['filter.order', 'filter.orderby.date'],
+  // The ordering behaviours that find their list reversed depend on filter.order (suites/cms/lib/filters.ts).
+  order: ['filter.order'],
   orderby: ['filter.orderby.id', 'filter.orderby.title', 'filter.orderby.slug', 'filter.orderby.include', 'filter.orderby.include_slugs', 'filter.orderby.relevance', 'filter.orderby.modified', 'filter.orderby.menu_order', 'filter.orderby.parent'],
   sticky: ['filter.sticky'],
   format: ['filter.format'],
@@ -656,6 +657,15 @@ function argUnsupported(arg: string): Fault {
 }
 
 const deviationFaults: Fault[] = [
+  // orderby=date, now that an ignored order makes filter.orderby.date skip (depending on filter.order).
+  {
+    id: 'cms.orderby-date-as-id',
+    title: 'orders post and page listings by id when orderby=date is asked for',
+    caughtBy: perType('filter.orderby.date'),
+    request(req) {
+      if (isGet(req) && COLLECTION.test(req.route) && req.query.get('orderby') === 'date') req.query.set('orderby', 'id');
+    },
+  },
   // password.protects, without touching what is stored (cms.password-dropped now fails the owner
   // of "create stores the password", and password.protects skips, depending on it).
   itemRewrite('cms.protected-flag-dropped', 'answers anonymous reads of a password-protected post or page with content.protected and excerpt.protected false', perType('password.protects'), (req) => !req.authenticated, (item) => {

@@ -63,7 +63,8 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
     ['cms.password-dropped'],
     // order dropped and orderby=author|parent refused (filter reads), title-only PATCH ignored,
     // the password query dropped (single reads), force=true ignored (deletes): disjoint requests.
-    ['cms.filter-ignored.order', 'cms.orderby-rejected', 'cms.update-ignored.patch', 'cms.password-query-ignored', 'cms.delete-force-ignored'],
+    // orderby=date read as id (only orderby.date sends it).
+    ['cms.filter-ignored.order', 'cms.orderby-rejected', 'cms.update-ignored.patch', 'cms.password-query-ignored', 'cms.delete-force-ignored', 'cms.orderby-date-as-id'],
     // Deletion without force, revisions (deletion, parent, reads under another parent) and
     // autosave lists and reads: distinct routes and methods; edit context by default, where no
     // named behaviour of the others looks at fields of a post or page read without context.
