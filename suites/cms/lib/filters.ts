@@ -308,6 +308,8 @@ export function defineFilters(type: PostType): void {
   });
 
   filter('page', 'MUST', 'page selects the page of per_page items', async (t, f, trio) => {
+    // Page 1 too: a page of an unscoped listing can hold only fixtures by chance; page 1 shows whether include scopes it.
+    await expectSeq(t, f, await ids(t, { include: trio, orderby: 'id', order: 'asc', per_page: 2, page: 1 }), trio.slice(0, 2), 'orderby=id&order=asc&per_page=2&page=1');
     await expectSeq(t, f, await ids(t, { include: trio, orderby: 'id', order: 'asc', per_page: 2, page: 2 }), trio.slice(2), 'orderby=id&order=asc&per_page=2&page=2');
   });
 
