@@ -38,7 +38,8 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
     ['cms.filter-ignored.orderby', 'cms.filter-ignored.tax_relation', 'cms.anonymous-write-accepted', 'cms.edit-context-anonymous', 'cms.status-listed-anonymously'],
     // Item rewrites per context: each touches the field its behaviours check in one context
     // (author in every context, which the sub-property checks of the others do not look at).
-    ['cms.raw-in-view', 'cms.content-in-embed', 'cms.raw-missing-in-edit', 'cms.author-field-dropped'],
+    // And orderby=date read as id (only orderby.date sends it; it reads ids, no field of an item).
+    ['cms.raw-in-view', 'cms.content-in-embed', 'cms.raw-missing-in-edit', 'cms.author-field-dropped', 'cms.orderby-date-as-id'],
   ],
   writes: [
     // Bounds (per_page out of range, page below 1), the write faults (bodies of creates and
@@ -63,8 +64,7 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
     ['cms.password-dropped'],
     // order dropped and orderby=author|parent refused (filter reads), title-only PATCH ignored,
     // the password query dropped (single reads), force=true ignored (deletes): disjoint requests.
-    // orderby=date read as id (only orderby.date sends it).
-    ['cms.filter-ignored.order', 'cms.orderby-rejected', 'cms.update-ignored.patch', 'cms.password-query-ignored', 'cms.delete-force-ignored', 'cms.orderby-date-as-id'],
+    ['cms.filter-ignored.order', 'cms.orderby-rejected', 'cms.update-ignored.patch', 'cms.password-query-ignored', 'cms.delete-force-ignored'],
     // Deletion without force, revisions (deletion, parent, reads under another parent) and
     // autosave lists and reads: distinct routes and methods; edit context by default, where no
     // named behaviour of the others looks at fields of a post or page read without context.
