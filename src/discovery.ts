@@ -59,6 +59,21 @@ function sameSet(a: unknown[], b: unknown[]): boolean {
 }
 
 /** A JSON object (not null, not an array). */
+/**
+ * The site's own address, as the site states it in its index (`url`, else `home`): where a check
+ * sends the site an address of itself (a redirect URL, a URL argument), it must be the site's, not
+ * the base URL the run was given, which may reach the site through a proxy, a tunnel or another
+ * host name (the site refuses a redirect to a host that is not its own). The base URL only when the
+ * index states neither.
+ */
+export function siteAddress(index: any, baseUrl: string): string {
+  for (const key of ['url', 'home'] as const) {
+    const v = index?.[key];
+    if (typeof v === 'string' && /^https?:\/\/[^/\s]+/i.test(v)) return v.replace(/\/+$/, '');
+  }
+  return baseUrl.replace(/\/+$/, '');
+}
+
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function deepEqual(a: unknown, b: unknown): boolean {

@@ -8,6 +8,7 @@ import {
   routeShape,
   segmentMatches,
   segmentSamples,
+  siteAddress,
 } from '../src/discovery.ts';
 import { endpointById } from '../schemas/catalog/index.ts';
 import type { IndexFieldSpec } from '../schemas/types.ts';
@@ -114,5 +115,14 @@ describe('path segment samples', () => {
     expect(segmentMatches('[\\w+]', 'all')).toBe(false);
     expect(segmentMatches('[a-z\\-]+', 'ABC')).toBe(true);
     expect(segmentMatches('[\\d]+', '12a')).toBe(false);
+  });
+});
+
+describe("the site's own address", () => {
+  it('comes from the index (url, else home), not from the base URL the run was given', () => {
+    expect(siteAddress({ url: 'http://127.0.0.1:9830/', home: 'http://example.test' }, 'http://localhost:9830')).toBe('http://127.0.0.1:9830');
+    expect(siteAddress({ home: 'https://site.example/blog' }, 'http://proxy:1')).toBe('https://site.example/blog');
+    expect(siteAddress({ url: '', home: 'not a url' }, 'http://proxy:1/')).toBe('http://proxy:1');
+    expect(siteAddress(undefined, 'http://proxy:1')).toBe('http://proxy:1');
   });
 });

@@ -6,23 +6,19 @@
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import { postTypes, SPEC_REVISIONS } from './lib/collections.ts';
 import { revisionProblems, textOf } from './lib/items.ts';
-import { fileSetup } from './lib/setup.ts';
+import { eachType, fileSetup } from './lib/setup.ts';
 import { requiredCovers } from './lib/write-fields.ts';
 import { FixtureError } from '../../src/fixtures.ts';
 import { cmsDecl } from './lib/declare.ts';
 
-const setup = fileSetup('autosaves', async (s) => {
-  const out: Record<string, { listed: number; autosave: number | string; created: number; title: string; tag: string }> = {};
-  await Promise.all(
-    postTypes.map(async (type) => {
-      const [listed, created] = await Promise.all(['autosaved', 'autosave-create'].map((hint) => s.create(type.collection, { title: `${hint} ${s.text().title}`, content: s.text().content })));
-      const res = await s.client.post(type.autosaves(listed.id), { title: `${s.tag} autosaved draft`, content: s.text().content });
-      const autosave = res.status >= 200 && res.status < 300 && typeof res.body?.id === 'number' ? res.body.id : `POST ${type.autosaves(listed.id)} answered ${res.status} ${res.text.slice(0, 160)}`;
-      out[type.name] = { listed: listed.id, autosave, created: created.id, title: created.title?.raw ?? created.title?.rendered, tag: s.tag };
-    }),
-  );
-  return out;
-});
+const setup = fileSetup('autosaves', (s) =>
+  eachType(postTypes, async (type): Promise<{ listed: number; autosave: number | string; created: number; title: string; tag: string }> => {
+    const [listed, created] = await Promise.all(['autosaved', 'autosave-create'].map((hint) => s.create(type.collection, { title: `${hint} ${s.text().title}`, content: s.text().content })));
+    const res = await s.client.post(type.autosaves(listed.id), { title: `${s.tag} autosaved draft`, content: s.text().content });
+    const autosave = res.status >= 200 && res.status < 300 && typeof res.body?.id === 'number' ? res.body.id : `POST ${type.autosaves(listed.id)} answered ${res.status} ${res.text.slice(0, 160)}`;
+    return { listed: listed.id, autosave, created: created.id, title: created.title?.raw ?? created.title?.rendered, tag: s.tag };
+  }),
+);
 
 for (const type of postTypes) {
   behaviour(

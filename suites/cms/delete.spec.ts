@@ -6,24 +6,22 @@
  */
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import { postTypes, SPEC_STATES, type PostType } from './lib/collections.ts';
-import { idsOf } from './lib/items.ts';
-import { fileSetup } from './lib/setup.ts';
+import { expectIncludeHonoured, idsOf } from './lib/items.ts';
+import { eachType, fileSetup } from './lib/setup.ts';
 import { cmsDecl } from './lib/declare.ts';
 
-const setup = fileSetup('delete', async (s) => {
-  const out: Record<string, { trash: number; trashExplicit: number; force: number }> = {};
-  await Promise.all(
-    postTypes.map(async (type) => {
-      const [trash, trashExplicit, force] = await Promise.all(['trash', 'trash-explicit', 'force'].map((hint) => s.create(type.collection, { title: `${hint} ${s.text().title}` })));
-      out[type.name] = { trash: trash.id, trashExplicit: trashExplicit.id, force: force.id };
-    }),
-  );
-  return out;
-});
+const setup = fileSetup('delete', (s) =>
+  eachType(postTypes, async (type) => {
+    const [trash, trashExplicit, force] = await Promise.all(['trash', 'trash-explicit', 'force'].map((hint) => s.create(type.collection, { title: `${hint} ${s.text().title}` })));
+    return { trash: trash.id, trashExplicit: trashExplicit.id, force: force.id };
+  }),
+);
 
 async function listed(t: BehaviourContext, type: PostType, id: number, status?: string[]): Promise<boolean> {
   const res = await t.client.get(type.collection, { query: { include: [id], ...(status ? { status } : {}) } });
-  if (res.status !== 200 || !Array.isArray(res.body)) t.fail(`GET ${type.collection}?include=${id}${status ? `&status=${status.join(',')}` : ''} answered ${res.status} ${res.text.slice(0, 120)}`);
+  const what = `GET ${type.collection}?include=${id}${status ? `&status=${status.join(',')}` : ''}`;
+  if (res.status !== 200 || !Array.isArray(res.body)) t.fail(`${what} answered ${res.status} ${res.text.slice(0, 120)}`);
+  expectIncludeHonoured(t, type, [id], idsOf(res.body), what);
   return idsOf(res.body).includes(id);
 }
 

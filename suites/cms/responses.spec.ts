@@ -10,6 +10,7 @@ import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
 import { posts, postTypes, SPEC_LIMITS } from './lib/collections.ts';
+import { expectIncludeHonoured, idsOf } from './lib/items.ts';
 import { advertisedEndpoint, findAdvertisedRoute } from '../../src/discovery.ts';
 
 const SPEC_ERRORS = { doc: 'core' as const, section: '7. Errors' };
@@ -73,6 +74,7 @@ for (const type of postTypes) {
       const problems: string[] = [];
       for (const [page, res, n] of [[1, p1!, 2], [2, p2!, 1]] as const) {
         if (res.status !== 200 || !Array.isArray(res.body)) t.fail(whyNotAccepted(res, `GET ${type.collection}?include=…&per_page=2&page=${page}`));
+        expectIncludeHonoured(t, type, include, idsOf(res.body), `GET ${type.collection}?include=${include.join(',')}&per_page=2&page=${page}`);
         if (res.body.length !== n) problems.push(`page ${page} lists ${res.body.length} items, expected ${n} of the 3 included`);
         const total = res.headers['x-wp-total'];
         const pages = res.headers['x-wp-totalpages'];

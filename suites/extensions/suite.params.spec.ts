@@ -24,7 +24,7 @@ import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, EndpointSpec, RouteSpec } from '../../schemas/types.ts';
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Method, Response } from '../../src/client.ts';
-import { isObject } from '../../src/discovery.ts';
+import { isObject, siteAddress } from '../../src/discovery.ts';
 import { tagFor } from '../../src/fixtures.ts';
 import {
   OUTSIDE_ENUM,
@@ -61,7 +61,7 @@ interface Case {
 }
 
 function sampleFor(t: BehaviourContext, name: string, arg: ArgSpec): unknown {
-  if (arg.format === 'uri') return t.run.info.targetUrl;
+  if (arg.format === 'uri') return siteAddress(t.index, t.run.info.targetUrl);
   if (name === 'object_type') return 'post';
   if (name === 'name') return 'blogname';
   if (name === 'slug') return 'cmsc-none';

@@ -14,7 +14,7 @@ import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, RouteSpec } from '../../schemas/types.ts';
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
-import { segmentSamples } from '../../src/discovery.ts';
+import { segmentSamples, siteAddress } from '../../src/discovery.ts';
 import {
   SUITE,
   answered,
@@ -88,7 +88,7 @@ function requiredQuery(t: BehaviourContext, args: Record<string, ArgSpec> | 'not
   const out: Record<string, string> = {};
   for (const [name, arg] of Object.entries(args)) {
     if (arg.required !== true || 'default' in arg) continue;
-    out[name] = name === 'object_type' ? 'post' : name === 'name' ? 'blogname' : name === 'redirect_url' ? t.run.info.targetUrl : String(validValue(arg));
+    out[name] = name === 'object_type' ? 'post' : name === 'name' ? 'blogname' : name === 'redirect_url' ? siteAddress(t.index, t.run.info.targetUrl) : String(validValue(arg));
   }
   return out;
 }

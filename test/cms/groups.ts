@@ -39,7 +39,8 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
     ['cms.filter-ignored.orderby', 'cms.filter-ignored.tax_relation', 'cms.anonymous-write-accepted', 'cms.edit-context-anonymous', 'cms.status-listed-anonymously'],
     // Item rewrites per context: each touches the field its behaviours check in one context
     // (author in every context, which the sub-property checks of the others do not look at).
-    ['cms.raw-in-view', 'cms.content-in-embed', 'cms.raw-missing-in-edit', 'cms.author-field-dropped'],
+    // And orderby=date read as id (only orderby.date sends it; it reads ids, no field of an item).
+    ['cms.raw-in-view', 'cms.content-in-embed', 'cms.raw-missing-in-edit', 'cms.author-field-dropped', 'cms.orderby-date-as-id'],
   ],
   writes: [
     // Bounds (per_page out of range, page below 1), the write faults (bodies of creates and
@@ -50,17 +51,22 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
       'cms.page-zero-accepted',
       'cms.trash-status-accepted',
       'cms.unknown-status-accepted',
-      'cms.pending-stored-as-draft',
       'cms.title-required',
       'cms.update-ignored.post',
       'cms.update-ignored.put',
-      'cms.password-dropped',
       'cms.autosave-not-own',
       // Slugs of creates and updates that sent a slug in use by another item (issue 26): only the
       // slug-unique behaviours send one; every other write sends a fresh slug or none.
       'cms.slug-echoed-on-create',
       'cms.slug-not-unique-on-update',
+      // anonymous reads of a protected item only (no other named behaviour reads one anonymously)
+      'cms.protected-flag-dropped',
     ],
+    // Faults on what a create stores, each alone: the fixtures verify themselves when made
+    // (src/fixtures.ts), so a fault that changes a stored field makes every behaviour whose
+    // fixture carries it skip (depending on the field's owner), whatever other fault it names.
+    ['cms.pending-stored-as-draft'],
+    ['cms.password-dropped'],
     // order dropped and orderby=author|parent refused (filter reads), title-only PATCH ignored,
     // the password query dropped (single reads), force=true ignored (deletes): disjoint requests.
     ['cms.filter-ignored.order', 'cms.orderby-rejected', 'cms.update-ignored.patch', 'cms.password-query-ignored', 'cms.delete-force-ignored'],
@@ -78,6 +84,9 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
     // Revision lists, autosave POSTs turned into updates (with content), page 2 by default,
     // updates without content emptying it: disjoint requests.
     ['cms.revision-not-created', 'cms.autosave-overwrites', 'cms.page-default-second', 'cms.update-clears-content'],
+    // A create that ignores status: alone, since it changes every create (the other behaviours'
+    // fixtures are verified when made: they skip, depending on write.statuses).
+    ['cms.create-ignores-status'],
   ],
 };
 
@@ -119,6 +128,12 @@ export const REFERENCE_GROUPS: string[][] = [
   ['cms.sticky-first-by-default'],
   // One post field of the wrong type: alone, since it changes every post read.
   ['cms.post-field-wrong-type'],
+  // Deviations (issue 25): the footnotes meta key missing (answers, writes and the advertised meta
+  // properties of create and update), the format argument neither advertised nor honoured (post
+  // listings and their index entry), PUT and PATCH updates that store nothing. Disjoint: the meta
+  // rewrite leaves the fields PATCH and the format filter look at as they are, the format fault
+  // only touches listings, and PUT and PATCH are distinct methods.
+  ['cms.footnotes-missing', 'cms.arg-unsupported.format', 'cms.update-stores-nothing.put', 'cms.update-stores-nothing.patch'],
   // Revision DELETE without force accepted: its behaviour's positive control deletes with
   // force=true, which WordPress refuses to every user (the behaviour skips there); alone, since
   // the force fault of the first group would change what the control observes.

@@ -6,7 +6,7 @@
  */
 import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { PostType } from './collections.ts';
-import { idsOf } from './items.ts';
+import { expectIncludeHonoured, idsOf } from './items.ts';
 import { defineQueryBehaviours, expectListOk, type QueryData, type QueryTarget } from './query.ts';
 import { fileSetup } from './setup.ts';
 
@@ -56,6 +56,7 @@ export function defineCollectionQuery(type: PostType): void {
       return {
         route: type.collection,
         scope: { include: f.published },
+        includeOwner: `cms.${type.name}.filter.include`,
         count: f.published.length,
         companions: { search: f.tag, include: f.published },
       };
@@ -88,6 +89,7 @@ export function defineCollectionQuery(type: PostType): void {
         const f = await known(t);
         atLeast(t, f, perPageDefault + 1);
         const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: f.published } }), `include of ${f.published.length} items, no per_page`);
+        expectIncludeHonoured(t, type, f.published, idsOf(items), `GET ${type.collection}?include=<${f.published.length} items>`);
         if (items.length !== perPageDefault) t.fail(`${f.published.length} items match and no per_page was given: ${items.length} returned, the default per_page is ${perPageDefault}`);
       },
       { concurrent: true },
@@ -111,6 +113,7 @@ export function defineCollectionQuery(type: PostType): void {
         const f = await known(t);
         atLeast(t, f, 2);
         const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: f.published, per_page: 100 } }), 'no order') as any[];
+        expectIncludeHonoured(t, type, f.published, idsOf(items), `GET ${type.collection}?include=<${f.published.length} items>&per_page=100`);
         const dates = items.map((i) => Date.parse(i.date));
         if (dates.some((d) => Number.isNaN(d))) t.fail(`items without a readable date: ${items.map((i) => i.date).join(', ')}`);
         const sign = order.default === 'asc' ? 1 : -1;
@@ -139,6 +142,7 @@ export function defineCollectionQuery(type: PostType): void {
         atLeast(t, f, 1);
         const all = [...f.published, ...f.hidden];
         const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: all, per_page: 100 } }), 'no status') as any[];
+        expectIncludeHonoured(t, type, all, idsOf(items), `GET ${type.collection}?include=<${all.length} items>&per_page=100`);
         const leaked = items.filter((i) => f.hidden.includes(i.id) || i.status !== status.default);
         if (leaked.length) t.fail(`items that are not ${String(status.default)} are listed without a status filter: ${leaked.map((i) => `${i.id} (${i.status})`).join(', ')}`);
         const missing = f.published.filter((id) => !idsOf(items).includes(id));
@@ -168,6 +172,7 @@ export function defineCollectionQuery(type: PostType): void {
           [{}, { page: Number(page.default) }, { page: Number(page.default) + 1 }].map((extra) => t.client.get(type.collection, { query: { ...scope, ...extra } })),
         );
         const ids = [none, first, second].map((r, i) => idsOf(expectListOk(t, target.items, r!, ['no page', `page=${page.default}`, `page=${Number(page.default) + 1}`][i]!)));
+        for (const got of ids) expectIncludeHonoured(t, type, f.published, got, `GET ${type.collection}?include=<${f.published.length} items>&per_page=4`);
         if (JSON.stringify(ids[0]) !== JSON.stringify(ids[1])) t.fail(`without page: ${ids[0]!.join(',')}; page=${page.default}: ${ids[1]!.join(',')}`);
         if (JSON.stringify(ids[0]) === JSON.stringify(ids[2])) t.fail(`page=${Number(page.default) + 1} returns the same items as page ${page.default}: pages are not applied`);
       },

@@ -7,7 +7,8 @@
  * (checked at SHOULD level by the context suites).
  */
 import type { FieldSpec } from '../../../schemas/types.ts';
-import { READABLE_STATUSES, type Context } from './collections.ts';
+import type { BehaviourContext } from '../../../src/behaviour.ts';
+import { READABLE_STATUSES, type Context, type PostType } from './collections.ts';
 
 /**
  * A date-time as servers of this interface write it: RFC 3339, where the zone may be left
@@ -42,6 +43,10 @@ function typeOk(type: string, value: unknown): boolean {
 export function fieldProblems(path: string, spec: FieldSpec, value: unknown, context: Context | undefined, name = path): string[] {
   const problems: string[] = [];
   const types = spec.type === undefined ? [] : Array.isArray(spec.type) ? spec.type : [spec.type];
+  // An object with no members, as PHP writes one ([]): e.g. meta when the server registers none of
+  // its keys. Its type is not the finding; the members it lacks are (checked below where their
+  // contexts are declared, and by the behaviours that own them: meta.footnotes by fields.footnotes-default).
+  if (Array.isArray(value) && value.length === 0 && types.includes('object') && !types.includes('array')) value = {};
   if (types.length && !types.some((t) => typeOk(t, value))) {
     problems.push(`${path} is ${JSON.stringify(value)?.slice(0, 60)}, documented ${types.join(' or ')}`);
     return problems;
@@ -119,4 +124,38 @@ export function textOf(v: unknown): string {
     return [o.raw, o.rendered].filter((x) => typeof x === 'string').join(' ');
   }
   return '';
+}
+
+/**
+ * A behaviour that finds its fixtures through `?include=<ids>` relies on the include filter, which
+ * `cms.<type>.filter.include` owns: when a listing scoped by include holds other items, include is
+ * not honoured, and the behaviour skips naming that owner instead of failing with a list that is
+ * not its own finding. (A list narrowed by include never holds an item outside it: the check cannot
+ * hide a failure of the behaviour's own filter.)
+ */
+export function expectIncludeHonoured(t: BehaviourContext, type: PostType, include: readonly number[], listed: readonly number[], what: string): void {
+  const owner = `cms.${type.name}.filter.include`;
+  if (t.decl.id === owner) return;
+  const outside = listed.filter((id) => !include.includes(id));
+  if (outside.length)
+    t.dependsOn(owner, `${what} lists item(s) ${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ' …' : ''} outside include=${include.join(',')}: the include filter this check finds its fixtures by is not honoured`);
+}
+
+/**
+ * The items of a listing by `search=<token>` that carry the token (in title, content, excerpt or
+ * slug), as ids, but `known` (items the caller itself made with the token, e.g. a positive control).
+ * A behaviour that finds items through a search for a token of its own relies on the search
+ * filter, which `cms.<type>.filter.search` owns: when the listing holds items without the token and
+ * nothing else to report, search is not honoured and the behaviour skips, depending on that owner.
+ * Items that carry the token are returned whatever else is listed: they are the behaviour's own finding.
+ */
+export function tokenMatches(t: BehaviourContext, type: PostType, token: string, body: unknown, what: string, known: readonly number[] = []): number[] {
+  const items = Array.isArray(body) ? body : [];
+  const carries = (i: any) => [i?.title, i?.content, i?.excerpt, i?.slug].some((v) => textOf(v).includes(token));
+  const found = idsOf(items.filter(carries)).filter((id) => !known.includes(id));
+  const others = items.filter((i) => !carries(i));
+  const owner = `cms.${type.name}.filter.search`;
+  if (!found.length && others.length && t.decl.id !== owner)
+    t.dependsOn(owner, `${what} lists ${others.length} item(s) (${idsOf(others).slice(0, 5).join(', ')}${others.length > 5 ? ' …' : ''}) that do not carry the token: the search filter this check finds its items by is not honoured`);
+  return found;
 }

@@ -10,7 +10,7 @@ import { invalidArb, mixSeed } from '../../../generators/index.ts';
 import { behaviour, fixtures, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { Method } from '../../../src/client.ts';
 import { FILTER_ONLY_STATUSES, SPEC_STATES, WRITE_STATUSES, type PostType } from './collections.ts';
-import { idsOf, textOf } from './items.ts';
+import { expectIncludeHonoured, idsOf, textOf, tokenMatches } from './items.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
@@ -62,7 +62,7 @@ export function defineLifecycle(type: PostType): void {
   async function findByToken(t: BehaviourContext, token: string): Promise<number[]> {
     const res = await t.client.get(type.collection, { query: { search: token, status: ['any', 'trash'], per_page: 100 } });
     if (res.status !== 200) t.fail(`could not verify by listing: ${whyNotAccepted(res, `GET ${type.collection}?search=${token}&status=any,trash`)}`);
-    return idsOf(res.body);
+    return tokenMatches(t, type, token, res.body, `GET ${type.collection}?search=${token}&status=any,trash`);
   }
 
   behaviour(
@@ -227,9 +227,11 @@ export function defineLifecycle(type: PostType): void {
         t.client.get(type.collection, { query: { include: [id], context: 'embed' }, auth: 'none' }),
       ]);
       const labels = ['single', 'list', 'single embed', 'list embed'];
-      reads.forEach((r, i) => {
+      // The single reads by the item's own route first; the list reads find it through include (cms.<type>.filter.include).
+      [0, 2, 1, 3].map((i) => [reads[i]!, i] as const).forEach(([r, i]) => {
         if (r.status !== 200) t.fail(`${labels[i]}: anonymous read answered ${r.status} ${r.text.slice(0, 120)}`);
-        const item = Array.isArray(r.body) ? r.body[0] : r.body;
+        if (Array.isArray(r.body)) expectIncludeHonoured(t, type, [id], idsOf(r.body), `GET ${type.collection}?include=${id}${i === 3 ? '&context=embed' : ''} (anonymous)`);
+        const item = Array.isArray(r.body) ? r.body.find((x: any) => x?.id === id) : r.body;
         if (!item) t.fail(`${labels[i]}: the protected item is not listed`);
         for (const [name, secret] of Object.entries(f.secret))
           if (r.text.includes(secret)) t.fail(`${labels[i]}: the anonymous response carries the protected ${name} (${secret})`);

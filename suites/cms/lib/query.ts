@@ -26,6 +26,11 @@ export interface QueryData {
    * answers for a page past the end is not stated.
    */
   scope: Record<string, QueryValue>;
+  /**
+   * The behaviour that owns the include filter `scope` relies on (posts and pages): a listing
+   * scoped by include that holds other items makes the behaviour skip, depending on it.
+   */
+  includeOwner?: string;
   count: number;
   /** Query values an argument needs alongside it (orderby=relevance needs a search ...). */
   companions?: Record<string, QueryValue>;
@@ -189,6 +194,10 @@ export function defineQueryBehaviours(target: QueryTarget): void {
           if (n === undefined) continue;
           const res = await t.client.get(data.route, { query: { ...data.scope, per_page: n } });
           const items = expectListOk(t, target.items, res, `per_page=${n}`);
+          const scope = data.scope.include;
+          const outside = Array.isArray(scope) ? items.map((i) => (i as { id?: unknown })?.id).filter((id) => !(scope as unknown[]).includes(id)) : [];
+          if (data.includeOwner && outside.length)
+            t.dependsOn(data.includeOwner, `GET ${data.route}?include=<${(scope as unknown[]).length} items>&per_page=${n} lists item(s) ${outside.slice(0, 5).join(', ')} outside the include set: the include filter this check counts its items by is not honoured`);
           const expected = Math.min(n, data.count);
           if (items.length !== expected) t.fail(`per_page=${n} over ${data.count} matching items returned ${items.length} items, expected ${expected}`);
         }

@@ -8,7 +8,8 @@ import { beforeAll } from 'vitest';
 import { mixSeed, seededFaker } from '../../../generators/index.ts';
 import { fixtures, runContext, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { Client } from '../../../src/client.ts';
-import { FixtureError, createRecovering, fixtureOwner, type Fixtures } from '../../../src/fixtures.ts';
+import { FixtureError, createRecovering, fixtureOwner, verifyStored, type Fixtures } from '../../../src/fixtures.ts';
+import type { PostType } from './collections.ts';
 
 export interface SetupContext {
   client: Client;
@@ -16,9 +17,14 @@ export interface SetupContext {
   /** The run's tag (`cmsc-<run>`): every item carries it in its title. */
   tag: string;
   faker: Faker;
-  /** Create a post or page titled `<tag> <title>` (so titles sort by `title`), tracked for deletion. */
-  create(collection: string, fields?: Record<string, unknown>): Promise<any>;
-  /** Create with exactly this body (its title or slug must carry the tag), tracked for deletion. */
+  /**
+   * Create a post or page titled `<tag> <title>` (so titles sort by `title`), tracked for deletion.
+   * The fixture verifies itself (src/fixtures.ts verifyStored): a field sent but not stored throws
+   * a FixtureError naming the behaviour that owns storing it; `unchecked` fields are not verified
+   * (the caller handles what the target made of them).
+   */
+  create(collection: string, fields?: Record<string, unknown>, unchecked?: readonly string[]): Promise<any>;
+  /** Create with exactly this body (its title or slug must carry the tag), tracked for deletion; verified as `create`. */
   createExact(collection: string, body: Record<string, unknown>): Promise<any>;
   /** A word no other item on the target contains (for search). */
   token(): string;
@@ -36,13 +42,13 @@ export interface FileSetup<T> {
 }
 
 /** Create tagged items through `client`, titled `<tag> <title>`. */
-export async function createTagged(client: Client, fx: Fixtures, collection: string, fields: Record<string, unknown> = {}): Promise<any> {
+export async function createTagged(client: Client, fx: Fixtures, collection: string, fields: Record<string, unknown> = {}, unchecked: readonly string[] = []): Promise<any> {
   const title = `${fx.tag} ${typeof fields.title === 'string' ? fields.title : fx.label(collection.split('/').pop())}`.trim();
   const body = { status: 'publish', content: `<p>${fx.tag}</p>`, ...fields, title };
   const res = await createRecovering(client, collection, body);
   if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'number') {
     fx.track(`${collection}/${res.body.id}`);
-    return res.body;
+    return verifyStored(client, collection, body, res.body, unchecked);
   }
   throw new FixtureError(`could not create a fixture in ${collection} (${JSON.stringify(body).slice(0, 160)}): ${res.status} ${res.text.slice(0, 200)}`, fixtureOwner(collection));
 }
@@ -53,7 +59,7 @@ export async function createExact(client: Client, fx: Fixtures, collection: stri
   const res = await createRecovering(client, collection, body);
   if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'number') {
     fx.track(`${collection}/${res.body.id}`);
-    return res.body;
+    return verifyStored(client, collection, body, res.body);
   }
   throw new FixtureError(`could not create a fixture in ${collection} (${JSON.stringify(body).slice(0, 160)}): ${res.status} ${res.text.slice(0, 200)}`, fixtureOwner(collection));
 }
@@ -89,7 +95,7 @@ export function fileSetup<T>(name: string, build: (s: SetupContext) => Promise<T
       fx,
       tag: fx.tag,
       faker,
-      create: (collection, fields) => createTagged(client, fx, collection, fields),
+      create: (collection, fields, unchecked) => createTagged(client, fx, collection, fields, unchecked),
       createExact: (collection, body) => createExact(client, fx, collection, body),
       token: () => `${compact}${faker.string.alpha({ length: 6, casing: 'lower' })}${++tokens}`,
       text: () => ({
@@ -120,4 +126,27 @@ export function fileSetup<T>(name: string, build: (s: SetupContext) => Promise<T
 export async function waitSince(since: number, ms: number): Promise<void> {
   const left = since + ms - Date.now();
   if (left > 0) await new Promise((r) => setTimeout(r, left));
+}
+
+/**
+ * Fixtures of each post type, made at the same time: a type whose fixtures could not be made (or
+ * came out different, FixtureError) holds that error, thrown when one of its behaviours asks for
+ * them, so that a deviation of posts does not make the page behaviours skip (nor the reverse).
+ */
+export async function eachType<T>(types: readonly PostType[], build: (type: PostType) => Promise<T>): Promise<Record<string, T>> {
+  const out: Record<string, T> = {};
+  const settled = await Promise.allSettled(types.map(build));
+  settled.forEach((r, i) => {
+    const name = types[i]!.name;
+    if (r.status === 'fulfilled') out[name] = r.value;
+    else if ((r.reason as Error)?.name === 'FixtureError')
+      Object.defineProperty(out, name, {
+        enumerable: true,
+        get() {
+          throw r.reason;
+        },
+      });
+    else throw r.reason;
+  });
+  return out;
 }

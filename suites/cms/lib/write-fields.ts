@@ -16,7 +16,7 @@ import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { fixtures } from '../../../src/behaviour.ts';
 import type { PostType } from './collections.ts';
-import { idsOf } from './items.ts';
+import { tokenMatches } from './items.ts';
 import { advertisedEndpoint, findAdvertisedRoute, isObject } from '../../../src/discovery.ts';
 import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
@@ -249,7 +249,7 @@ export function defineWriteFields(type: PostType): void {
       }
       const found = (await t.client.get(type.collection, { query: { search: token, status: ['any'], per_page: 100 } }));
       if (found.status !== 200) t.fail(whyNotAccepted(found, `GET ${type.collection}?search=<token>&status=any`));
-      const made = idsOf(found.body).filter((id) => id !== control.body.id);
+      const made = tokenMatches(t, type, token, found.body, `GET ${type.collection}?search=<token>&status=any`, [control.body.id]);
       if (made.length) problems.push(`refused creates created item(s) ${made.join(', ')}`);
       const after = await readEdit(t, f.target);
       // meta is compared key by key over the keys it had before: a meta key registered meanwhile
