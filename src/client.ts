@@ -43,6 +43,11 @@ export interface RequestOptions {
    * themselves (the index fetch says "is it a Content Site REST Interface server?").
    */
   anyAnswer?: boolean;
+  /**
+   * A page the index links to (not a REST route), requested at this absolute URL: an HTML answer is
+   * what is expected there, so only no answer and gateway answers (5xx, 429) are the target's trouble.
+   */
+  pageUrl?: string;
 }
 
 /** One request and its answer, as sent (full bodies; the results keep a truncated copy with a curl: RecordedExchange). */
@@ -161,6 +166,12 @@ interface Shared {
   limiter: Limiter;
   rate?: RateLimiter;
   totals: { requests: number; latencyMs: number; retried: number; gaveUp: number; oversized: number };
+  /**
+   * A request's connection was refused through all its retries, and nothing has answered since: the
+   * target is down (it stopped, or the run is being stopped because of it). Refused connections are
+   * then not sent again (each retry only delays the end: cleanup, the stop), until an answer comes.
+   */
+  down?: boolean;
 }
 
 export class Client {
@@ -230,7 +241,7 @@ export class Client {
 
   async request<T = any>(method: Method, route: string, opts: RequestOptions = {}): Promise<Response<T>> {
     const targetRoute = this.mapRoute(route);
-    const url = routeUrl(this.baseUrl, targetRoute, opts.query, opts.rawQuery);
+    const url = opts.pageUrl ?? routeUrl(this.baseUrl, targetRoute, opts.query, opts.rawQuery);
     const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
     const auth = opts.auth ?? 'default';
     const authValue = auth === 'none' ? undefined : authorizationHeader(auth === 'default' ? this.opts.credentials : auth);
@@ -290,7 +301,7 @@ export class Client {
         } catch (err) {
           const code = errorCode(err);
           const transient = NO_ANSWER.has(code) || NOT_SENT.has(code);
-          if (transient && attempt < retries && (isRead || NOT_SENT.has(code))) {
+          if (transient && attempt < retries && (isRead || NOT_SENT.has(code)) && !(this.shared.down && NOT_SENT.has(code))) {
             await again(backoffMs(attempt));
             continue;
           }
@@ -301,13 +312,15 @@ export class Client {
               ? `no response within ${timeoutMs} ms${tries}: ${method} ${url}${note}`
               : `${method} ${url} failed${tries}: ${code || (err as Error).message}${note}`;
           exchange.error = msg;
+          if (NOT_SENT.has(code)) this.shared.down = true;
           if (transient) {
             this.gaveUp++;
             this.shared.totals.gaveUp++;
           }
           throw new TargetError(msg, code);
         }
-        const trouble = opts.anyAnswer && res.status < 500 && res.status !== 429 ? undefined : gatewayTrouble(method, res.status, res.headers, res.text);
+        this.shared.down = false;
+        const trouble = (opts.anyAnswer || opts.pageUrl !== undefined) && res.status < 500 && res.status !== 429 ? undefined : gatewayTrouble(method, res.status, res.headers, res.text);
         // 429 and a 503 with Retry-After refuse before doing the work: safe to send any method again.
         const refusedBeforeWork = res.status === 429 || (res.status === 503 && headerValue(res.headers['retry-after']) !== undefined);
         if (trouble && attempt < retries && (isRead || refusedBeforeWork)) {

@@ -4,6 +4,7 @@
  */
 import type { FailureKind, RecordedExchange } from '../schemas/results.ts';
 import { curlFor, type Exchange } from './client.ts';
+import { NOT_SENT, NO_ANSWER } from './transient.ts';
 
 const TRUNCATE = 2000;
 const truncate = (s: string | undefined) => (s === undefined || s.length <= TRUNCATE ? s : `${s.slice(0, TRUNCATE)}… [${s.length - TRUNCATE} more characters]`);
@@ -40,6 +41,10 @@ export function failureKindOf(err: unknown, log: readonly Exchange[] = []): Fail
   const name = (err as Error)?.name;
   if (name === 'ConformanceFailure' || name === 'AssertionError') return 'conformance';
   if (name === 'TargetError') return 'target';
+  // A network error that reached a check some other way than the client (a socket reset, a refused
+  // connection, a timeout): the target's trouble, not a bug of ours.
+  const code = (err as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && (NO_ANSWER.has(code) || NOT_SENT.has(code))) return 'target';
   if (targetTrouble(log)) return 'target';
   return 'harness';
 }

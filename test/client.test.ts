@@ -312,3 +312,20 @@ describe('garbled JSON (issue 24)', () => {
     await c2.close();
   });
 });
+
+describe('a target that is down', () => {
+  it('refused connections are sent again until one request has met them through all its retries; then not, until an answer comes', async () => {
+    const url = await serve((_req, res) => res.end('{}'));
+    await close!();
+    close = undefined;
+    const client = new Client({ baseUrl: url, retries: 2 });
+    await expect(client.get('/')).rejects.toThrow(/ECONNREFUSED/);
+    expect(client.retried).toBe(2);
+    // The target is down: the next requests (a cleanup, a sweep) fail at once instead of waiting out the backoff.
+    const cleanup = client.fork('cleanup');
+    await expect(cleanup.delete('/cms/v2/posts/1')).rejects.toThrow(/ECONNREFUSED/);
+    expect(cleanup.retried).toBe(0);
+    expect(client.totals.retried).toBe(2);
+    await client.close();
+  });
+});

@@ -12,7 +12,6 @@
  * must also have changed nothing; and every refusal has its positive control (the same request
  * with the configured credentials is accepted), so that a route refusing everything passes none.
  */
-import { request as undiciRequest } from '../../src/http.ts';
 import { beforeAll } from 'vitest';
 import { catalog } from '../../schemas/catalog/index.ts';
 import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/behaviour.ts';
@@ -95,14 +94,14 @@ async function getPage(t: BehaviourContext, href: string): Promise<{ status: num
   let url = rebase(href);
   for (let i = 0; ; i++) {
     hops.push(url);
-    const res = await undiciRequest(url, { method: 'GET', headers: { accept: 'text/html' }, signal: AbortSignal.timeout(t.run.info.config.timeoutMs) });
-    await res.body.text();
+    // Through the behaviour's client: counted, and transient trouble retried like any read (issue 24).
+    const res = await t.client.request('GET', new URL(url).pathname, { pageUrl: url, auth: 'none', headers: { accept: 'text/html' } });
     const location = res.headers.location;
-    if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && i < 5) {
+    if (res.status >= 300 && res.status < 400 && typeof location === 'string' && i < 5) {
       url = rebase(new URL(location, url).toString());
       continue;
     }
-    return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), hops };
+    return { status: res.status, contentType: String(res.headers['content-type'] ?? ''), hops };
   }
 }
 
