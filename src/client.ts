@@ -12,6 +12,9 @@ import { Agent, request as undiciRequest } from './http.ts';
 import type { RecordedExchange } from '../schemas/results.ts';
 import { TargetError } from './errors.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, NOT_SENT, NO_ANSWER, READS, backoffMs, formatBytes, gatewayTrouble, readBody, refuseBody, retryAfterMs, sleep } from './transient.ts';
+import { Limiter, RateLimiter } from './pacing.ts';
+
+export { RateLimiter } from './pacing.ts';
 
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, formatBytes, gatewayTrouble, idempotentUpdates, isApplicationError, retryAfterMs } from './transient.ts';
 
@@ -83,50 +86,6 @@ export interface ClientOptions {
   /** Called for every completed exchange (event log, attribution). */
   onExchange?: (e: Exchange) => void;
 }
-
-/** A counting semaphore shared by all forks of one client. */
-class Limiter {
-  private active = 0;
-  private queue: (() => void)[] = [];
-  constructor(private readonly max: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.max) await new Promise<void>((r) => this.queue.push(r));
-    this.active++;
-    try {
-      return await fn();
-    } finally {
-      this.active--;
-      this.queue.shift()?.();
-    }
-  }
-}
-
-/** Spaces request starts so that at most `rps` start per second. */
-export class RateLimiter {
-  /** When the last start happened (performance.now()). */
-  private last = -Infinity;
-  private queue: Promise<void> = Promise.resolve();
-  constructor(private readonly rps: number) {}
-  /**
-   * Wait for a slot: one start at a time, each at least 1/rps after the one before it actually
-   * started. (Slots computed ahead of time would all start together after a pause of the event
-   * loop, a burst above the rate.) `pauseUntil` pushes every later start back (a 429's Retry-After).
-   */
-  slot(): Promise<void> {
-    const interval = 1000 / this.rps;
-    const turn = this.queue.then(async () => {
-      const wait = this.last + interval - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      this.last = performance.now();
-    });
-    this.queue = turn;
-    return turn;
-  }
-  pauseUntil(t: number): void {
-    this.last = Math.max(this.last, t - 1000 / this.rps);
-  }
-}
-
 
 export function serializeQuery(query: Record<string, QueryValue>): string {
   const parts: string[] = [];

@@ -7,6 +7,7 @@
  */
 import type { Client } from './client.ts';
 import { TargetError } from './errors.ts';
+import { NOT_SENT } from './transient.ts';
 import { FixtureError, fixtureOwner, verifyStored } from './fixture-checks.ts';
 
 export { FIXTURE_OWNERS, FixtureError, fixtureOwner, storedFieldOwner, verifyStored } from './fixture-checks.ts';
@@ -113,7 +114,8 @@ export async function createRecovering(client: Client, collection: string, body:
     try {
       return await client.post(collection, body);
     } catch (err) {
-      if (!(err instanceof TargetError) || err.code === 'BODY_TOO_LARGE' || attempt >= CREATE_ATTEMPTS) throw err;
+      // A connection refused never reached the target (the client already sent it again): nothing was made.
+      if (!(err instanceof TargetError) || err.code === 'BODY_TOO_LARGE' || NOT_SENT.has(err.code ?? '') || attempt >= CREATE_ATTEMPTS) throw err;
       const made = await madeBy(client, collection, body);
       if (made === undefined) throw err;
       for (const id of made) await forceDelete(client, `${collection}/${id}`);
@@ -135,11 +137,15 @@ async function madeBy(client: Client, collection: string, body: Record<string, u
         .filter((p: any) => typeof p?.id === 'number' && !trackedRoutes.has(`${collection}/${p.id}`))
         .filter((p: any) => {
           const raw = typeof p.title === 'object' ? (p.title?.raw ?? p.title?.rendered) : p.title;
-          // WordPress makes a taken slug unique with `-2`, `-3` ...
-          return (title !== undefined && raw === title) || (slug !== undefined && typeof p.slug === 'string' && (p.slug === slug || new RegExp(`^${slug.replace(/[^a-z0-9-]/g, '')}-\\d+$`).test(p.slug)));
+          // By its title when one was sent (every tagged fixture has its own); else by its slug, which
+          // WordPress makes unique with `-2`, `-3` ... (a slug-only match could take another item's
+          // `<slug>-4`, so it is the fallback only).
+          if (title !== undefined) return raw === title;
+          return slug !== undefined && typeof p.slug === 'string' && (p.slug === slug || new RegExp(`^${slug.replace(/[^a-z0-9-]/g, '')}-\\d+$`).test(p.slug));
         })
         .map((p: any) => p.id as number);
-    } catch {
+    } catch (err) {
+      if (err instanceof TargetError && NOT_SENT.has(err.code ?? '')) return undefined; // the target is down
       await new Promise((r) => setTimeout(r, 300 * i));
     }
   }
