@@ -11,7 +11,7 @@
 import { Agent, request as undiciRequest } from './http.ts';
 import type { RecordedExchange } from '../schemas/results.ts';
 import { TargetError } from './errors.ts';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, NOT_SENT, NO_ANSWER, READS, backoffMs, formatBytes, gatewayTrouble, readBody, refuseBody, retryAfterMs, sleep } from './transient.ts';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, NOT_SENT, NO_ANSWER, READS, backoffMs, formatBytes, gatewayTrouble, headerValue, parseJson, readBody, refuseBody, retryAfterMs, sleep } from './transient.ts';
 import { Limiter, RateLimiter } from './pacing.ts';
 
 export { RateLimiter } from './pacing.ts';
@@ -340,24 +340,11 @@ export class Client {
   }
 }
 
-function headerValue(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
-
 function errorCode(err: unknown): string {
   const e = err as { code?: unknown; name?: string; cause?: { code?: unknown } };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'TimeoutError';
   const code = e?.cause?.code ?? e?.code;
   return typeof code === 'string' ? code : (e?.name ?? '');
-}
-
-function parseJson(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A curl command reproducing an exchange, with credentials as environment placeholders. */

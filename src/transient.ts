@@ -25,11 +25,11 @@ import { TargetError } from './errors.ts';
 
 type Method = string;
 
-function headerValue(v: string | string[] | undefined): string | undefined {
+export function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text);
