@@ -12,7 +12,7 @@ import { Client, idempotentUpdates, type Exchange } from './client.ts';
 import { failureKindOf, recordExchange, targetTrouble } from './failure-kind.ts';
 import { ConformanceFailure } from './errors.ts';
 import { eventWriter } from './events.ts';
-import { Fixtures, tagFor, type FixtureError } from './fixtures.ts';
+import { Fixtures, scopeFor, tagFor, type FixtureError } from './fixtures.ts';
 import type { RunInfo } from './run-info.ts';
 import { PKG_ROOT } from './paths.ts';
 import { withTargetRoutes } from './route-names.ts';
@@ -58,7 +58,7 @@ export function fixtures(file = expect.getState().testPath ?? currentFile()): Fi
   let fx = fileFixtures.get(file);
   if (!fx) {
     const run = runContext();
-    fileFixtures.set(file, (fx = new Fixtures(run.client.fork('fixtures'), tagFor(run.info.runId))));
+    fileFixtures.set(file, (fx = new Fixtures(run.client.fork('fixtures'), tagFor(run.info.runId), scopeFor(file))));
   }
   return fx;
 }

@@ -21,6 +21,14 @@ export const TAG_PREFIX = 'cmsc-';
 /** Collections the suite may create items in, with how to find and delete them. */
 export const SWEPT_COLLECTIONS = ['/cms/v2/posts', '/cms/v2/pages', '/contactform/v1/contact-forms'] as const;
 
+/** A short key for a suite file (FNV-1a of its path, base 36): labels of files run side by side never collide. */
+export function scopeFor(file: string): string {
+  let h = 0x811c9dc5;
+  const name = file.split(/[\\/]/).slice(-2).join('/');
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  return `${h.toString(36).slice(0, 5)}x`;
+}
+
 export function tagFor(runId: string): string {
   return `${TAG_PREFIX}${runId.replace(/^cmsc-?/, '')}`;
 }
@@ -39,11 +47,13 @@ export class Fixtures {
   constructor(
     private readonly client: Client,
     readonly tag: string,
+    /** What tells this file's labels from another's (suite files run side by side, each with its own counter). */
+    private readonly scope = '',
   ) {}
 
-  /** A unique, tagged slug / title fragment for a new item. */
+  /** A unique, tagged slug / title fragment for a new item: unique in the run, across suite files. */
   label(hint = 'item'): string {
-    return `${this.tag}-${hint}-${++this.counter}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+    return `${this.tag}-${hint}-${this.scope}${++this.counter}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
   }
 
   /** Track an item so it is force-deleted at cleanup. */
