@@ -131,6 +131,12 @@ interface Shared {
    * then not sent again (each retry only delays the end: cleanup, the stop), until an answer comes.
    */
   down?: boolean;
+  /**
+   * A request got no answer (timed out, reset, cut off) through all its retries, and nothing has
+   * answered since: the target has stalled. Requests that get no answer are then not sent again
+   * (each retry would wait out the same timeout), until an answer comes.
+   */
+  silent?: boolean;
 }
 
 export class Client {
@@ -164,6 +170,15 @@ export class Client {
   /** A client sharing connections and the concurrency limit, with its own counters and tag. */
   fork(tag: string, onExchange?: (e: Exchange) => void): Client {
     return new Client({ ...this.opts, onExchange: onExchange ?? this.opts.onExchange }, this.shared, tag);
+  }
+
+  /**
+   * The target does not answer: a request met refused connections, or no answer in time, through
+   * all its retries, and nothing has answered since. Callers that would try again on their own
+   * (cleanup, recovering a create) do not.
+   */
+  get unanswering(): boolean {
+    return !!(this.shared.down || this.shared.silent);
   }
 
   /** Count a request sent again by a caller (a create retried after removing what the first attempt made). */
@@ -260,7 +275,7 @@ export class Client {
         } catch (err) {
           const code = errorCode(err);
           const transient = NO_ANSWER.has(code) || NOT_SENT.has(code);
-          if (transient && attempt < retries && (isRead || NOT_SENT.has(code)) && !(this.shared.down && NOT_SENT.has(code))) {
+          if (transient && attempt < retries && (isRead || NOT_SENT.has(code)) && !(this.shared.down && NOT_SENT.has(code)) && !(this.shared.silent && NO_ANSWER.has(code))) {
             await again(backoffMs(attempt));
             continue;
           }
@@ -272,6 +287,7 @@ export class Client {
               : `${method} ${url} failed${tries}: ${code || (err as Error).message}${note}`;
           exchange.error = msg;
           if (NOT_SENT.has(code)) this.shared.down = true;
+          if (NO_ANSWER.has(code) && isRead && (attempt >= retries || this.shared.silent)) this.shared.silent = true;
           if (transient) {
             this.gaveUp++;
             this.shared.totals.gaveUp++;
@@ -279,6 +295,7 @@ export class Client {
           throw new TargetError(msg, code);
         }
         this.shared.down = false;
+        this.shared.silent = false;
         const trouble = (opts.anyAnswer || opts.pageUrl !== undefined) && res.status < 500 && res.status !== 429 ? undefined : gatewayTrouble(method, res.status, res.headers, res.text);
         // 429 and a 503 with Retry-After refuse before doing the work: safe to send any method again.
         const refusedBeforeWork = res.status === 429 || (res.status === 503 && headerValue(res.headers['retry-after']) !== undefined);

@@ -125,7 +125,7 @@ export async function createRecovering(client: Client, collection: string, body:
       return await client.post(collection, body);
     } catch (err) {
       // A connection refused never reached the target (the client already sent it again): nothing was made.
-      if (!(err instanceof TargetError) || err.code === 'BODY_TOO_LARGE' || NOT_SENT.has(err.code ?? '') || attempt >= CREATE_ATTEMPTS) throw err;
+      if (!(err instanceof TargetError) || err.code === 'BODY_TOO_LARGE' || NOT_SENT.has(err.code ?? '') || attempt >= CREATE_ATTEMPTS || client.unanswering) throw err;
       const made = await madeBy(client, collection, body);
       if (made === undefined) throw err;
       for (const id of made) await forceDelete(client, `${collection}/${id}`);
@@ -155,7 +155,7 @@ async function madeBy(client: Client, collection: string, body: Record<string, u
         })
         .map((p: any) => p.id as number);
     } catch (err) {
-      if (err instanceof TargetError && NOT_SENT.has(err.code ?? '')) return undefined; // the target is down
+      if ((err instanceof TargetError && NOT_SENT.has(err.code ?? '')) || client.unanswering) return undefined; // the target is down, or does not answer
       await new Promise((r) => setTimeout(r, 300 * i));
     }
   }
@@ -172,7 +172,7 @@ export async function forceDelete(client: Client, route: string, attempts = 4): 
     try {
       status = (await client.delete(route, { query: { force: true } })).status;
     } catch (err) {
-      if (i >= attempts) throw err;
+      if (i >= attempts || client.unanswering) throw err;
       status = 0;
     }
     if (status >= 200 && status < 300) return;
@@ -299,7 +299,8 @@ export async function listTagged(client: Client, collection: string, tag = TAG_P
         }
         if (res.status !== 429 && res.status < 500) break;
       } catch {
-        /* no answer: try again */
+        /* no answer: try again, unless the target has stopped answering */
+        if (client.unanswering) break;
       }
       await new Promise((r) => setTimeout(r, 200 * i));
     }

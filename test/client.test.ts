@@ -328,4 +328,29 @@ describe('a target that is down', () => {
     expect(client.totals.retried).toBe(2);
     await client.close();
   });
+
+  it('a read that got no answer in time through all its retries: the next ones that time out are not sent again, until an answer comes', async () => {
+    let hits = 0;
+    let answer = false;
+    const url = await serve((_req, res) => {
+      hits++;
+      if (answer) res.end('{}');
+    });
+    const client = new Client({ baseUrl: url, timeoutMs: 150, retries: 2 });
+    await expect(client.get('/a')).rejects.toThrow(/no response within 150 ms \(3 attempts\)/);
+    expect(hits).toBe(3);
+    expect(client.unanswering).toBe(true);
+    // The target has stalled: a cleanup's read waits out one timeout, not three and their backoff.
+    const cleanup = client.fork('cleanup');
+    await expect(cleanup.get('/b')).rejects.toThrow(/no response within 150 ms: GET/);
+    expect(hits).toBe(4);
+    expect(cleanup.retried).toBe(0);
+    // An answer: the target is back, and reads are sent again after trouble as before.
+    answer = true;
+    expect((await client.get('/c')).status).toBe(200);
+    expect(client.unanswering).toBe(false);
+    answer = false;
+    await expect(client.get('/d')).rejects.toThrow(/3 attempts/);
+    await client.close();
+  });
 });
