@@ -33,7 +33,7 @@
  */
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, SettingSpec } from '../../schemas/types.ts';
-import { Unmet, behaviour, prerequisite, type BehaviourContext, type Prerequisite } from '../../src/behaviour.ts';
+import { Unmet, behaviour, declarationSite, prerequisite, type BehaviourContext, type BehaviourDecl, type BehaviourOptions, type Prerequisite } from '../../src/behaviour.ts';
 import type { Client, Response } from '../../src/client.ts';
 import { advertisedEndpoint, deepEqual, findAdvertisedRoute, isObject } from '../../src/discovery.ts';
 import { ConformanceFailure } from '../../src/errors.ts';
@@ -410,6 +410,16 @@ export interface DeclareOptions {
 /** The per-setting behaviours of every setting that `filter` selects. */
 export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, opts: DeclareOptions): void {
   const ids = new Set<string>();
+  // Declared kind by kind (every setting's value check, then every round trip, every type check,
+  // enum check, module-route check), not setting by setting: the checks of one setting wait for
+  // each other (its lock), so setting by setting most of the file's concurrent slots held checks
+  // waiting for one lock; kind by kind they hold checks of different settings, whose reads of
+  // GET /settings are then shared (SettingsReads) and whose writes can meet (SettingsWrites).
+  const phases: (() => void)[][] = [[], [], [], [], []];
+  const declareIn = (phase: number, decl: BehaviourDecl, fn: (t: BehaviourContext) => unknown, options: BehaviourOptions = {}) => {
+    const location = declarationSite(declareIn);
+    phases[phase]!.push(() => behaviour(decl, fn, { ...options, ...(location ? { location } : {}) }));
+  };
   for (const s of catalog.settings.filter(filter)) {
     const id = idPart(s.name);
     if (ids.has(id)) throw new Error(`two settings map to the behaviour ID part ${id}`);
@@ -419,7 +429,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
     // written (or as it was): they validate the field of the answer, so they cover it too.
     const writes = [s.id, `endpoint:${WRITE.endpoint.id}`, `arg:${WRITE.endpoint.id}.${s.name}`, `field:resource.suite.settings.${s.name}`];
 
-    behaviour(
+    declareIn(0, 
       {
         ...common,
         id: `suite.settings.value.${id}`,
@@ -435,7 +445,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
       { concurrent: opts.concurrent },
     );
 
-    behaviour(
+    declareIn(1, 
       { ...common, id: `suite.settings.roundtrip.${id}`, title: `a valid ${s.type} written to ${s.name} through POST /settings reads back on GET /settings`, covers: writes },
       async (t) => {
         start(t);
@@ -448,7 +458,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
 
     const wrong = wrongTypeValues(s.type);
     if (wrong.length)
-      behaviour(
+      declareIn(2, 
         { ...common, id: `suite.settings.type.${id}`, title: `${s.name}: a value that is not a ${s.type} is refused and not stored`, covers: writes },
         async (t) => {
           start(t);
@@ -462,7 +472,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
       );
 
     if (s.enum)
-      behaviour(
+      declareIn(3, 
         { ...common, id: `suite.settings.enum.${id}`, title: `${s.name}: a value outside ${s.enum.join(', ')} is refused and not stored`, covers: writes },
         async (t) => {
           start(t);
@@ -483,7 +493,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
     const moduleArg = MODULE_WRITE_ARGS[s.name];
     const bad = [...wrong, ...(s.enum ? [OUTSIDE_ENUM] : [])];
     if (moduleArg && bad.length)
-      behaviour(
+      declareIn(4, 
         {
           ...common,
           id: `suite.settings.module-route.${id}`,
@@ -508,6 +518,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
         { concurrent: opts.concurrent },
       );
   }
+  for (const phase of phases) for (const declare of phase) declare();
 }
 
 const MODULE_WRITE = endpointById('suite.module.item.update');
