@@ -30,6 +30,7 @@ import {
   currentValue,
   moduleActive,
   MODULES_LOCK,
+  readSettings,
   moduleLock,
   sameValue,
   settingLock,
@@ -57,6 +58,7 @@ import {
   withRestore,
 } from './support.ts';
 import { extDecl } from './declare.ts';
+import { isObject } from '../../src/discovery.ts';
 
 const allActive = endpointById('suite.module.all.active.update');
 const oneActive = endpointById('suite.module.active.update');
@@ -290,6 +292,29 @@ export function declareModuleValues(): void {
 }
 
 /**
+ * The module toggles as GET /settings last read them during the toggles (which run one at a time,
+ * holding the modules' lock, after every other behaviour of this file), with no write since: the
+ * next toggle starts from it instead of reading the same state again. Undefined once a write may
+ * have changed it.
+ */
+let lastToggleRead: Record<string, unknown> | undefined;
+
+/** A module's state read fresh (moduleState), remembered as the last read of the toggles. */
+async function toggleState(t: BehaviourContext, slug: string): Promise<boolean> {
+  const res = await readSettings(t);
+  lastToggleRead = answered(res) && isObject(res.body) ? res.body : undefined;
+  const v = asBoolean(lastToggleRead?.[t.run.profile.toTargetModule(slug)]);
+  if (v === undefined) t.fail(`GET ${SETTINGS} no longer answers module toggle ${t.run.profile.toTargetModule(slug)} as a boolean`);
+  return v;
+}
+
+/** A write of the toggles: what was last read no longer holds. */
+function toggleWrite<T>(p: Promise<T>): Promise<T> {
+  lastToggleRead = undefined;
+  return p.finally(() => (lastToggleRead = undefined));
+}
+
+/**
  * Per module: its toggling, one module at a time. The reference implementation keeps the states
  * of all modules in one stored list, so two modules toggled at the same time may lose one of the
  * changes: declared after the concurrent behaviours of the file (which then have finished), not
@@ -306,24 +331,32 @@ export function declareModuleToggles(): void {
         await exclusive([moduleLock(m.slug)], () => exclusive([MODULES_LOCK], async () => {
           const key = t.run.profile.toTargetModule(m.slug);
           const route = activeRoute(t, m.slug);
-          const original = await moduleState(t, m.slug);
+          // The previous toggle's last read, when nothing was written since (it is the state now).
+          const known = asBoolean(lastToggleRead?.[key]);
+          const original = known ?? (await toggleState(t, m.slug));
           /** Set once the module is read back in its original state (nothing to restore). */
           let settled = true;
           await withRestore(
             async () => {
               settled = false;
-              const res = await setModule(t, m.slug, !original);
+              const res = await toggleWrite(setModule(t, m.slug, !original));
               if (!original) await skipIfActivationImpossible(t, m.slug, res, `POST ${route} {active: true}`);
               expectAnswered(t, res, `POST ${route} {active: ${!original}}`);
-              if ((await moduleState(t, m.slug)) !== !original)
+              if ((await toggleState(t, m.slug)) !== !original)
                 t.fail(`POST ${route} {active: ${!original}} answered ${res.status}; GET ${SETTINGS} still has ${key} = ${original}`);
-              const back = await t.client.post(SETTINGS, { [key]: original });
+              const back = await toggleWrite(t.client.post(SETTINGS, { [key]: original }));
               expectAnswered(t, back, `POST ${SETTINGS} {${key}: ${original}}`);
-              if ((await moduleState(t, m.slug)) !== original)
+              if ((await toggleState(t, m.slug)) !== original)
                 t.fail(`POST ${SETTINGS} {${key}: ${original}} answered ${back.status}; GET ${SETTINGS} still has ${key} = ${!original}`);
               settled = true;
             },
-            async () => (settled ? undefined : restoreModule(t, m.slug, original)),
+            async () => {
+              if (settled) return undefined;
+              // Read again, then set back where needed: either way the next toggle reads afresh.
+              const problem = await restoreModule(t, m.slug, original);
+              lastToggleRead = undefined;
+              return problem;
+            },
           );
         }));
       },

@@ -174,6 +174,74 @@ export async function writeSetting(t: BehaviourContext, s: SettingSpec, value: u
 }
 
 /**
+ * Writes of valid values that the checks of this file make at the same moment, sent as one POST
+ * /settings with all their keys: the positive controls of the refusal checks (a setting's current
+ * value written back) and the restores (a setting's original value written back). Like
+ * SettingsReads, one such write at a time; the writes asked for meanwhile are sent together once
+ * it is back. Each asker holds its setting's lock, so the keys differ and no other check of this
+ * file writes them meanwhile.
+ *
+ * Optimistic, with the single write as the fallback, so that every verdict is the one a write of
+ * its own would give: a POST of one key is that write; a joined POST answers each asker only when
+ * it is accepted (2xx), and the asker then reads its key back and, when it does not read as
+ * written, makes its own write after all. When a joined POST is not accepted (Jetpack answers one
+ * 400 some_updated for a POST of which some keys were stored), every asker makes its own write:
+ * the values are the ones each setting held or is being set back to, so a key the refused POST
+ * stored anyway is found so by the asker's own read, and the refusals of another setting's value
+ * never become this one's. Refused values are never sent this way (they are sent alone).
+ * The joined request is counted and logged once, under the check that sent it; the others keep
+ * the exchange as their evidence.
+ */
+class SettingsWrites {
+  private busy = false;
+  private waiting: { t: BehaviourContext; key: string; value: unknown; resolve: (r: Joined | undefined) => void; reject: (e: unknown) => void }[] = [];
+
+  /** The answer of the POST that carried the value, or undefined when a joined POST was not accepted. */
+  write(t: BehaviourContext, key: string, value: unknown): Promise<Joined | undefined> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ t, key, value, resolve, reject });
+      if (!this.busy) this.send();
+    });
+  }
+
+  private send(): void {
+    const batch = this.waiting.splice(0);
+    this.busy = batch.length > 0;
+    if (!batch.length) return;
+    const [first, ...rest] = batch;
+    first!.t.client.post(SETTINGS, Object.fromEntries(batch.map((w) => [w.key, w.value]))).then(
+      (res) => {
+        if (rest.length && !answered(res)) {
+          for (const w of batch) w.resolve(undefined);
+          return;
+        }
+        first!.resolve({ res, alone: !rest.length });
+        for (const w of rest) {
+          w.t.client.log.push(res.exchange);
+          w.resolve({ res, alone: false });
+        }
+      },
+      (err: unknown) => {
+        for (const w of batch) w.reject(err);
+      },
+    ).finally(() => this.send());
+  }
+}
+/** A POST that carried a value: its answer, and whether the value was its only key. */
+interface Joined {
+  res: Response;
+  alone: boolean;
+}
+const joinedWrites = new SettingsWrites();
+
+/** GET /settings answered an object in which `s` reads as `value`. */
+function readsAs(t: BehaviourContext, s: SettingSpec, res: Response, value: unknown): boolean {
+  const key = targetKey(t, s);
+  return answered(res) && isObject(res.body) && Object.prototype.hasOwnProperty.call(res.body, key) && sameValue(s, res.body[key], value);
+}
+
+
+/**
  * The service identifiers of a `sharing_services` list: "visible: two service identifiers,
  * hidden: []" — the spec calls the content service identifiers without saying whether they come
  * as a list or as an object keyed by identifier (the reference implementation reads them back
@@ -256,7 +324,16 @@ async function restoreSetting(t: BehaviourContext, s: SettingSpec, original: unk
   if (now && sameValue(s, now.v, original)) return undefined;
   const what = `POST ${SETTINGS} {${key}: ${show(writable(s, original))}}`;
   known.value = undefined;
-  const res = await writeSetting(t, s, writable(s, original));
+  // Joined with the other checks' restores and controls of this moment (SettingsWrites); where
+  // that POST carried more keys and this one does not read back as restored (or it was refused,
+  // maybe after storing this one: read first), the write of its own as before.
+  const joined = await joinedWrites.write(t, key, writable(s, original));
+  if (joined && !joined.alone) {
+    if (readsAs(t, s, await readSettings(t), original)) return (known.value = { v: original }), undefined;
+  } else if (!joined) {
+    if (readsAs(t, s, await readSettings(t), original)) return (known.value = { v: original }), undefined;
+  }
+  const res = joined?.alone ? joined.res : await writeSetting(t, s, writable(s, original));
   if (!answered(res)) return `${what} answered ${brief(res)}`;
   const after = await readSettings(t);
   if (!answered(after) || !isObject(after.body) || !sameValue(s, after.body[key], original))
@@ -621,10 +698,23 @@ async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: 
     // nothing), the value the round trip writes, set back afterwards.
     let control: Response | undefined;
     let what = '';
-    const attempt = (value: unknown, label: string) => async (): Promise<Outcome> => {
+    const attempt = (value: unknown, label: string, join = false) => async (): Promise<Outcome> => {
       what = `POST ${via.route} {${key}: ${show(value)}} (${label})`;
       known.value = undefined;
-      control = await via.write(value);
+      // The current value written back through POST /settings is joined with the other checks'
+      // controls and restores of this moment (SettingsWrites). Accepted with more keys and read
+      // back as written: the control passed. Otherwise the write of its own, as before (the
+      // setting still holds the value written, whatever a refused joined POST did).
+      const joined = join ? await joinedWrites.write(t, key, value) : undefined;
+      if (joined && !joined.alone) {
+        const stored = await readSettings(t);
+        if (readsAs(t, s, stored, value)) {
+          control = joined.res;
+          known.value = { v: (stored.body as Record<string, unknown>)[key] };
+          return { ok: true };
+        }
+      }
+      control = joined?.alone ? joined.res : await via.write(value);
       if (!answered(control)) return { ok: false, res: control, problem: `${what} answered ${brief(control)}` };
       const stored = await currentValue(t, s);
       known.value = { v: stored };
@@ -643,7 +733,7 @@ async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: 
     // second it was made (update_new_stats_status: odyssey_stats_changed_at = time()), so the same
     // value written back within the second of the round trip's restore changes nothing, one
     // second later it does. The verdict must not depend on the clock.
-    const current = attempt(writable(s, original), 'the current value');
+    const current = attempt(writable(s, original), 'the current value', via.route === SETTINGS);
     const other = samples(t, s, original).find((x) => x.documented);
     const positive = async (): Promise<Outcome> => {
       const first = await current();
