@@ -228,11 +228,13 @@ class SettingsWrites {
   }
 }
 /** A POST that carried a value: its answer, and whether the value was its only key. */
-interface Joined {
+export interface Joined {
   res: Response;
   alone: boolean;
 }
 const joinedWrites = new SettingsWrites();
+/** Write `key` = `value` (a valid value: the current or original one) joined with the other checks' writes of this moment (SettingsWrites). */
+export const writeJoined = (t: BehaviourContext, key: string, value: unknown): Promise<Joined | undefined> => joinedWrites.write(t, key, value);
 
 /** GET /settings answered an object in which `s` reads as `value`. */
 function readsAs(t: BehaviourContext, s: SettingSpec, res: Response, value: unknown): boolean {
