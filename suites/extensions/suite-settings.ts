@@ -133,8 +133,17 @@ class SettingsReads {
   read(t: BehaviourContext): Promise<Response> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ t, resolve, reject });
-      if (!this.busy) this.send();
+      if (!this.busy) this.later();
     });
+  }
+
+  /**
+   * Send once the checks woken at this moment have asked (they resume together when a shared read
+   * or write comes back): on the next turn of the event loop, not at the first one's call.
+   */
+  private later(): void {
+    this.busy = true;
+    setImmediate(() => this.send());
   }
 
   private send(): void {
@@ -153,7 +162,7 @@ class SettingsReads {
       (err: unknown) => {
         for (const w of batch) w.reject(err);
       },
-    ).finally(() => this.send());
+    ).finally(() => this.later());
   }
 }
 const reads = new SettingsReads();
@@ -200,8 +209,17 @@ class SettingsWrites {
   write(t: BehaviourContext, key: string, value: unknown): Promise<Joined | undefined> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ t, key, value, resolve, reject });
-      if (!this.busy) this.send();
+      if (!this.busy) this.later();
     });
+  }
+
+  /**
+   * Send once the checks woken at this moment have asked (they resume together when a shared read
+   * or write comes back): on the next turn of the event loop, not at the first one's call.
+   */
+  private later(): void {
+    this.busy = true;
+    setImmediate(() => this.send());
   }
 
   private send(): void {
@@ -224,7 +242,7 @@ class SettingsWrites {
       (err: unknown) => {
         for (const w of batch) w.reject(err);
       },
-    ).finally(() => this.send());
+    ).finally(() => this.later());
   }
 }
 /** A POST that carried a value: its answer, and whether the value was its only key. */
