@@ -77,29 +77,19 @@ function registerCleanup(file: string): void {
   });
 }
 
-// ---------------------------------------------------------------- concurrent behaviours, per suite file
-
-/**
- * How many concurrent behaviours of a suite file run at once: vitest's own default (5) unless the
- * file says otherwise (fileConcurrency). vitest's maxConcurrency (src/runner.ts) is one limit for
- * every file, set to the largest any file asks for; this one keeps each file to its own.
- */
-export const DEFAULT_FILE_CONCURRENCY = 5;
-const fileLimits = new Map<string, number>();
-const fileLimiters = new Map<string, Limiter>();
-
 /**
  * Let up to `n` concurrent behaviours of the file being collected run at once (call at the top of
- * a suite file). For a file whose concurrent behaviours mostly wait for locks and share requests
- * (suite.settings.spec.ts: a read of GET /settings shared by every check that asks at that moment).
+ * a suite file); by default vitest's 5. vitest's maxConcurrency (src/runner.ts) is one limit for
+ * every file, the largest any file may ask for; behaviour() keeps each file to its own.
  */
 export function fileConcurrency(n: number): void {
   fileLimits.set(currentFile(), Math.max(1, Math.min(MAX_FILE_CONCURRENCY, n)));
 }
-
+const fileLimits = new Map<string, number>();
+const fileLimiters = new Map<string, Limiter>();
 function fileLimiter(file: string): Limiter {
   let l = fileLimiters.get(file);
-  if (!l) fileLimiters.set(file, (l = new Limiter(fileLimits.get(file) ?? DEFAULT_FILE_CONCURRENCY)));
+  if (!l) fileLimiters.set(file, (l = new Limiter(fileLimits.get(file) ?? 5)));
   return l;
 }
 
