@@ -5,7 +5,7 @@
  * share a prerequisite that one of them owns (the others skip with `depends on <ID>`).
  */
 import { relative } from 'node:path';
-import { TestRunner, afterAll, expect, inject, test } from 'vitest';
+import { TestRunner, afterAll, expect, inject, test, type TestContext } from 'vitest';
 import { getProfile, type Profile } from '../schemas/profiles.ts';
 import type { BehaviourDecl, BehaviourMeta, FailureKind } from '../schemas/results.ts';
 import { Client, idempotentUpdates, type Exchange } from './client.ts';
@@ -14,9 +14,10 @@ import { ConformanceFailure } from './errors.ts';
 import { eventWriter } from './events.ts';
 import { Fixtures, scopeFor, tagFor, type FixtureError } from './fixtures.ts';
 import type { RunInfo } from './run-info.ts';
+import { Limiter } from './pacing.ts';
 import { PKG_ROOT } from './paths.ts';
 import { withTargetRoutes } from './route-names.ts';
-import { workerConcurrency, workerCount } from './suite-files.ts';
+import { MAX_FILE_CONCURRENCY, workerConcurrency, workerCount } from './suite-files.ts';
 import { workerIndex, workerRate } from './worker-state.ts';
 
 export type { BehaviourDecl, BehaviourMeta, Level, RecordedExchange } from '../schemas/results.ts';
@@ -74,6 +75,22 @@ function registerCleanup(file: string): void {
     const failed = (await fx?.cleanup()) ?? [];
     if (failed.length) throw new Error(`could not delete fixtures: ${failed.join(', ')} (the CLI sweeps them by tag)`);
   });
+}
+
+/**
+ * Let up to `n` concurrent behaviours of the file being collected run at once (call at the top of
+ * a suite file); by default vitest's 5. vitest's maxConcurrency (src/runner.ts) is one limit for
+ * every file, the largest any file may ask for; behaviour() keeps each file to its own.
+ */
+export function fileConcurrency(n: number): void {
+  fileLimits.set(currentFile(), Math.max(1, Math.min(MAX_FILE_CONCURRENCY, n)));
+}
+const fileLimits = new Map<string, number>();
+const fileLimiters = new Map<string, Limiter>();
+function fileLimiter(file: string): Limiter {
+  let l = fileLimiters.get(file);
+  if (!l) fileLimiters.set(file, (l = new Limiter(fileLimits.get(file) ?? 5)));
+  return l;
 }
 
 export function runContext(): RunContext {
@@ -229,6 +246,8 @@ export { failureKindOf, recordExchange, targetTrouble } from './failure-kind.ts'
 export interface BehaviourOptions {
   /** Run alongside the other concurrent behaviours of the file (only for behaviours that share no mutable state). */
   concurrent?: boolean;
+  /** The declaration site, where behaviour() is called later on its declarer's behalf (see declarationSite(); default: behaviour()'s caller). */
+  location?: string;
 }
 
 /**
@@ -237,11 +256,11 @@ export interface BehaviourOptions {
  * it decode this file's map again for every suite file (issue 28: the largest cost of loading the
  * suites, for 2,019 declarations per run and per fleet site). The full stack only as a fallback.
  */
-function declarationSite(): string | undefined {
+export function declarationSite(above: Function = behaviour): string | undefined {
   const limit = Error.stackTraceLimit;
   const holder: { stack?: string } = {};
   Error.stackTraceLimit = 1;
-  Error.captureStackTrace(holder, behaviour);
+  Error.captureStackTrace(holder, above);
   Error.stackTraceLimit = limit;
   return siteOf(holder.stack?.split('\n').slice(1) ?? []) ?? siteOf(new Error().stack?.split('\n').slice(1) ?? []);
 }
@@ -270,10 +289,13 @@ function quoteRoutesSent(err: unknown, profile: Profile): void {
 export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unknown, options: BehaviourOptions = {}): void {
   const file = currentFile();
   registerCleanup(file);
-  const location = declarationSite();
+  const location = options.location ?? declarationSite();
   const declared: BehaviourMeta = { ...decl, covers: [...(decl.covers ?? [])], ...(location ? { location } : {}), requests: 0 };
   // No time limit of its own: every request has --timeout, so a behaviour ends; the runner's limit only guards against a hang of the harness.
-  test(`${decl.id} ${decl.title}`, { concurrent: options.concurrent, meta: { behaviour: declared } }, async (ctx) => {
+  test(`${decl.id} ${decl.title}`, { concurrent: options.concurrent, meta: { behaviour: declared } }, (ctx) =>
+    options.concurrent ? fileLimiter(file).run(() => run(ctx)) : run(ctx),
+  );
+  async function run(ctx: TestContext): Promise<void> {
     const meta: BehaviourMeta = (ctx.task.meta.behaviour ??= declared);
     const run = runContext();
     const client = run.client.fork(decl.id);
@@ -369,5 +391,5 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       if (net.retried || net.gaveUp || net.oversized) meta.network = net;
       meta.latencyMs = Math.round(client.latencyMs + inherited.latencyMs);
     }
-  });
+  }
 }

@@ -16,7 +16,7 @@ import { freshness, snapshotFreshSite, type FreshSite } from './fresh-site.ts';
 import { parseShard, type ShardInfo } from './shard.ts';
 import { detectProfile, getProfile, normalizeIndex, type ProfileName } from '../schemas/profiles.ts';
 import type { RunInfo } from './run-info.ts';
-import { suiteFiles, workerCount } from './suite-files.ts';
+import { MAX_FILE_CONCURRENCY, suiteFiles, workerCount } from './suite-files.ts';
 import type { Exchange } from './client.ts';
 import { runExitCode, type Results } from '../schemas/results.ts';
 import type { SpecRef } from '../schemas/types.ts';
@@ -315,6 +315,8 @@ export class SuiteEngine {
         testTimeout: HARNESS_GUARD_MS,
         hookTimeout: HARNESS_GUARD_MS,
         teardownTimeout: 30_000,
+        // Each file's own limit is kept by behaviour() (vitest's default 5, or what the file asks for).
+        maxConcurrency: MAX_FILE_CONCURRENCY,
       },
       { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
     );

@@ -100,3 +100,6 @@ export function workerConcurrency(concurrency: number, workers: number, slot: nu
   const i = (Math.max(1, slot) - 1) % workers;
   return Math.max(1, Math.floor(concurrency / workers) + (i < concurrency % workers ? 1 : 0));
 }
+
+/** vitest's maxConcurrency for a run (src/runner.ts); each file keeps its own limit up to this (fileConcurrency, src/behaviour.ts). */
+export const MAX_FILE_CONCURRENCY = 40;

@@ -33,7 +33,7 @@
  */
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, SettingSpec } from '../../schemas/types.ts';
-import { Unmet, behaviour, prerequisite, type BehaviourContext, type Prerequisite } from '../../src/behaviour.ts';
+import { Unmet, behaviour, declarationSite, prerequisite, type BehaviourContext, type BehaviourDecl, type BehaviourOptions, type Prerequisite } from '../../src/behaviour.ts';
 import type { Client, Response } from '../../src/client.ts';
 import { advertisedEndpoint, deepEqual, findAdvertisedRoute, isObject } from '../../src/discovery.ts';
 import { ConformanceFailure } from '../../src/errors.ts';
@@ -133,8 +133,17 @@ class SettingsReads {
   read(t: BehaviourContext): Promise<Response> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ t, resolve, reject });
-      if (!this.busy) this.send();
+      if (!this.busy) this.later();
     });
+  }
+
+  /**
+   * Send once the checks woken at this moment have asked (they resume together when a shared read
+   * or write comes back): on the next turn of the event loop, not at the first one's call.
+   */
+  private later(): void {
+    this.busy = true;
+    setImmediate(() => this.send());
   }
 
   private send(): void {
@@ -153,7 +162,7 @@ class SettingsReads {
       (err: unknown) => {
         for (const w of batch) w.reject(err);
       },
-    ).finally(() => this.send());
+    ).finally(() => this.later());
   }
 }
 const reads = new SettingsReads();
@@ -172,6 +181,85 @@ export async function currentValue(t: BehaviourContext, s: SettingSpec): Promise
 export async function writeSetting(t: BehaviourContext, s: SettingSpec, value: unknown) {
   return t.client.post(SETTINGS, { [targetKey(t, s)]: value });
 }
+
+/**
+ * Writes of valid values that the checks of this file make at the same moment, sent as one POST
+ * /settings with all their keys: the positive controls of the refusal checks (a setting's current
+ * value written back) and the restores (a setting's original value written back). Like
+ * SettingsReads, one such write at a time; the writes asked for meanwhile are sent together once
+ * it is back. Each asker holds its setting's lock, so the keys differ and no other check of this
+ * file writes them meanwhile.
+ *
+ * Optimistic, with the single write as the fallback, so that every verdict is the one a write of
+ * its own would give: a POST of one key is that write; a joined POST answers each asker only when
+ * it is accepted (2xx), and the asker then reads its key back and, when it does not read as
+ * written, makes its own write after all. When a joined POST is not accepted (Jetpack answers one
+ * 400 some_updated for a POST of which some keys were stored), every asker makes its own write:
+ * the values are the ones each setting held or is being set back to, so a key the refused POST
+ * stored anyway is found so by the asker's own read, and the refusals of another setting's value
+ * never become this one's. Refused values are never sent this way (they are sent alone).
+ * The joined request is counted and logged once, under the check that sent it; the others keep
+ * the exchange as their evidence.
+ */
+class SettingsWrites {
+  private busy = false;
+  private waiting: { t: BehaviourContext; key: string; value: unknown; resolve: (r: Joined | undefined) => void; reject: (e: unknown) => void }[] = [];
+
+  /** The answer of the POST that carried the value, or undefined when a joined POST was not accepted. */
+  write(t: BehaviourContext, key: string, value: unknown): Promise<Joined | undefined> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ t, key, value, resolve, reject });
+      if (!this.busy) this.later();
+    });
+  }
+
+  /**
+   * Send once the checks woken at this moment have asked (they resume together when a shared read
+   * or write comes back): on the next turn of the event loop, not at the first one's call.
+   */
+  private later(): void {
+    this.busy = true;
+    setImmediate(() => this.send());
+  }
+
+  private send(): void {
+    const batch = this.waiting.splice(0);
+    this.busy = batch.length > 0;
+    if (!batch.length) return;
+    const [first, ...rest] = batch;
+    first!.t.client.post(SETTINGS, Object.fromEntries(batch.map((w) => [w.key, w.value]))).then(
+      (res) => {
+        if (rest.length && !answered(res)) {
+          for (const w of batch) w.resolve(undefined);
+          return;
+        }
+        first!.resolve({ res, alone: !rest.length });
+        for (const w of rest) {
+          w.t.client.log.push(res.exchange);
+          w.resolve({ res, alone: false });
+        }
+      },
+      (err: unknown) => {
+        for (const w of batch) w.reject(err);
+      },
+    ).finally(() => this.later());
+  }
+}
+/** A POST that carried a value: its answer, and whether the value was its only key. */
+export interface Joined {
+  res: Response;
+  alone: boolean;
+}
+const joinedWrites = new SettingsWrites();
+/** Write `key` = `value` (a valid value: the current or original one) joined with the other checks' writes of this moment (SettingsWrites). */
+export const writeJoined = (t: BehaviourContext, key: string, value: unknown): Promise<Joined | undefined> => joinedWrites.write(t, key, value);
+
+/** GET /settings answered an object in which `s` reads as `value`. */
+function readsAs(t: BehaviourContext, s: SettingSpec, res: Response, value: unknown): boolean {
+  const key = targetKey(t, s);
+  return answered(res) && isObject(res.body) && Object.prototype.hasOwnProperty.call(res.body, key) && sameValue(s, res.body[key], value);
+}
+
 
 /**
  * The service identifiers of a `sharing_services` list: "visible: two service identifiers,
@@ -256,7 +344,16 @@ async function restoreSetting(t: BehaviourContext, s: SettingSpec, original: unk
   if (now && sameValue(s, now.v, original)) return undefined;
   const what = `POST ${SETTINGS} {${key}: ${show(writable(s, original))}}`;
   known.value = undefined;
-  const res = await writeSetting(t, s, writable(s, original));
+  // Joined with the other checks' restores and controls of this moment (SettingsWrites); where
+  // that POST carried more keys and this one does not read back as restored (or it was refused,
+  // maybe after storing this one: read first), the write of its own as before.
+  const joined = await joinedWrites.write(t, key, writable(s, original));
+  if (joined && !joined.alone) {
+    if (readsAs(t, s, await readSettings(t), original)) return (known.value = { v: original }), undefined;
+  } else if (!joined) {
+    if (readsAs(t, s, await readSettings(t), original)) return (known.value = { v: original }), undefined;
+  }
+  const res = joined?.alone ? joined.res : await writeSetting(t, s, writable(s, original));
   if (!answered(res)) return `${what} answered ${brief(res)}`;
   const after = await readSettings(t);
   if (!answered(after) || !isObject(after.body) || !sameValue(s, after.body[key], original))
@@ -410,6 +507,16 @@ export interface DeclareOptions {
 /** The per-setting behaviours of every setting that `filter` selects. */
 export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, opts: DeclareOptions): void {
   const ids = new Set<string>();
+  // Declared kind by kind (every setting's value check, then every round trip, every type check,
+  // enum check, module-route check), not setting by setting: the checks of one setting wait for
+  // each other (its lock), so setting by setting most of the file's concurrent slots held checks
+  // waiting for one lock; kind by kind they hold checks of different settings, whose reads of
+  // GET /settings are then shared (SettingsReads) and whose writes can meet (SettingsWrites).
+  const phases: (() => void)[][] = [[], [], [], [], []];
+  const declareIn = (phase: number, decl: BehaviourDecl, fn: (t: BehaviourContext) => unknown, options: BehaviourOptions = {}) => {
+    const location = declarationSite(declareIn);
+    phases[phase]!.push(() => behaviour(decl, fn, { ...options, ...(location ? { location } : {}) }));
+  };
   for (const s of catalog.settings.filter(filter)) {
     const id = idPart(s.name);
     if (ids.has(id)) throw new Error(`two settings map to the behaviour ID part ${id}`);
@@ -419,7 +526,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
     // written (or as it was): they validate the field of the answer, so they cover it too.
     const writes = [s.id, `endpoint:${WRITE.endpoint.id}`, `arg:${WRITE.endpoint.id}.${s.name}`, `field:resource.suite.settings.${s.name}`];
 
-    behaviour(
+    declareIn(0, 
       {
         ...common,
         id: `suite.settings.value.${id}`,
@@ -435,7 +542,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
       { concurrent: opts.concurrent },
     );
 
-    behaviour(
+    declareIn(1, 
       { ...common, id: `suite.settings.roundtrip.${id}`, title: `a valid ${s.type} written to ${s.name} through POST /settings reads back on GET /settings`, covers: writes },
       async (t) => {
         start(t);
@@ -448,7 +555,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
 
     const wrong = wrongTypeValues(s.type);
     if (wrong.length)
-      behaviour(
+      declareIn(2, 
         { ...common, id: `suite.settings.type.${id}`, title: `${s.name}: a value that is not a ${s.type} is refused and not stored`, covers: writes },
         async (t) => {
           start(t);
@@ -462,7 +569,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
       );
 
     if (s.enum)
-      behaviour(
+      declareIn(3, 
         { ...common, id: `suite.settings.enum.${id}`, title: `${s.name}: a value outside ${s.enum.join(', ')} is refused and not stored`, covers: writes },
         async (t) => {
           start(t);
@@ -483,7 +590,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
     const moduleArg = MODULE_WRITE_ARGS[s.name];
     const bad = [...wrong, ...(s.enum ? [OUTSIDE_ENUM] : [])];
     if (moduleArg && bad.length)
-      behaviour(
+      declareIn(4, 
         {
           ...common,
           id: `suite.settings.module-route.${id}`,
@@ -508,6 +615,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
         { concurrent: opts.concurrent },
       );
   }
+  for (const phase of phases) for (const declare of phase) declare();
 }
 
 const MODULE_WRITE = endpointById('suite.module.item.update');
@@ -610,10 +718,23 @@ async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: 
     // nothing), the value the round trip writes, set back afterwards.
     let control: Response | undefined;
     let what = '';
-    const attempt = (value: unknown, label: string) => async (): Promise<Outcome> => {
+    const attempt = (value: unknown, label: string, join = false) => async (): Promise<Outcome> => {
       what = `POST ${via.route} {${key}: ${show(value)}} (${label})`;
       known.value = undefined;
-      control = await via.write(value);
+      // The current value written back through POST /settings is joined with the other checks'
+      // controls and restores of this moment (SettingsWrites). Accepted with more keys and read
+      // back as written: the control passed. Otherwise the write of its own, as before (the
+      // setting still holds the value written, whatever a refused joined POST did).
+      const joined = join ? await joinedWrites.write(t, key, value) : undefined;
+      if (joined && !joined.alone) {
+        const stored = await readSettings(t);
+        if (readsAs(t, s, stored, value)) {
+          control = joined.res;
+          known.value = { v: (stored.body as Record<string, unknown>)[key] };
+          return { ok: true };
+        }
+      }
+      control = joined?.alone ? joined.res : await via.write(value);
       if (!answered(control)) return { ok: false, res: control, problem: `${what} answered ${brief(control)}` };
       const stored = await currentValue(t, s);
       known.value = { v: stored };
@@ -632,7 +753,7 @@ async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: 
     // second it was made (update_new_stats_status: odyssey_stats_changed_at = time()), so the same
     // value written back within the second of the round trip's restore changes nothing, one
     // second later it does. The verdict must not depend on the clock.
-    const current = attempt(writable(s, original), 'the current value');
+    const current = attempt(writable(s, original), 'the current value', via.route === SETTINGS);
     const other = samples(t, s, original).find((x) => x.documented);
     const positive = async (): Promise<Outcome> => {
       const first = await current();
