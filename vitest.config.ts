@@ -33,8 +33,13 @@ export const UNITS = testFiles.filter((f) => !isProof(f));
 const LONGEST_FIRST = [
   'test/real-targets.wordpress-7.1.test.ts',
   'test/cms/wordpress-faults.test.ts',
-  'test/fleet-concurrent.test.ts',
+  'test/flaky.test.ts',
   'test/real-targets.embedded-6.5.5.test.ts',
+  'test/chaos.test.ts',
+  'test/core/latency.test.ts',
+  'test/stop.e2e.test.ts',
+  'test/core/batch.test.ts',
+  'test/fleet-concurrent.test.ts',
 ];
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
