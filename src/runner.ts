@@ -13,6 +13,7 @@ import { isLoopback, redactConfig, type RunConfig } from './config.ts';
 import { TargetError, UnreachableError, UsageError } from './errors.ts';
 import { DEFAULT_SWEEP_AFTER_MS, sweep, tagFor, type SweepOutcome } from './fixtures.ts';
 import { freshness, snapshotFreshSite, type FreshSite } from './fresh-site.ts';
+import { describeRestored, restoreSiteState, snapshotSiteState, type SiteState } from './site-state.ts';
 import { parseShard, type ShardInfo } from './shard.ts';
 import { detectProfile, getProfile, normalizeIndex, type ProfileName } from '../schemas/profiles.ts';
 import type { RunInfo } from './run-info.ts';
@@ -546,6 +547,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     // (both delete; an item already gone counts as deleted); the behaviours still running then are
     // not reported (src/collect.ts): they may find their items gone.
     let stopSweep: Promise<SweepOutcome | undefined> | undefined;
+    let siteState: SiteState | undefined;
     if (sweeper) {
       sweepOnStop = () => void (stopSweep ??= sweep(sweeper, { tag: tagFor(info.runId) }).catch(() => undefined));
       if (stopCause) sweepOnStop();
@@ -557,6 +559,12 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
         // shard against the same site): only runs that started longer ago than --sweep-after.
         const r = await sweep(sweeper, { olderThanMs: cfg.sweepAfterMs ?? DEFAULT_SWEEP_AFTER_MS }).catch(() => undefined);
         await reportSweep(log, 'leftovers of earlier runs', r);
+      }
+      // The settings as found, written back after the run where they differ (src/site-state.ts): not on
+      // a site this run booted (it is thrown away), nor in a behaviour shard (others may be writing).
+      if (sweeper && !prepared.embedded && shard?.by !== 'behaviour' && !stopCause) {
+        const p = getProfile(profile);
+        siteState = await snapshotSiteState(sweeper, (ns) => Array.isArray(index?.namespaces) && index.namespaces.includes(p.toTargetNamespace(ns)));
       }
       if (stopCause) {
         results = buildResults(header, [], []); // stopped before any behaviour ran
@@ -580,6 +588,11 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       if (sweeper) {
         // After a stop the target may not answer at all: the sweeps get a few seconds, not --timeout per request.
         const until = Date.now() + SWEEP_GRACE_MS;
+        if (siteState) {
+          const restored = await (stopCause ? within(restoreSiteState(sweeper, siteState), SWEEP_GRACE_MS) : restoreSiteState(sweeper, siteState));
+          const line = restored && describeRestored(restored);
+          if (line) log(line);
+        }
         const early = stopSweep ? await within(stopSweep, SWEEP_GRACE_MS) : undefined;
         const swept = sweep(sweeper, { tag: tagFor(info.runId) }).catch(() => undefined);
         const last = await (stopCause ? within(swept, Math.max(1000, until - Date.now())) : swept);
