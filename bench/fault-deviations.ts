@@ -1,0 +1,465 @@
+/**
+ * Issue 25's acceptance measurement: every named fault (faults/index.ts) against the real
+ * WordPress 7.1 + plugins site (boot.sh), and for each the behaviours it newly fails and the
+ * number of deviations (results.deviations) those failures form.
+ *
+ *   npx tsx bench/fault-deviations.ts [--port 8600 | --target URL --user U --app-password P]
+ *        [--work DIR] [--faults REGEX] [--out FILE.md] [--full REGEX]
+ *
+ * 1. Baseline: one full run (seed 1, --fresh-site) through a proxy that changes nothing and
+ *    records every exchange whole (request and answer), plus the run's events.ndjson (which
+ *    behaviour sent which request). Kept in --work, so later invocations (one chunk of faults
+ *    each, --faults) reuse it.
+ * 2. Touch: each fault's request()/response() hooks are replayed offline over the recorded
+ *    exchanges, in the order they arrived (state a fault keeps per proxy is kept per replay). An
+ *    exchange is touched when the fault would answer it itself, change the request it forwards
+ *    (method, route, query, body, headers), or change the answer (status, headers, body); a hook
+ *    that throws counts as touching. Touched exchanges are mapped to the behaviours that sent them
+ *    (events.ndjson, matched on method, route, query and body; identical requests of several
+ *    behaviours count for all of them).
+ * 3. Scope (--only of the fault's run): every behaviour of every suite file one of the touched
+ *    behaviours is declared in (fixtures and prerequisites are per suite file: whatever shares a
+ *    touched behaviour's fixture or prerequisite is in its file). Touched exchanges sent outside a
+ *    behaviour: `setup` (the index and the fresh-site snapshot, which every behaviour reads) makes
+ *    the scope everything; `fixtures` and other helpers, and touched writes to shared state (any
+ *    write outside a cms/v2 item or collection), add every file with a behaviour that used the
+ *    same route family (namespace and first segment, /suite/v4/settings), since whatever that
+ *    state is read by may read it there.
+ *    Why it cannot hide a new failure: a behaviour whose exchanges the fault does not touch sends
+ *    and receives exactly what it did in the baseline unless something it reads was changed
+ *    earlier: its fixture or prerequisite (same file), or shared site state written through a
+ *    touched exchange (same route family). Where it could: a behaviour that reads state written
+ *    by a touched exchange through a different route family (a post created through cms/v2 read
+ *    back in oembed), and a behaviour that only in the fault run sends a request the fault would
+ *    change (a path the baseline never took, other than in its own file). `--full REGEX` runs the
+ *    faults it matches unrestricted as well, to compare.
+ *    A fault that touches nothing cannot change the run (same seed, same requests, same answers):
+ *    it is reported as not caught without a run.
+ * 4. Runs: faults whose scopes share no suite file run together (one proxy run with all of them);
+ *    a fault's verdicts are those of its scope's behaviours. Its new failures: behaviours of its
+ *    scope failed in its run and not failed in the baseline. Its deviations: groupDeviations() of
+ *    the baseline's results with its scope's verdicts put in (a full run's results as they would
+ *    be), counting only the deviations that hold a new failure.
+ *
+ * Results are appended to <work>/faults.ndjson as each round ends (a chunk can be stopped and
+ * resumed: faults already there are skipped); the Markdown table is written to --out.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { PKG_ROOT } from '../src/paths.ts';
+import { parseArgs } from 'node:util';
+import type { BehaviourResult, Results } from '../schemas/results.ts';
+import { groupDeviations } from '../schemas/deviations.ts';
+import { getProfile } from '../schemas/profiles.ts';
+import { allFaults } from '../faults/index.ts';
+import { matchesCaughtBy, type Fault, type FaultRequest, type FaultResponse } from '../faults/proxy.ts';
+import { safeBody } from '../src/events.ts';
+import { bootHost, type Host } from '../src/hosts.ts';
+import { InProcessRunner, onlyFor, type ProofTarget } from '../src/proof.ts';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string' },
+    target: { type: 'string' },
+    user: { type: 'string' },
+    'app-password': { type: 'string' },
+    work: { type: 'string', default: '/tmp/cmsc-fault-deviations' },
+    faults: { type: 'string' },
+    out: { type: 'string' },
+    full: { type: 'string' },
+    'plan-only': { type: 'boolean' },
+  },
+});
+const work = values.work!;
+mkdirSync(work, { recursive: true });
+const profile = getProfile('wordpress');
+
+// ---------------------------------------------------------------- recorded exchanges
+
+interface Recorded {
+  method: string;
+  route: string;
+  query: string;
+  headers: Record<string, string | string[] | undefined>;
+  raw: string;
+  json?: unknown;
+  status: number;
+  resHeaders: Record<string, string>;
+  text: string;
+  resJson?: unknown;
+}
+
+const keyOf = (method: string, route: string, query: URLSearchParams, body: string | undefined) => {
+  const q = [...query].filter(([k]) => k !== 'rest_route').sort(([a, x], [b, y]) => a.localeCompare(b) || x.localeCompare(y));
+  return `${method} ${route}?${new URLSearchParams(q).toString()} ${body ?? ''}`;
+};
+
+function recorder(into: Recorded[]): Fault {
+  return {
+    id: 'bench.recorder',
+    title: 'records every exchange',
+    caughtBy: [],
+    response(req, res) {
+      into.push({
+        method: req.method,
+        route: req.route,
+        query: req.query.toString(),
+        headers: { ...req.headers },
+        raw: req.raw.toString('utf8'),
+        ...(req.json !== undefined ? { json: req.json } : {}),
+        status: res.status,
+        resHeaders: { ...res.headers },
+        text: res.text,
+      });
+    },
+  };
+}
+
+// ---------------------------------------------------------------- touch (offline replay)
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const REPLAY_HOST = '127.0.0.1:9'; // a fault that sends requests itself (batch) reaches nothing
+
+/** The exchanges a fault touches, with the answer it would give to the index (route /), to see what of the index it changes. */
+async function touches(fault: Fault, recorded: Recorded[]): Promise<Map<number, unknown>> {
+  const out = new Map<number, unknown>();
+  for (let i = 0; i < recorded.length; i++) {
+    const r = recorded[i]!;
+    const headers = { ...r.headers, host: REPLAY_HOST };
+    const req: FaultRequest = {
+      method: r.method,
+      route: r.route,
+      query: new URLSearchParams(r.query),
+      headers,
+      ...(r.json !== undefined ? { json: structuredClone(r.json) } : {}),
+      raw: Buffer.from(r.raw),
+      profile,
+      authenticated: r.headers.authorization !== undefined,
+    };
+    try {
+      if (fault.request) {
+        const answer = await fault.request(req);
+        if (answer) {
+          out.set(i, answer.json);
+          continue;
+        }
+        if (req.method !== r.method || req.route !== r.route || req.query.toString() !== r.query || !same(req.json, r.json) || !same({ ...req.headers, host: undefined }, { ...r.headers, host: undefined })) {
+          out.set(i, undefined);
+          continue;
+        }
+      }
+      if (fault.response) {
+        r.resJson ??= (() => {
+          try {
+            return r.text ? JSON.parse(r.text) : undefined;
+          } catch {
+            return undefined;
+          }
+        })();
+        const res: FaultResponse = { status: r.status, headers: { ...r.resHeaders }, json: r.resJson === undefined ? undefined : structuredClone(r.resJson), text: r.text };
+        await fault.response(req, res);
+        if (res.status !== r.status || !same(res.headers, r.resHeaders) || !same(res.json, r.resJson) || res.text !== r.text) out.set(i, res.json);
+      }
+    } catch {
+      out.set(i, undefined);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- baseline
+
+interface Baseline {
+  results: Results;
+  recorded: Recorded[];
+  /** Exchange key → tags (behaviour IDs or helper tags) of the events that sent it. */
+  senders: Map<string, Set<string>>;
+}
+
+async function loadOrRunBaseline(target: ProofTarget, runner: InProcessRunner): Promise<Baseline> {
+  const file = join(work, 'baseline.json');
+  let results: Results;
+  let recorded: Recorded[];
+  let events: string;
+  if (existsSync(file)) {
+    ({ results, recorded, events } = JSON.parse(readFileSync(file, 'utf8')));
+  } else {
+    recorded = [];
+    const t0 = Date.now();
+    const run = await runner.run(target, { faults: [recorder(recorded)], args: ['--fresh-site'], seed: 1 });
+    results = run.results();
+    events = readFileSync(join(run.reportDir!, 'events.ndjson'), 'utf8');
+    writeFileSync(file, JSON.stringify({ results, recorded, events }));
+    console.error(`baseline: ${results.summary.passed} passed, ${results.summary.failed} failed, ${results.summary.skipped} skipped, ${recorded.length} exchanges, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  const senders = new Map<string, Set<string>>();
+  for (const line of events.split('\n')) {
+    if (!line) continue;
+    const e = JSON.parse(line) as { behaviour: string; method: string; url: string; requestBody?: string };
+    const u = new URL(e.url);
+    const rr = u.searchParams.get('rest_route');
+    if (rr === null) continue;
+    const key = keyOf(e.method, profile.toSpecRoute(rr || '/'), u.searchParams, e.requestBody);
+    let s = senders.get(key);
+    if (!s) senders.set(key, (s = new Set()));
+    s.add(e.behaviour);
+  }
+  return { results, recorded, senders };
+}
+
+// ---------------------------------------------------------------- scope
+
+/** Namespace and first segment: /suite/v4/settings, /cms/v2/posts. */
+const family = (route: string) => route.split('/').slice(0, 4).join('/');
+const CMS_ITEMS = /^\/cms\/v2\/(?!settings)[^/]+/;
+
+interface Plan {
+  fault: Fault;
+  touchedExchanges: number;
+  touchedBehaviours: string[];
+  /** Suite files of the scope; null: every behaviour. */
+  files: Set<string> | null;
+  why: string[];
+}
+
+/**
+ * The suite files that read the index or the fresh-site snapshot beyond "is this namespace
+ * advertised" (which can only make a behaviour skip): a file whose source, or a file it imports
+ * from the suites (two levels), names them.
+ */
+export function indexReaders(files: string[]): Set<string> {
+  const READS = /\b(?:t|run)\.index\b|info\.index\b|info\.freshSite\b|siteAddress\(/;
+  const reads = (file: string, depth: number): boolean => {
+    let src: string;
+    try {
+      src = readFileSync(join(PKG_ROOT, file), 'utf8');
+    } catch {
+      return false;
+    }
+    if (READS.test(src)) return true;
+    if (depth === 0) return false;
+    for (const m of src.matchAll(/from '(\.[^']+\.ts)'/g)) {
+      const dep = relative(PKG_ROOT, resolve(dirname(join(PKG_ROOT, file)), m[1]!));
+      if (dep.startsWith('suites/') && reads(dep, depth - 1)) return true;
+    }
+    return false;
+  };
+  return new Set(files.filter((f) => reads(f, 2)));
+}
+
+/** Files the index readers that use what the fault changes in the index: its families' files, or all readers for a top-level field. */
+const GENERIC_READERS = /suites\/(discovery|core)\/|suite\.(routes|params)\.spec/;
+function setupScope(r: Recorded, answer: unknown, readers: Set<string>, filesByFamily: Map<string, Set<string>>, why: Set<string>): Set<string> {
+  const out = new Set<string>();
+  if (r.route !== '/') {
+    // The fresh-site snapshot (GET /suite/v4/settings before the behaviours).
+    for (const f of readers) if (filesByFamily.get(family(r.route))?.has(f) || /fresh/.test(f)) out.add(f);
+    why.add(`touches the setup read of ${r.route}: adds the readers of the snapshot and of that route`);
+    return out;
+  }
+  let before: any;
+  try {
+    before = JSON.parse(r.text);
+  } catch {
+    before = undefined;
+  }
+  const after: any = answer;
+  if (!before || !after || typeof after !== 'object') {
+    for (const f of readers) out.add(f);
+    why.add('replaces the index: adds every file that reads it');
+    return out;
+  }
+  const changedTop = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => k !== 'routes' && !same(before[k], after[k]));
+  const routes = [...new Set([...Object.keys(before.routes ?? {}), ...Object.keys(after.routes ?? {})])].filter((k) => !same(before.routes?.[k], after.routes?.[k]));
+  const families = new Set(routes.map((k) => family(profile.toSpecRoute(k))));
+  for (const f of readers) {
+    if (GENERIC_READERS.test(f) && changedTop.length) out.add(f);
+    if (/suites\/discovery\//.test(f)) out.add(f);
+    for (const fam of families) if (filesByFamily.get(fam)?.has(f)) out.add(f);
+  }
+  why.add(`changes the index (${[...changedTop, ...[...families].map((x) => `routes of ${x}`)].join(', ') || 'nothing visible'}): adds the files that read those parts`);
+  return out;
+}
+
+function planFor(fault: Fault, touched: Map<number, unknown>, base: Baseline, fileOf: Map<string, string>, filesByFamily: Map<string, Set<string>>, readers: Set<string>): Plan {
+  const files = new Set<string>();
+  const behaviours = new Set<string>();
+  const why = new Set<string>();
+  for (const [i, answer] of touched) {
+    const r = base.recorded[i]!;
+    const tags = base.senders.get(keyOf(r.method, r.route, new URLSearchParams(r.query), safeBody(r.raw))) ?? new Set(['unmatched']);
+    let helper = false;
+    for (const tag of tags) {
+      const f = fileOf.get(tag);
+      if (f) {
+        files.add(f);
+        behaviours.add(tag);
+      } else if (tag === 'setup') {
+        // The index and the fresh-site snapshot are read by the files that name them (indexReaders);
+        // elsewhere the index only decides whether a namespace is advertised, which can only skip.
+        for (const f of setupScope(r, answer, readers, filesByFamily, why)) files.add(f);
+      } else helper = true;
+      if (!f && tag !== 'setup') why.add(`touches ${tag} exchanges on ${family(r.route)}`);
+    }
+    const sharedWrite = !['GET', 'HEAD', 'OPTIONS'].includes(r.method) && !CMS_ITEMS.test(r.route);
+    if (sharedWrite) why.add(`touches writes to ${family(r.route)}`);
+    if (helper || sharedWrite) for (const f of filesByFamily.get(family(r.route)) ?? []) files.add(f);
+  }
+  return { fault, touchedExchanges: touched.size, touchedBehaviours: [...behaviours].sort(), files, why: [...why] };
+}
+
+// ---------------------------------------------------------------- outcome
+
+interface FaultRow {
+  id: string;
+  touchedExchanges: number;
+  scopeBehaviours: number;
+  scopeFiles: number | 'all';
+  caught: boolean;
+  /** New failures the fault names in caughtBy. */
+  caughtByNamed: number;
+  newFailures: string[];
+  deviations: { key: string; item: string; behaviours: string[] }[];
+  /** New failures not named by the fault's caughtBy. */
+  unnamed: string[];
+  why: string[];
+  runMs: number;
+  error?: string;
+  full?: boolean;
+}
+
+function rowFor(plan: Plan, base: Results, run: Results | undefined, runMs: number, error?: string, full = false): FaultRow {
+  const inScope = (b: BehaviourResult) => plan.files === null || plan.files.has(b.file);
+  const scoped = base.behaviours.filter(inScope);
+  const common = {
+    id: plan.fault.id,
+    touchedExchanges: plan.touchedExchanges,
+    scopeBehaviours: scoped.length,
+    scopeFiles: plan.files === null ? ('all' as const) : plan.files.size,
+    why: plan.why,
+    runMs,
+    ...(full ? { full } : {}),
+  };
+  if (!run) return { ...common, caught: false, caughtByNamed: 0, newFailures: [], deviations: [], unnamed: [], ...(error ? { error } : {}) };
+  const before = new Map(base.behaviours.map((b) => [b.id, b]));
+  const after = new Map(run.behaviours.filter((b) => inScope(before.get(b.id) ?? b)).map((b) => [b.id, b]));
+  const newFailures = [...after.values()].filter((b) => b.status === 'failed' && before.get(b.id)?.status !== 'failed').map((b) => b.id).sort();
+  const merged = base.behaviours.map((b) => after.get(b.id) ?? b);
+  const fresh = new Set(newFailures);
+  const deviations = groupDeviations({ behaviours: merged, target: base.target })
+    .filter((d) => d.behaviours.some((id) => fresh.has(id)))
+    .map((d) => ({ key: d.key, item: d.item, behaviours: d.behaviours.filter((id) => fresh.has(id)) }));
+  const unnamed = newFailures.filter((id) => !matchesCaughtBy(plan.fault, id));
+  return { ...common, caught: newFailures.length > 0, caughtByNamed: newFailures.length - unnamed.length, newFailures, deviations, unnamed };
+}
+
+// ---------------------------------------------------------------- main
+
+const resultsFile = join(work, 'faults.ndjson');
+const done = new Map<string, FaultRow>();
+if (existsSync(resultsFile)) for (const l of readFileSync(resultsFile, 'utf8').split('\n')) if (l) done.set((JSON.parse(l) as FaultRow).id + ((JSON.parse(l) as FaultRow).full ? '#full' : ''), JSON.parse(l));
+const record = (row: FaultRow) => {
+  appendFileSync(resultsFile, `${JSON.stringify(row)}\n`);
+  done.set(row.id + (row.full ? '#full' : ''), row);
+  const d = row.deviations.length;
+  console.error(`${row.id}${row.full ? ' (full)' : ''}: ${row.error ? `ERROR ${row.error}` : `${row.newFailures.length} new failures, ${d} deviation(s)${d > 2 ? ' >2' : ''}${row.unnamed.length ? `, ${row.unnamed.length} not named` : ''}`} [scope ${row.scopeBehaviours}, ${(row.runMs / 1000).toFixed(0)} s]`);
+};
+
+const selected = allFaults.filter((f) => !values.faults || new RegExp(values.faults).test(f.id));
+let host: Host | undefined;
+let target: ProofTarget;
+if (values.target) target = { url: values.target, user: values.user!, appPassword: values['app-password']!, profile: 'wordpress' };
+else {
+  host = await bootHost('plugins', values.port ? { port: Number(values.port) } : {});
+  target = { url: host.url, user: host.user, appPassword: host.appPassword, profile: 'wordpress' };
+}
+const runner = await InProcessRunner.open();
+try {
+  const base = await loadOrRunBaseline(target, runner);
+  const fileOf = new Map(base.results.behaviours.map((b) => [b.id, b.file]));
+  const filesByFamily = new Map<string, Set<string>>();
+  for (const r of base.recorded) {
+    const tags = base.senders.get(keyOf(r.method, r.route, new URLSearchParams(r.query), safeBody(r.raw))) ?? new Set<string>();
+    for (const t of tags) {
+      const f = fileOf.get(t);
+      if (!f) continue;
+      let s = filesByFamily.get(family(r.route));
+      if (!s) filesByFamily.set(family(r.route), (s = new Set()));
+      s.add(f);
+    }
+  }
+  const unmatched = base.recorded.filter((r) => !base.senders.has(keyOf(r.method, r.route, new URLSearchParams(r.query), safeBody(r.raw)))).length;
+  console.error(`${base.recorded.length} exchanges recorded, ${unmatched} not matched to a sender`);
+
+  const readers = indexReaders([...new Set(fileOf.values())]);
+  console.error(`files that read the index or the fresh-site snapshot: ${[...readers].join(', ')}`);
+  const plans: Plan[] = [];
+  for (const f of selected) plans.push(planFor(f, await touches(f, base.recorded), base, fileOf, filesByFamily, readers));
+  const idsIn = (p: Plan) => base.results.behaviours.filter((b) => p.files === null || p.files.has(b.file)).map((b) => b.id);
+  for (const p of plans) console.error(`plan ${p.fault.id}: ${p.touchedExchanges} exchanges, ${p.touchedBehaviours.length} behaviours, scope ${p.files === null ? 'all' : `${p.files.size} files, ${idsIn(p).length} behaviours`}${p.why.length ? ` (${p.why.join('; ')})` : ''}`);
+  if (values['plan-only']) process.exit(0);
+
+  // Faults that touch nothing: nothing to run.
+  for (const p of plans) if (p.touchedExchanges === 0 && !done.has(p.fault.id)) record(rowFor({ ...p, files: new Set() }, base.results, { ...base.results }, 0));
+  // Rounds: faults whose scopes share no file.
+  const todo = plans.filter((p) => p.touchedExchanges > 0 && !done.has(p.fault.id));
+  const rounds: Plan[][] = [];
+  for (const p of todo.sort((a, b) => (b.files?.size ?? 1e9) - (a.files?.size ?? 1e9))) {
+    const fits = (r: Plan[]) => p.files !== null && r.every((q) => q.files !== null && ![...p.files!].some((f) => q.files!.has(f)));
+    const r = rounds.find(fits);
+    if (r) r.push(p);
+    else rounds.push([p]);
+  }
+  const size = (r: Plan[]) => r.reduce((m, p) => m + idsIn(p).length, 0);
+  rounds.sort((a, b) => size(a) - size(b));
+  const total = rounds.reduce((n, r) => n + r.reduce((m, p) => m + idsIn(p).length, 0), 0);
+  console.error(`${todo.length} faults to run in ${rounds.length} rounds, ${total} behaviour runs (a full run is ${base.results.behaviours.length})`);
+  for (const r of rounds) {
+    // A chunk can be ended between rounds: touch <work>/STOP.
+    if (existsSync(join(work, 'STOP'))) break;
+    const ids = [...new Set(r.flatMap(idsIn))];
+    const t0 = Date.now();
+    let run: Results | undefined;
+    let error: string | undefined;
+    try {
+      const res = await runner.run(target, { only: onlyFor(ids), faults: r.map((p) => p.fault), args: ['--fresh-site'], seed: 1, removeReport: true });
+      run = res.results();
+    } catch (e) {
+      error = (e as Error).message;
+    }
+    for (const p of r) record(rowFor(p, base.results, run, Date.now() - t0, error));
+  }
+  // Unrestricted runs of some faults, to compare with their restricted ones.
+  if (values.full)
+    for (const p of plans.filter((x) => new RegExp(values.full!).test(x.fault.id) && !done.has(`${x.fault.id}#full`))) {
+      const t0 = Date.now();
+      let run: Results | undefined;
+      let error: string | undefined;
+      try {
+        run = (await runner.run(target, { faults: [p.fault], args: ['--fresh-site'], seed: 1, removeReport: true })).results();
+      } catch (e) {
+        error = (e as Error).message;
+      }
+      record(rowFor({ ...p, files: null }, base.results, run, Date.now() - t0, error, true));
+    }
+} finally {
+  await runner.close();
+  await host?.stop();
+}
+
+if (values.out) writeFileSync(values.out, table([...done.values()]));
+
+function table(rows: FaultRow[]): string {
+  const restricted = rows.filter((r) => !r.full && !r.error);
+  const n = (k: (d: number) => boolean) => restricted.filter((r) => k(r.deviations.length)).length;
+  const lines = [
+    `${restricted.length} faults: ${n((d) => d === 0)} with no new failure, ${n((d) => d === 1)} in one deviation, ${n((d) => d === 2)} in two, ${n((d) => d > 2)} in more; ${rows.filter((r) => r.error).length} errors.`,
+    '',
+    '| fault | new failures | deviations | not named by caughtBy | scope (behaviours) |',
+    '|---|---:|---:|---:|---:|',
+    ...rows
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .map((r) => `| \`${r.id}\`${r.full ? ' (full run)' : ''} | ${r.error ? `error: ${r.error.slice(0, 80)}` : r.newFailures.length} | ${r.deviations.length}${r.deviations.length > 2 ? ` (${r.deviations.map((d) => d.key).join(', ')})` : ''} | ${r.unnamed.length} | ${r.touchedExchanges === 0 ? 'touches nothing' : r.scopeBehaviours} |`),
+  ];
+  return lines.join('\n') + '\n';
+}
