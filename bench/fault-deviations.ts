@@ -68,6 +68,8 @@ const { values } = parseArgs({
     out: { type: 'string' },
     full: { type: 'string' },
     'plan-only': { type: 'boolean' },
+    redo: { type: 'boolean' },
+    regroup: { type: 'boolean' },
   },
 });
 const work = values.work!;
@@ -350,6 +352,9 @@ function rowFor(plan: Plan, base: Results, run: Results | undefined, runMs: numb
     .filter((d) => d.behaviours.some((id) => fresh.has(id)))
     .map((d) => ({ key: d.key, item: d.item, behaviours: d.behaviours.filter((id) => fresh.has(id)) }));
   const unnamed = newFailures.filter((id) => !matchesCaughtBy(plan.fault, id));
+  // The scope's verdicts, so that the grouping can be made again offline (--regroup).
+  mkdirSync(join(work, 'runs'), { recursive: true });
+  writeFileSync(join(work, 'runs', `${plan.fault.id}${full ? '#full' : ''}.json`), JSON.stringify([...after.values()].filter((b) => b.status === 'failed' || before.get(b.id)?.status !== b.status)));
   return { ...common, caught: newFailures.length > 0, caughtByNamed: newFailures.length - unnamed.length, newFailures, deviations, unnamed };
 }
 
@@ -364,6 +369,26 @@ const record = (row: FaultRow) => {
   const d = row.deviations.length;
   console.error(`${row.id}${row.full ? ' (full)' : ''}: ${row.error ? `ERROR ${row.error}` : `${row.newFailures.length} new failures, ${d} deviation(s)${d > 2 ? ' >2' : ''}${row.unnamed.length ? `, ${row.unnamed.length} not named` : ''}`} [scope ${row.scopeBehaviours}, ${(row.runMs / 1000).toFixed(0)} s]`);
 };
+
+if (values.regroup) {
+  // The deviations of every fault whose scope verdicts were kept, grouped again with the current
+  // schemas/deviations.ts (no site): the kept verdicts put into the baseline's results.
+  const base = (JSON.parse(readFileSync(join(work, 'baseline.json'), 'utf8')) as { results: Results }).results;
+  const rows = [...done.values()];
+  for (const row of rows) {
+    const file = join(work, 'runs', `${row.id}${row.full ? '#full' : ''}.json`);
+    if (!existsSync(file)) continue;
+    const changed = new Map((JSON.parse(readFileSync(file, 'utf8')) as BehaviourResult[]).map((b) => [b.id, b]));
+    const fresh = new Set(row.newFailures);
+    row.deviations = groupDeviations({ behaviours: base.behaviours.map((b) => changed.get(b.id) ?? b), target: base.target })
+      .filter((d) => d.behaviours.some((id) => fresh.has(id)))
+      .map((d) => ({ key: d.key, item: d.item, behaviours: d.behaviours.filter((id) => fresh.has(id)) }));
+  }
+  writeFileSync(join(work, 'regrouped.ndjson'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  if (values.out) writeFileSync(values.out, table(rows));
+  console.error(`regrouped ${rows.length} faults into ${join(work, 'regrouped.ndjson')}`);
+  process.exit(0);
+}
 
 const selected = allFaults.filter((f) => !values.faults || new RegExp(values.faults).test(f.id));
 let host: Host | undefined;
@@ -402,7 +427,7 @@ try {
   // Faults that touch nothing: nothing to run.
   for (const p of plans) if (p.touchedExchanges === 0 && !done.has(p.fault.id)) record(rowFor({ ...p, files: new Set() }, base.results, { ...base.results }, 0));
   // Rounds: faults whose scopes share no file.
-  const todo = plans.filter((p) => p.touchedExchanges > 0 && !done.has(p.fault.id));
+  const todo = plans.filter((p) => p.touchedExchanges > 0 && (values.redo || !done.has(p.fault.id)));
   const rounds: Plan[][] = [];
   for (const p of todo.sort((a, b) => (b.files?.size ?? 1e9) - (a.files?.size ?? 1e9))) {
     const fits = (r: Plan[]) => p.files !== null && r.every((q) => q.files !== null && ![...p.files!].some((f) => q.files!.has(f)));

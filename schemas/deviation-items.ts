@@ -104,11 +104,27 @@ export function buildIndex(): Index {
     for (const e of route.endpoints) {
       ix.endpoints.set(e.id, { route, endpoint: e });
       add({ key: `endpoint:${e.id}`, kind: 'endpoint', name: '', coarse: true, spec: specOf(e.spec), label: `${e.methods.join('/')} ${route.path}` });
+      // One method of an endpoint that takes several (PUT of POST/PUT/PATCH): a server may break only that one.
+      if (e.methods.length > 1) for (const m of e.methods) add({ key: `endpoint:${e.id}:${m}`, kind: 'endpoint', name: '', coarse: true, spec: specOf(e.spec), label: `${m} ${route.path}` });
       if (e.args === 'not-shown') continue;
       for (const [name, arg] of Object.entries(e.args)) {
         const key = add({ key: `arg:${e.id}.${name}`, kind: 'arg', name, coarse: false, spec: specOf(e.spec), label: `${name} (arg of ${e.methods[0]} ${route.path})` });
         join(`arg\u0000${route.namespace}\u0000${name}\u0000${signature(arg)}`, key);
       }
+    }
+  }
+  // 4. Endpoints › Pages: "Same route shapes as posts ..., with the same batchable flags": a page
+  // route, endpoint or method is the post one the document states once.
+  for (const route of catalog.routes) {
+    if (!route.id.startsWith('cms.pages.')) continue;
+    const twin = catalog.routes.find((r) => r.id === route.id.replace(/^cms\.pages\./, 'cms.posts.'));
+    if (!twin) continue;
+    union(ix, `route:${twin.id}`, `route:${route.id}`);
+    for (const e of route.endpoints) {
+      const t = twin.endpoints.find((x) => x.id === e.id.replace(/^cms\.pages\./, 'cms.posts.'));
+      if (!t) continue;
+      union(ix, `endpoint:${t.id}`, `endpoint:${e.id}`);
+      for (const m of e.methods) if (ix.nodes.has(`endpoint:${e.id}:${m}`) && ix.nodes.has(`endpoint:${t.id}:${m}`)) union(ix, `endpoint:${t.id}:${m}`, `endpoint:${e.id}:${m}`);
     }
   }
   const settingNames = new Map<string, string>([...catalog.settings.map((s) => [s.name, s.id] as const), ...catalog.modules.map((m) => [m.slug, m.id] as const)]);
@@ -151,6 +167,7 @@ export function nodeOfCover(ix: Index, cover: string): string | undefined {
 function nodeOfCoverUncached(ix: Index, cover: string): string | undefined {
   const bare = cover.replace(/[#@].*$/, '');
   if (ix.nodes.has(bare)) return bare;
+  // endpoint:<id>:<METHOD> is that method's node when the endpoint takes several, else the endpoint.
   let m = /^endpoint:([^:]+)(?::[A-Z]+)?$/.exec(cover);
   if (m && ix.nodes.has(`endpoint:${m[1]}`)) return `endpoint:${m[1]}`;
   // field:<resource>.<path>: the top-level field (resource IDs may hold dots: resource.suite.settings).
@@ -201,6 +218,7 @@ export function requestNodes(ix: Index, b: BehaviourResult, profile: Profile): s
     const hit = endpointOf(ix, specPath, method);
     if (!hit) continue;
     out.add(`endpoint:${hit.endpoint.id}`);
+    if (ix.nodes.has(`endpoint:${hit.endpoint.id}:${method}`)) out.add(`endpoint:${hit.endpoint.id}:${method}`);
     const args = hit.endpoint.args === 'not-shown' ? {} : hit.endpoint.args;
     const sent = new Set([...url.searchParams.keys()].map((k) => k.replace(/\[.*$/, '')));
     if (e.requestBody) {

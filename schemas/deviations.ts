@@ -198,7 +198,7 @@ function toDeviation(ix: Index, key: string, bs: BehaviourResult[], own: (b: Beh
   const label = node
     ? node.kind === 'arg' || node.kind === 'field' || node.kind === 'param'
       ? `${node.label}${joined.length ? ` and ${joined.length} more place${joined.length === 1 ? '' : 's'} that document it` : ''}`
-      : node.label
+      : `${node.label}${joined.length ? ` (and the same on ${joined.map((k) => (node.kind === 'endpoint' ? ix.nodes.get(k)!.label.replace(/^\S+ /, '') : ix.nodes.get(k)!.label.replace(/ \(every method\)$/, ''))).join(', ')})` : ''}`
     : `${first.id} (${first.title})`;
   return {
     key,

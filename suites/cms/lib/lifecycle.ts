@@ -182,7 +182,7 @@ export function defineLifecycle(type: PostType): void {
 
   for (const method of ['POST', 'PUT', 'PATCH'] as Method[]) {
     behaviour(
-      cmsDecl(type, `update.${method.toLowerCase()}`, { level: 'MUST', title: `${method} on an item updates it (title read back)`, route: type.paths.item, spec: type.spec.routes }),
+      cmsDecl(type, `update.${method.toLowerCase()}`, { level: 'MUST', title: `${method} on an item updates it (title read back)`, route: type.paths.item, spec: type.spec.routes, covers: [`endpoint:${updateId}:${method}`] }),
       async (t: BehaviourContext) => {
         t.requireWrites();
         t.requireCredentials();
