@@ -184,6 +184,7 @@ behaviour(
     route: ROUTE,
     title: 'an invalid batch envelope (too many items, no requests, unknown validation, GET item, item without path, object header) answers 400',
     spec: SPEC,
+    covers: ['arg:batch.v1.create.requests', 'arg:batch.v1.create.validation'],
   },
   async (t) => {
     prepare(t);

@@ -216,7 +216,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    cmsDecl(type, 'password.protects', { level: 'MUST', title: 'a password protects content and excerpt: anonymous list and single reads (view, embed) say protected: true and carry neither the content, the excerpt nor the password', route: type.paths.collection, spec: type.spec.fields }),
+    cmsDecl(type, 'password.protects', { level: 'MUST', title: 'a password protects content and excerpt: anonymous list and single reads (view, embed) say protected: true and carry neither the content, the excerpt nor the password', route: type.paths.collection, spec: type.spec.fields, covers: [`field:${type.resource.id}.content`, `field:${type.resource.id}.excerpt`, `field:${type.resource.id}.password`] }),
     async (t: BehaviourContext) => {
       const f = setup.get(t);
       const id = f.protectedItem;
