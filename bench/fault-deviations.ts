@@ -20,19 +20,28 @@
  * 3. Scope (--only of the fault's run): every behaviour of every suite file one of the touched
  *    behaviours is declared in (fixtures and prerequisites are per suite file: whatever shares a
  *    touched behaviour's fixture or prerequisite is in its file). Touched exchanges sent outside a
- *    behaviour: `setup` (the index and the fresh-site snapshot, which every behaviour reads) makes
- *    the scope everything; `fixtures` and other helpers, and touched writes to shared state (any
- *    write outside a cms/v2 item or collection), add every file with a behaviour that used the
- *    same route family (namespace and first segment, /suite/v4/settings), since whatever that
- *    state is read by may read it there.
+ *    behaviour:
+ *    - `setup`: the index (GET /) and the fresh-site snapshot (GET /suite/v4/settings), read once
+ *      before the behaviours. The fault's answer to the index is compared with the real one: the
+ *      discovery files, the files that read a changed top-level field (core/*, suite.routes,
+ *      suite.params) and the files that exercise a changed route family are added, among the files
+ *      that read the index at all (indexReaders: their source, or a suite file they import, names
+ *      t.index, info.index, info.freshSite or siteAddress). Elsewhere the index only decides
+ *      whether a namespace is advertised (requireNamespace), which can make a behaviour skip but
+ *      not fail. A touched snapshot adds the readers of the snapshot (suite.fresh) and of its route;
+ *    - `fixtures`, `sweep` and the other helpers, and touched writes to shared state (any write
+ *      outside a cms/v2 item or collection): every file with a behaviour that used the same route
+ *      family (namespace and first segment, /suite/v4/settings), since whatever that state is read
+ *      by may read it there.
  *    Why it cannot hide a new failure: a behaviour whose exchanges the fault does not touch sends
  *    and receives exactly what it did in the baseline unless something it reads was changed
- *    earlier: its fixture or prerequisite (same file), or shared site state written through a
- *    touched exchange (same route family). Where it could: a behaviour that reads state written
- *    by a touched exchange through a different route family (a post created through cms/v2 read
- *    back in oembed), and a behaviour that only in the fault run sends a request the fault would
- *    change (a path the baseline never took, other than in its own file). `--full REGEX` runs the
- *    faults it matches unrestricted as well, to compare.
+ *    earlier: its fixture or prerequisite (same file), shared site state written through a touched
+ *    exchange (same route family), or the index (its readers). Where it could: a behaviour that
+ *    reads state written by a touched exchange through a different route family (a post created
+ *    through cms/v2 read back in oembed), a behaviour that only in the fault run sends a request the
+ *    fault would change (a path the baseline never took, other than in its own file), and an index
+ *    part read by a file that does not exercise that route family. `--full REGEX` runs the faults
+ *    it matches unrestricted as well, to compare.
  *    A fault that touches nothing cannot change the run (same seed, same requests, same answers):
  *    it is reported as not caught without a run.
  * 4. Runs: faults whose scopes share no suite file run together (one proxy run with all of them);
