@@ -428,7 +428,14 @@ try {
   const readers = indexReaders([...new Set(fileOf.values())]);
   console.error(`files that read the index or the fresh-site snapshot: ${[...readers].join(', ')}`);
   const plans: Plan[] = [];
-  for (const f of selected) plans.push(planFor(f, await touches(f, base.recorded), base, fileOf, filesByFamily, readers));
+  // What each fault touches depends only on the fault and the baseline: kept in <work>/touches/.
+  mkdirSync(join(work, 'touches'), { recursive: true });
+  for (const f of selected) {
+    const file = join(work, 'touches', `${f.id}.json`);
+    const touched = existsSync(file) ? new Map<number, unknown>(JSON.parse(readFileSync(file, 'utf8'))) : await touches(f, base.recorded);
+    if (!existsSync(file)) writeFileSync(file, JSON.stringify([...touched]));
+    plans.push(planFor(f, touched, base, fileOf, filesByFamily, readers));
+  }
   const idsIn = (p: Plan) => base.results.behaviours.filter((b) => p.files === null || p.files.has(b.file)).map((b) => b.id);
   for (const p of plans) console.error(`plan ${p.fault.id}: ${p.touchedExchanges} exchanges, ${p.touchedBehaviours.length} behaviours, scope ${p.files === null ? 'all' : `${p.files.size} files, ${idsIn(p).length} behaviours`}${p.why.length ? ` (${p.why.join('; ')})` : ''}`);
   if (values['plan-only']) process.exit(0);
