@@ -490,6 +490,17 @@ try {
 
 if (values.out) writeFileSync(values.out, table([...done.values()]));
 
+/** Why a fault made no new failure: its named behaviours did not pass in the baseline (they cannot show it on this site), or they passed with it (a gap). */
+function uncaughtWhy(row: FaultRow): string {
+  const base = (JSON.parse(readFileSync(join(work, 'baseline.json'), 'utf8')) as { results: Results }).results;
+  const fault = allFaults.find((f) => f.id === row.id);
+  if (!fault) return '';
+  const named = base.behaviours.filter((b) => matchesCaughtBy(fault, b.id));
+  const notPassing = named.filter((b) => b.status !== 'passed');
+  if (named.length && notPassing.length === named.length) return `its named behaviours do not pass on this site (${notPassing.map((b) => `${b.id} ${b.status}`).join(', ')})`;
+  return `missed: ${named.length - notPassing.length} named behaviour(s) passed with the fault${notPassing.length ? `, ${notPassing.length} do not pass on this site` : ''}`;
+}
+
 function table(rows: FaultRow[]): string {
   const restricted = rows.filter((r) => !r.full && !r.error);
   const n = (k: (d: number) => boolean) => restricted.filter((r) => k(r.deviations.length)).length;
@@ -502,5 +513,9 @@ function table(rows: FaultRow[]): string {
       .sort((a, b) => a.id.localeCompare(b.id))
       .map((r) => `| \`${r.id}\`${r.full ? ' (full run)' : ''} | ${r.error ? `error: ${r.error.slice(0, 80)}` : r.newFailures.length} | ${r.deviations.length}${r.deviations.length > 2 ? ` (${r.deviations.map((d) => d.key).join(', ')})` : ''} | ${r.unnamed.length} | ${r.touchedExchanges === 0 ? 'touches nothing' : r.scopeBehaviours} |`),
   ];
+  const uncaught = restricted.filter((r) => r.newFailures.length === 0);
+  if (uncaught.length) lines.push('', 'Faults with no new failure:', '', ...uncaught.map((r) => `- \`${r.id}\`: ${r.touchedExchanges === 0 ? 'it changes no exchange of the baseline run; ' : ''}${uncaughtWhy(r)}`));
+  const many = restricted.filter((r) => r.deviations.length > 1);
+  if (many.length) lines.push('', 'Faults with more than one deviation:', '', ...many.map((r) => `- \`${r.id}\`: ${r.deviations.map((d) => `${d.key} (${d.behaviours.join(', ')})`).join('; ')}`));
   return lines.join('\n') + '\n';
 }
