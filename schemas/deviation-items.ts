@@ -5,6 +5,7 @@
  * recorded requests name.
  */
 import { catalog } from './catalog/index.ts';
+import { extensionAnonymousAccess } from './catalog/extensions.ts';
 import type { Profile } from './profiles.ts';
 import type { BehaviourResult, DeviationKind } from './results.ts';
 import type { ArgSpec, EndpointSpec, FieldSpec, HttpMethod, RouteSpec } from './types.ts';
@@ -127,6 +128,14 @@ export function buildIndex(): Index {
       for (const m of e.methods) if (ix.nodes.has(`endpoint:${e.id}:${m}`) && ix.nodes.has(`endpoint:${t.id}:${m}`)) union(ix, `endpoint:${t.id}:${m}`, `endpoint:${e.id}:${m}`);
     }
   }
+  // Who may read or write without credentials, by namespace (core part 5 leaves it open; the
+  // reference refuses anonymous writes everywhere and anonymous reads of the extension endpoints
+  // docs/anonymous-access.md lists as not public): a server that lets them through does so in its
+  // namespace's permission check, one item however many endpoints show it.
+  const accessNamespaces = new Set(['cms/v2', ...Object.keys(extensionAnonymousAccess).map((id) => ix.endpoints.get(id)?.route.namespace).filter((n): n is string => !!n)]);
+  for (const ns of accessNamespaces)
+    for (const kind of ['read', 'write'] as const)
+      add({ key: `access.${ns}.${kind}`, kind: 'authentication', name: '', coarse: false, spec: specOf(catalog.authentication.spec), label: `anonymous ${kind === 'read' ? 'reads of' : 'writes to'} ${ns} (refused by the reference implementation)` });
   const settingNames = new Map<string, string>([...catalog.settings.map((s) => [s.name, s.id] as const), ...catalog.modules.map((m) => [m.slug, m.id] as const)]);
   for (const r of catalog.resources) {
     add({ key: `field:${r.id}`, kind: 'resource', name: '', coarse: true, spec: specOf(r.spec), label: `${r.id} (every field)` });
@@ -260,4 +269,35 @@ export function soleEndpoint(ix: Index, b: Pick<BehaviourResult, 'covers'>): str
     ids.add(id);
   }
   return ids.size === 1 ? `endpoint:${[...ids][0]}` : undefined;
+}
+
+const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/**
+ * The access items a failed behaviour's recorded requests show broken: an anonymous request
+ * answered 2xx that the reference refuses (any write of cms/v2 or of an extension endpoint that is
+ * not public; a read of an extension endpoint that is not public).
+ */
+export function accessNodes(ix: Index, b: BehaviourResult, profile: Profile): string[] {
+  const out = new Set<string>();
+  for (const e of b.exchanges ?? []) {
+    if (e.auth !== 'none' || e.status < 200 || e.status > 299) continue;
+    let url: URL;
+    try {
+      url = new URL(e.url);
+    } catch {
+      continue;
+    }
+    const specPath = profile.toSpecRoute((url.searchParams.get('rest_route') ?? e.route).replace(/\/+$/, '') || '/');
+    const method = (url.searchParams.get('_method') ?? e.method).toUpperCase();
+    const hit = endpointOf(ix, specPath, method);
+    if (!hit) continue;
+    const ns = hit.route.namespace;
+    const access = extensionAnonymousAccess[hit.endpoint.id];
+    const write = WRITE.has(method);
+    if (access ? !access.public : write && ns === 'cms/v2') {
+      const key = `access.${ns}.${write ? 'write' : 'read'}`;
+      if (ix.nodes.has(key)) out.add(key);
+    }
+  }
+  return [...out];
 }

@@ -37,6 +37,11 @@
  *    fails) is blamed, but GET /settings is not blamed for five settings it answers wrongly among
  *    140 it answers right; a listing filter is blamed for the checks that find their fixture
  *    through it only when its own checks fail.
+ *    - who may read or write without credentials: a failing behaviour whose recorded requests
+ *      show an anonymous request answered 2xx where the reference refuses it (any write of
+ *      cms/v2 or of a non-public extension endpoint, a read of a non-public extension endpoint;
+ *      docs/anonymous-access.md) is about that namespace's anonymous reads or writes, one item
+ *      however many endpoints show it.
  * 4. Assignment (greedy, explaining the most failures first). Repeatedly, the candidate item
  *    that explains the most failing behaviours not yet assigned takes all of them; ties go to the
  *    item more of them cover themselves, then to a fine item before a coarse one, then catalog
@@ -50,7 +55,7 @@
  */
 import { getProfile, type ProfileName } from './profiles.ts';
 import { LEVELS, type BehaviourResult, type Deviation, type Level, type Results } from './results.ts';
-import { buildIndex, coverNodes, escape, find, namesOf, nodeOfCover, requestNodes, soleEndpoint, type Index } from './deviation-items.ts';
+import { accessNodes, buildIndex, coverNodes, escape, find, namesOf, nodeOfCover, requestNodes, soleEndpoint, type Index } from './deviation-items.ts';
 
 export type { Deviation, DeviationKind } from './results.ts';
 
@@ -141,6 +146,8 @@ export function groupDeviations(run: Run): Deviation[] {
     if (named.length > 0 && named.length < fine.length) fine = named;
     const list: Candidate[] = fine.map((key) => ({ key, own: true }));
     for (const k of coarse) if (blamed(k, COARSE_BLAME_SHARE)) list.push({ key: k, own: true });
+    // An anonymous request the reference refuses, answered: the namespace's permission check.
+    for (const k of accessNodes(ix, b, profile)) list.push({ key: k, own: true });
     for (const k of requestNodes(ix, b, profile)) {
       const root = find(ix, k);
       if (!list.some((c) => c.key === root) && blamed(k, ix.nodes.get(k)!.coarse ? COARSE_BLAME_SHARE : REQUEST_BLAME_SHARE, true)) list.push({ key: root, own: false });

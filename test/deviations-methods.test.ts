@@ -10,15 +10,17 @@ import { describe, expect, it } from 'vitest';
 import type { BehaviourResult, RecordedExchange } from '../schemas/results.ts';
 import { groupDeviations } from '../schemas/deviations.ts';
 
-const exchange = (method: string, route: string, body?: unknown): RecordedExchange => ({
+const exchange = (method: string, route: string, body?: unknown, auth: RecordedExchange['auth'] = 'configured', status = 200): RecordedExchange => ({
   method,
   url: `http://127.0.0.1:1/index.php?rest_route=${route}`,
   route,
-  auth: 'configured',
+  auth,
   ...(body === undefined ? {} : { requestBody: JSON.stringify(body) }),
-  status: 200,
+  status,
   responseHeaders: {},
   responseText: '{}',
+  durationMs: 1,
+  curl: '',
 });
 
 function b(id: string, status: 'passed' | 'failed', covers: string[], over: Partial<BehaviourResult> = {}): BehaviourResult {
@@ -57,5 +59,27 @@ describe('deviations of one method, on posts and pages', () => {
     };
     const ds = groupDeviations(run);
     expect(ds.map((d) => d.key)).toEqual(['endpoint:cms.posts.item.update:PUT']);
+  });
+
+  it('anonymous reads served by three endpoints of one namespace are one deviation (its anonymous reads); a refused positive control is not', () => {
+    const sec = (id: string, endpoint: string, route: string) =>
+      b(`spamfilter.security.${id}`, 'failed', [`endpoint:${endpoint}`], { level: 'SECURITY', reason: `GET ${route} without credentials was answered (200)`, exchanges: [exchange('GET', route.replace('/spamfilter/v1', '/akismet/v1'), undefined, 'none', 200)] });
+    const run = {
+      target: { profile: 'wordpress' },
+      behaviours: [
+        sec('key.read', 'spamfilter.key.read', '/spamfilter/v1/key'),
+        sec('settings.read', 'spamfilter.settings.read', '/spamfilter/v1/settings'),
+        sec('stats.read', 'spamfilter.stats.read', '/spamfilter/v1/stats'),
+        b('spamfilter.key.accept', 'passed', ['endpoint:spamfilter.key.read']),
+        b('spamfilter.settings.roundtrip.x', 'passed', ['endpoint:spamfilter.settings.read']),
+        b('spamfilter.stats.query', 'passed', ['endpoint:spamfilter.stats.read']),
+      ],
+    };
+    const ds = groupDeviations(run);
+    expect(ds.map((d) => [d.key, d.behaviours.length])).toEqual([['access.spamfilter/v1.read', 3]]);
+    expect(ds[0]!.item).toBe('anonymous reads of spamfilter/v1 (refused by the reference implementation)');
+    // The same checks failing on their positive control (the credentialed read refused) are not about anonymous access.
+    const control = { ...run, behaviours: run.behaviours.map((x) => (x.status === 'failed' ? { ...x, reason: 'positive control: refused', exchanges: [exchange('GET', '/akismet/v1/key', undefined, 'none', 401), exchange('GET', '/akismet/v1/key', undefined, 'configured', 401)] } : x)) };
+    expect(groupDeviations(control).some((d) => d.key.startsWith('access.'))).toBe(false);
   });
 });
