@@ -301,3 +301,26 @@ export function accessNodes(ix: Index, b: BehaviourResult, profile: Profile): st
   }
   return [...out];
 }
+
+/**
+ * Methods a failed behaviour's recorded requests found missing: a request answered 405, or 404
+ * rest_no_route, by an endpoint that takes several methods (the route is there, that method is
+ * not: `endpoint:<id>:<METHOD>`).
+ */
+export function missingMethodNodes(ix: Index, b: BehaviourResult, profile: Profile): string[] {
+  const out = new Set<string>();
+  for (const e of b.exchanges ?? []) {
+    if (!(e.status === 405 || (e.status === 404 && /rest_no_route/.test(e.responseText ?? '')))) continue;
+    let url: URL;
+    try {
+      url = new URL(e.url);
+    } catch {
+      continue;
+    }
+    const specPath = profile.toSpecRoute((url.searchParams.get('rest_route') ?? e.route).replace(/\/+$/, '') || '/');
+    const method = (url.searchParams.get('_method') ?? e.method).toUpperCase();
+    const hit = endpointOf(ix, specPath, method);
+    if (hit && ix.nodes.has(`endpoint:${hit.endpoint.id}:${method}`)) out.add(`endpoint:${hit.endpoint.id}:${method}`);
+  }
+  return [...out];
+}

@@ -41,7 +41,9 @@
  *      show an anonymous request answered 2xx where the reference refuses it (any write of
  *      cms/v2 or of a non-public extension endpoint, a read of a non-public extension endpoint;
  *      docs/anonymous-access.md) is about that namespace's anonymous reads or writes, one item
- *      however many endpoints show it.
+ *      however many endpoints show it;
+ *    - a method the route says it does not take (a request answered 405, or 404 rest_no_route, by
+ *      an endpoint that takes several methods) is that method of the endpoint.
  * 4. Assignment (greedy, explaining the most failures first). Repeatedly, the candidate item
  *    that explains the most failing behaviours not yet assigned takes all of them; ties go to the
  *    item more of them cover themselves, then to a fine item before a coarse one, then catalog
@@ -55,7 +57,7 @@
  */
 import { getProfile, type ProfileName } from './profiles.ts';
 import { LEVELS, type BehaviourResult, type Deviation, type Level, type Results } from './results.ts';
-import { accessNodes, buildIndex, coverNodes, escape, find, namesOf, nodeOfCover, requestNodes, soleEndpoint, type Index } from './deviation-items.ts';
+import { accessNodes, buildIndex, missingMethodNodes, coverNodes, escape, find, namesOf, nodeOfCover, requestNodes, soleEndpoint, type Index } from './deviation-items.ts';
 
 export type { Deviation, DeviationKind } from './results.ts';
 
@@ -148,6 +150,8 @@ export function groupDeviations(run: Run): Deviation[] {
     for (const k of coarse) if (blamed(k, COARSE_BLAME_SHARE)) list.push({ key: k, own: true });
     // An anonymous request the reference refuses, answered: the namespace's permission check.
     for (const k of accessNodes(ix, b, profile)) list.push({ key: k, own: true });
+    // A method the route answers it does not take (405, 404 rest_no_route): that method.
+    for (const k of missingMethodNodes(ix, b, profile)) if (!list.some((c) => c.key === find(ix, k))) list.push({ key: find(ix, k), own: true });
     for (const k of requestNodes(ix, b, profile)) {
       const root = find(ix, k);
       if (!list.some((c) => c.key === root) && blamed(k, ix.nodes.get(k)!.coarse ? COARSE_BLAME_SHARE : REQUEST_BLAME_SHARE, true)) list.push({ key: root, own: false });
