@@ -134,8 +134,7 @@ export function buildIndex(): Index {
   // namespace's permission check, one item however many endpoints show it.
   const accessNamespaces = new Set(['cms/v2', ...Object.keys(extensionAnonymousAccess).map((id) => ix.endpoints.get(id)?.route.namespace).filter((n): n is string => !!n)]);
   for (const ns of accessNamespaces)
-    for (const kind of ['read', 'write'] as const)
-      add({ key: `access.${ns}.${kind}`, kind: 'authentication', name: '', coarse: false, spec: specOf(catalog.authentication.spec), label: `anonymous ${kind === 'read' ? 'reads of' : 'writes to'} ${ns} (refused by the reference implementation)` });
+    add({ key: `access.${ns}`, kind: 'authentication', name: '', coarse: false, spec: specOf(catalog.authentication.spec), label: `anonymous access to ${ns} (what the reference implementation refuses without credentials)` });
   const settingNames = new Map<string, string>([...catalog.settings.map((s) => [s.name, s.id] as const), ...catalog.modules.map((m) => [m.slug, m.id] as const)]);
   for (const r of catalog.resources) {
     add({ key: `field:${r.id}`, kind: 'resource', name: '', coarse: true, spec: specOf(r.spec), label: `${r.id} (every field)` });
@@ -275,7 +274,8 @@ const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * The access items a failed behaviour's recorded requests show broken: an anonymous request
  * answered 2xx that the reference refuses (any write of cms/v2 or of an extension endpoint that is
- * not public; a read of an extension endpoint that is not public).
+ * not public; a read of an extension endpoint that is not public; a cms/v2 read in the edit
+ * context or of a status other than publish).
  */
 export function accessNodes(ix: Index, b: BehaviourResult, profile: Profile): string[] {
   const out = new Set<string>();
@@ -294,8 +294,9 @@ export function accessNodes(ix: Index, b: BehaviourResult, profile: Profile): st
     const ns = hit.route.namespace;
     const access = extensionAnonymousAccess[hit.endpoint.id];
     const write = WRITE.has(method);
-    if (access ? !access.public : write && ns === 'cms/v2') {
-      const key = `access.${ns}.${write ? 'write' : 'read'}`;
+    const privateRead = ns === 'cms/v2' && !write && (url.searchParams.get('context') === 'edit' || [...url.searchParams].some(([k, v]) => k.replace(/\[.*$/, '') === 'status' && v !== 'publish'));
+    if (access ? !access.public : ns === 'cms/v2' && (write || privateRead)) {
+      const key = `access.${ns}`;
       if (ix.nodes.has(key)) out.add(key);
     }
   }

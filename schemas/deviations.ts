@@ -39,9 +39,10 @@
  *    through it only when its own checks fail.
  *    - who may read or write without credentials: a failing behaviour whose recorded requests
  *      show an anonymous request answered 2xx where the reference refuses it (any write of
- *      cms/v2 or of a non-public extension endpoint, a read of a non-public extension endpoint;
- *      docs/anonymous-access.md) is about that namespace's anonymous reads or writes, one item
- *      however many endpoints show it;
+ *      cms/v2 or of a non-public extension endpoint, a read of a non-public extension endpoint
+ *      (docs/anonymous-access.md), a cms/v2 read in the edit context or of a status other than
+ *      publish) is about that namespace's anonymous access, one item however many endpoints and
+ *      methods show it;
  *    - a method the route says it does not take (a request answered 405, or 404 rest_no_route, by
  *      an endpoint that takes several methods) is that method of the endpoint.
  * 4. Assignment (greedy, explaining the most failures first). Repeatedly, the candidate item
