@@ -210,7 +210,7 @@ export function coverNodes(ix: Index, b: Pick<BehaviourResult, 'covers'>): strin
   return [...out];
 }
 
-/** Items the recorded requests of a failed behaviour used (the catalog's own, not joined): the endpoints addressed and the documented args sent. */
+/** Items the recorded requests of a failed behaviour used (the catalog's own, not joined): the endpoints (and methods) addressed, their path parameters and the documented args sent. */
 export function requestNodes(ix: Index, b: BehaviourResult, profile: Profile): string[] {
   const out = new Set<string>();
   for (const e of b.exchanges ?? []) {
@@ -227,6 +227,8 @@ export function requestNodes(ix: Index, b: BehaviourResult, profile: Profile): s
     if (!hit) continue;
     out.add(`endpoint:${hit.endpoint.id}`);
     if (ix.nodes.has(`endpoint:${hit.endpoint.id}:${method}`)) out.add(`endpoint:${hit.endpoint.id}:${method}`);
+    // The path segments it addressed (the form id of /contact-forms/<id>/refill).
+    for (const p of Object.keys(hit.route.params ?? {})) if (ix.nodes.has(`param:${hit.route.id}.${p}`)) out.add(`param:${hit.route.id}.${p}`);
     const args = hit.endpoint.args === 'not-shown' ? {} : hit.endpoint.args;
     const sent = new Set([...url.searchParams.keys()].map((k) => k.replace(/\[.*$/, '')));
     if (e.requestBody) {
