@@ -213,6 +213,30 @@ export function coverNodes(ix: Index, b: Pick<BehaviourResult, 'covers'>): strin
 /** Items the recorded requests of a failed behaviour used (the catalog's own, not joined): the endpoints (and methods) addressed, their path parameters and the documented args sent. */
 export function requestNodes(ix: Index, b: BehaviourResult, profile: Profile): string[] {
   const out = new Set<string>();
+  const add = (targetRoute: string, method: string, query: URLSearchParams, body: unknown, depth: number) => {
+    const specPath = profile.toSpecRoute(targetRoute.replace(/\/+$/, '') || '/');
+    const hit = endpointOf(ix, specPath, method);
+    if (!hit) return;
+    out.add(`endpoint:${hit.endpoint.id}`);
+    if (ix.nodes.has(`endpoint:${hit.endpoint.id}:${method}`)) out.add(`endpoint:${hit.endpoint.id}:${method}`);
+    // The path segments it addressed (the form id of /contact-forms/<id>/refill).
+    for (const p of Object.keys(hit.route.params ?? {})) if (ix.nodes.has(`param:${hit.route.id}.${p}`)) out.add(`param:${hit.route.id}.${p}`);
+    const args = hit.endpoint.args === 'not-shown' ? {} : hit.endpoint.args;
+    const sent = new Set([...query.keys()].map((k) => k.replace(/\[.*$/, '')));
+    if (body && typeof body === 'object' && !Array.isArray(body)) for (const k of Object.keys(body)) sent.add(k);
+    for (const k of sent) {
+      const name = hit.route.namespace === 'suite/v4' ? profile.toSpecSetting(profile.toSpecModule(k)) : k;
+      if (name in args && ix.nodes.has(`arg:${hit.endpoint.id}.${name}`)) out.add(`arg:${hit.endpoint.id}.${name}`);
+    }
+    // The items of a batch are requests of their own (a batch of updates uses the update endpoint).
+    const items = depth === 0 && hit.route.namespace === 'batch/v1' ? (body as { requests?: unknown })?.requests : undefined;
+    if (Array.isArray(items))
+      for (const item of items) {
+        if (!item || typeof item !== 'object' || typeof (item as any).path !== 'string') continue;
+        const [path = '', qs = ''] = String((item as any).path).split('?');
+        add(path, String((item as any).method ?? 'POST').toUpperCase(), new URLSearchParams(qs), (item as any).body, 1);
+      }
+  };
   for (const e of b.exchanges ?? []) {
     let url: URL;
     try {
@@ -220,29 +244,14 @@ export function requestNodes(ix: Index, b: BehaviourResult, profile: Profile): s
     } catch {
       continue;
     }
-    const targetRoute = url.searchParams.get('rest_route') ?? e.route;
-    const specPath = profile.toSpecRoute(targetRoute.replace(/\/+$/, '') || '/');
-    const method = (url.searchParams.get('_method') ?? e.method).toUpperCase();
-    const hit = endpointOf(ix, specPath, method);
-    if (!hit) continue;
-    out.add(`endpoint:${hit.endpoint.id}`);
-    if (ix.nodes.has(`endpoint:${hit.endpoint.id}:${method}`)) out.add(`endpoint:${hit.endpoint.id}:${method}`);
-    // The path segments it addressed (the form id of /contact-forms/<id>/refill).
-    for (const p of Object.keys(hit.route.params ?? {})) if (ix.nodes.has(`param:${hit.route.id}.${p}`)) out.add(`param:${hit.route.id}.${p}`);
-    const args = hit.endpoint.args === 'not-shown' ? {} : hit.endpoint.args;
-    const sent = new Set([...url.searchParams.keys()].map((k) => k.replace(/\[.*$/, '')));
-    if (e.requestBody) {
+    let body: unknown;
+    if (e.requestBody)
       try {
-        const body = JSON.parse(e.requestBody);
-        if (body && typeof body === 'object' && !Array.isArray(body)) for (const k of Object.keys(body)) sent.add(k);
+        body = JSON.parse(e.requestBody);
       } catch {
         /* not JSON */
       }
-    }
-    for (const k of sent) {
-      const name = hit.route.namespace === 'suite/v4' ? profile.toSpecSetting(profile.toSpecModule(k)) : k;
-      if (name in args && ix.nodes.has(`arg:${hit.endpoint.id}.${name}`)) out.add(`arg:${hit.endpoint.id}.${name}`);
-    }
+    add(url.searchParams.get('rest_route') ?? e.route, (url.searchParams.get('_method') ?? e.method).toUpperCase(), url.searchParams, body, 0);
   }
   return [...out];
 }
