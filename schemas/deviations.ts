@@ -78,10 +78,10 @@ interface Candidate {
 
 const textOf = (b: BehaviourResult) => `${b.reason ?? ''}\n${b.message ?? ''}`;
 
-/** Whether `name` occurs in `text` as a whole word (names may hold hyphens and slashes). */
+/** Whether `name` occurs in `text` as a whole word (names may hold hyphens and slashes; a namespace may be written as a path, "/spamfilter/v1"). */
 function names(text: string, name: string): boolean {
   if (!name) return false;
-  return new RegExp(`(?<![\\w/-])${escape(name)}(?![\\w/-])`).test(text);
+  return new RegExp(`(?<![\\w/-])${name.includes('/') ? '/?' : ''}${escape(name)}(?![\\w/-])`).test(text);
 }
 
 function profileOf(run: Run) {
