@@ -45,6 +45,10 @@
  *      methods show it;
  *    - a method the route says it does not take (a request answered 405, or 404 rest_no_route, by
  *      an endpoint that takes several methods) is that method of the endpoint.
+ *    A coarse item a behaviour covers is also blamed when its family (the behaviours whose IDs
+ *    differ only in the last segment: one check made for every setting, suite.settings.type.*)
+ *    fails at 80 % and in at least 3 behaviours: an endpoint that refuses no wrong type of any
+ *    setting is one deviation, five settings with a wrong type among 95 are five.
  * 4. Assignment (greedy, explaining the most failures first). Repeatedly, the candidate item
  *    that explains the most failing behaviours not yet assigned takes all of them; ties go to the
  *    item more of them cover themselves, then to a fine item before a coarse one, then catalog
@@ -64,6 +68,8 @@ export type { Deviation, DeviationKind } from './results.ts';
 
 /** The share of its executed checks that must fail before a coarse item (endpoint, route, whole resource) is blamed. */
 export const COARSE_BLAME_SHARE = 0.8;
+/** How many checks of one family (one check made for each item of an endpoint) must fail, at COARSE_BLAME_SHARE of the family, before the endpoint they cover is blamed for them. */
+export const FAMILY_MIN = 3;
 /** The share of its own executed checks that must fail before an arg seen only in a failing request is blamed. */
 export const REQUEST_BLAME_SHARE = 0.5;
 // ---------------------------------------------------------------- grouping
@@ -131,6 +137,21 @@ export function groupDeviations(run: Run): Deviation[] {
     return f > 0 && f >= share * (f + p);
   };
 
+  // Families: one check made for every item of an endpoint (suite.settings.type.<setting>).
+  const familyOf = (id: string) => id.slice(0, id.lastIndexOf('.'));
+  const family = new Map<string, { f: number; p: number }>();
+  for (const b of run.behaviours) {
+    if (b.status !== 'failed' && b.status !== 'passed') continue;
+    const x = family.get(familyOf(b.id)) ?? { f: 0, p: 0 };
+    if (b.status === 'failed') x.f++;
+    else x.p++;
+    family.set(familyOf(b.id), x);
+  }
+  const familyFails = (id: string) => {
+    const x = family.get(familyOf(id));
+    return !!x && x.f >= FAMILY_MIN && x.f >= COARSE_BLAME_SHARE * (x.f + x.p);
+  };
+
   const candidates = new Map<string, Candidate[]>();
   for (const b of failed) {
     const text = textOf(b);
@@ -148,7 +169,7 @@ export function groupDeviations(run: Run): Deviation[] {
     const named = fine.filter((k) => namesFor(k).some((n) => names(text, n)));
     if (named.length > 0 && named.length < fine.length) fine = named;
     const list: Candidate[] = fine.map((key) => ({ key, own: true }));
-    for (const k of coarse) if (blamed(k, COARSE_BLAME_SHARE)) list.push({ key: k, own: true });
+    for (const k of coarse) if (blamed(k, COARSE_BLAME_SHARE) || familyFails(b.id)) list.push({ key: k, own: true });
     // An anonymous request the reference refuses, answered: the namespace's permission check.
     for (const k of accessNodes(ix, b, profile)) list.push({ key: k, own: true });
     // A method the route answers it does not take (405, 404 rest_no_route): that method.
