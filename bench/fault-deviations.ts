@@ -79,6 +79,8 @@ const { values } = parseArgs({
     'plan-only': { type: 'boolean' },
     redo: { type: 'boolean' },
     regroup: { type: 'boolean' },
+    /** With --regroup: `cms-conformance list --json` output whose declared covers are added to every behaviour's (covers changed since the runs). */
+    covers: { type: 'string' },
   },
 });
 const work = values.work!;
@@ -383,11 +385,14 @@ if (values.regroup) {
   // The deviations of every fault whose scope verdicts were kept, grouped again with the current
   // schemas/deviations.ts (no site): the kept verdicts put into the baseline's results.
   const base = (JSON.parse(readFileSync(join(work, 'baseline.json'), 'utf8')) as { results: Results }).results;
+  const declared = new Map<string, string[]>(values.covers ? (JSON.parse(readFileSync(values.covers, 'utf8')) as { behaviours: { id: string; covers?: string[] }[] }).behaviours.map((b) => [b.id, b.covers ?? []]) : []);
+  const withCovers = (b: BehaviourResult): BehaviourResult => (declared.has(b.id) ? { ...b, covers: [...new Set([...(b.covers ?? []), ...declared.get(b.id)!])] } : b);
+  base.behaviours = base.behaviours.map(withCovers);
   const rows = [...done.values()];
   for (const row of rows) {
     const file = join(work, 'runs', `${row.id}${row.full ? '#full' : ''}.json`);
     if (!existsSync(file)) continue;
-    const changed = new Map((JSON.parse(readFileSync(file, 'utf8')) as BehaviourResult[]).map((b) => [b.id, b]));
+    const changed = new Map((JSON.parse(readFileSync(file, 'utf8')) as BehaviourResult[]).map((b) => [b.id, withCovers(b)]));
     const fresh = new Set(row.newFailures);
     row.deviations = groupDeviations({ behaviours: base.behaviours.map((b) => changed.get(b.id) ?? b), target: base.target })
       .filter((d) => d.behaviours.some((id) => fresh.has(id)))

@@ -105,6 +105,8 @@ export function buildIndex(): Index {
     for (const e of route.endpoints) {
       ix.endpoints.set(e.id, { route, endpoint: e });
       add({ key: `endpoint:${e.id}`, kind: 'endpoint', name: '', coarse: true, spec: specOf(e.spec), label: `${e.methods.join('/')} ${route.path}` });
+      // Whether the endpoint is batchable (allow_batch, `batch:<id>` in covers).
+      if (e.allowBatch !== undefined) add({ key: `batch:${e.id}`, kind: 'endpoint', name: '', coarse: false, spec: specOf(e.spec), label: `allow_batch of ${e.methods.join('/')} ${route.path}` });
       // One method of an endpoint that takes several (PUT of POST/PUT/PATCH): a server may break only that one.
       if (e.methods.length > 1) for (const m of e.methods) add({ key: `endpoint:${e.id}:${m}`, kind: 'endpoint', name: '', coarse: true, spec: specOf(e.spec), label: `${m} ${route.path}` });
       if (e.args === 'not-shown') continue;
@@ -125,6 +127,7 @@ export function buildIndex(): Index {
       const t = twin.endpoints.find((x) => x.id === e.id.replace(/^cms\.pages\./, 'cms.posts.'));
       if (!t) continue;
       union(ix, `endpoint:${t.id}`, `endpoint:${e.id}`);
+      if (ix.nodes.has(`batch:${t.id}`) && ix.nodes.has(`batch:${e.id}`)) union(ix, `batch:${t.id}`, `batch:${e.id}`);
       for (const m of e.methods) if (ix.nodes.has(`endpoint:${e.id}:${m}`) && ix.nodes.has(`endpoint:${t.id}:${m}`)) union(ix, `endpoint:${t.id}:${m}`, `endpoint:${e.id}:${m}`);
     }
   }
