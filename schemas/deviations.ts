@@ -20,14 +20,28 @@
  *    - a suite setting or module is one item with its args and its field of the same name;
  *    - index fields of the same name are one item;
  *    - endpoints, routes and whole resources (`field:post`) are coarse items: they stand for
- *      everything they carry.
+ *      everything they carry; one method of an endpoint that takes several
+ *      (`endpoint:<id>:PUT`) and an endpoint's allow_batch fact (`batch:<id>`) are items too;
+ *    - the page routes, endpoints, methods and allow_batch facts are the post ones (core part 4,
+ *      Pages: "Same route shapes as posts ..., with the same batchable flags");
+ *    - who may read or write a namespace without credentials is one item per namespace
+ *      (`access.<ns>`).
  * 2. Candidates of a failing behaviour:
  *    - the documented items of its covers. When its message names some of them, only those
  *      (a check that covers 40 writable args and says "meta.footnotes: ... read back []" is about
  *      `meta`), and a coarse cover is narrowed to the fields or modules of it the message names
  *      (a module list check failing on "geo-location" is about that module);
  *    - what its recorded failing requests used: the endpoint each request addressed (method and
- *      route) and the documented args it sent in its query or JSON body.
+ *      route), its path parameters and the documented args it sent in its query or JSON body
+ *      (the items of a batch as requests of their own);
+ *    - who may read or write without credentials: a failing behaviour whose recorded requests
+ *      show an anonymous request answered 2xx where the reference refuses it (any write of
+ *      cms/v2 or of a non-public extension endpoint, a read of a non-public extension endpoint
+ *      (docs/anonymous-access.md), a cms/v2 read in the edit context or of a status other than
+ *      publish) is about that namespace's anonymous access, one item however many endpoints and
+ *      methods show it;
+ *    - a method the route says it does not take (a request answered 405, or 404 rest_no_route, by
+ *      an endpoint that takes several methods) is that method of the endpoint.
  * 3. Evidence. A fine item the behaviour itself covers can always be blamed. A coarse item (an
  *    endpoint, route, whole resource) can be blamed only when at least 80 % of the executed
  *    behaviours that name it in their covers fail, and an arg seen only in a failing request only
@@ -37,14 +51,6 @@
  *    fails) is blamed, but GET /settings is not blamed for five settings it answers wrongly among
  *    140 it answers right; a listing filter is blamed for the checks that find their fixture
  *    through it only when its own checks fail.
- *    - who may read or write without credentials: a failing behaviour whose recorded requests
- *      show an anonymous request answered 2xx where the reference refuses it (any write of
- *      cms/v2 or of a non-public extension endpoint, a read of a non-public extension endpoint
- *      (docs/anonymous-access.md), a cms/v2 read in the edit context or of a status other than
- *      publish) is about that namespace's anonymous access, one item however many endpoints and
- *      methods show it;
- *    - a method the route says it does not take (a request answered 405, or 404 rest_no_route, by
- *      an endpoint that takes several methods) is that method of the endpoint.
  *    A coarse item a behaviour covers is also blamed when its family (the behaviours whose IDs
  *    differ only in the last segment: one check made for every setting, suite.settings.type.*)
  *    fails at 80 % and in at least 3 behaviours: an endpoint that refuses no wrong type of any
