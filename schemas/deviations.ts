@@ -51,7 +51,7 @@
  *    fails) is blamed, but GET /settings is not blamed for five settings it answers wrongly among
  *    140 it answers right; a listing filter is blamed for the checks that find their fixture
  *    through it only when its own checks fail.
- *    A coarse item a behaviour covers is also blamed when its family (the behaviours whose IDs
+ *    A coarse item a behaviour covers, or its failing requests addressed, is also blamed when its family (the behaviours whose IDs
  *    differ only in the last segment: one check made for every setting, suite.settings.type.*)
  *    fails at 80 % and in at least 3 behaviours: an endpoint that refuses no wrong type of any
  *    setting is one deviation, five settings with a wrong type among 95 are five.
@@ -182,7 +182,8 @@ export function groupDeviations(run: Run): Deviation[] {
     for (const k of missingMethodNodes(ix, b, profile)) if (!list.some((c) => c.key === find(ix, k))) list.push({ key: find(ix, k), own: true });
     for (const k of requestNodes(ix, b, profile)) {
       const root = find(ix, k);
-      if (!list.some((c) => c.key === root) && blamed(k, ix.nodes.get(k)!.coarse ? COARSE_BLAME_SHARE : REQUEST_BLAME_SHARE, true)) list.push({ key: root, own: false });
+      const coarseItem = ix.nodes.get(k)!.coarse;
+      if (!list.some((c) => c.key === root) && (blamed(k, coarseItem ? COARSE_BLAME_SHARE : REQUEST_BLAME_SHARE, true) || (coarseItem && familyFails(b.id)))) list.push({ key: root, own: false });
     }
     candidates.set(b.id, list);
   }
