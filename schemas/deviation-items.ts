@@ -108,7 +108,7 @@ export function buildIndex(): Index {
       // Whether the endpoint is batchable (allow_batch, `batch:<id>` in covers).
       if (e.allowBatch !== undefined) add({ key: `batch:${e.id}`, kind: 'endpoint', name: '', coarse: false, spec: specOf(e.spec), label: `allow_batch of ${e.methods.join('/')} ${route.path}` });
       // One method of an endpoint that takes several (PUT of POST/PUT/PATCH): a server may break only that one.
-      if (e.methods.length > 1) for (const m of e.methods) add({ key: `endpoint:${e.id}:${m}`, kind: 'endpoint', name: '', coarse: true, spec: specOf(e.spec), label: `${m} ${route.path}` });
+      if (e.methods.length > 1) for (const m of e.methods) add({ key: `endpoint:${e.id}:${m}`, kind: 'endpoint', name: '', coarse: false, spec: specOf(e.spec), label: `${m} ${route.path}` });
       if (e.args === 'not-shown') continue;
       for (const [name, arg] of Object.entries(e.args)) {
         const key = add({ key: `arg:${e.id}.${name}`, kind: 'arg', name, coarse: false, spec: specOf(e.spec), label: `${name} (arg of ${e.methods[0]} ${route.path})` });
