@@ -212,6 +212,15 @@ const filterIgnored: Fault[] = Object.entries(FILTER_BEHAVIOURS).map(([arg, beha
 const filterFaults: Fault[] = [
   ...filterIgnored,
   {
+    // Issue 25: one ignored arg is one deviation, however many checks page through a listing.
+    id: 'cms.per-page-ignored',
+    title: 'ignores per_page on post and page listings (answers the default page size whatever is asked, and accepts any value)',
+    caughtBy: TYPES.flatMap((t) => [`cms.${t}.query.per_page.values`, `cms.${t}.query.per_page.bounds`]),
+    request(req) {
+      if (isGet(req) && COLLECTION.test(req.route)) drop(req.query, 'per_page');
+    },
+  },
+  {
     id: 'cms.orderby-rejected',
     title: 'refuses orderby=author and orderby=parent on post and page listings',
     caughtBy: ['cms.posts.filter.orderby.author', 'cms.pages.filter.orderby.author', 'cms.posts.filter.orderby.parent'],

@@ -5,6 +5,7 @@
  * recorded requests name.
  */
 import { catalog } from './catalog/index.ts';
+import { extensionAnonymousAccess } from './catalog/extensions.ts';
 import type { Profile } from './profiles.ts';
 import type { BehaviourResult, DeviationKind } from './results.ts';
 import type { ArgSpec, EndpointSpec, FieldSpec, HttpMethod, RouteSpec } from './types.ts';
@@ -104,6 +105,10 @@ export function buildIndex(): Index {
     for (const e of route.endpoints) {
       ix.endpoints.set(e.id, { route, endpoint: e });
       add({ key: `endpoint:${e.id}`, kind: 'endpoint', name: '', coarse: true, spec: specOf(e.spec), label: `${e.methods.join('/')} ${route.path}` });
+      // Whether the endpoint is batchable (allow_batch, `batch:<id>` in covers).
+      if (e.allowBatch !== undefined) add({ key: `batch:${e.id}`, kind: 'endpoint', name: '', coarse: false, spec: specOf(e.spec), label: `allow_batch of ${e.methods.join('/')} ${route.path}` });
+      // One method of an endpoint that takes several (PUT of POST/PUT/PATCH): a server may break only that one.
+      if (e.methods.length > 1) for (const m of e.methods) add({ key: `endpoint:${e.id}:${m}`, kind: 'endpoint', name: '', coarse: false, spec: specOf(e.spec), label: `${m} ${route.path}` });
       if (e.args === 'not-shown') continue;
       for (const [name, arg] of Object.entries(e.args)) {
         const key = add({ key: `arg:${e.id}.${name}`, kind: 'arg', name, coarse: false, spec: specOf(e.spec), label: `${name} (arg of ${e.methods[0]} ${route.path})` });
@@ -111,6 +116,28 @@ export function buildIndex(): Index {
       }
     }
   }
+  // 4. Endpoints › Pages: "Same route shapes as posts ..., with the same batchable flags": a page
+  // route, endpoint or method is the post one the document states once.
+  for (const route of catalog.routes) {
+    if (!route.id.startsWith('cms.pages.')) continue;
+    const twin = catalog.routes.find((r) => r.id === route.id.replace(/^cms\.pages\./, 'cms.posts.'));
+    if (!twin) continue;
+    union(ix, `route:${twin.id}`, `route:${route.id}`);
+    for (const e of route.endpoints) {
+      const t = twin.endpoints.find((x) => x.id === e.id.replace(/^cms\.pages\./, 'cms.posts.'));
+      if (!t) continue;
+      union(ix, `endpoint:${t.id}`, `endpoint:${e.id}`);
+      if (ix.nodes.has(`batch:${t.id}`) && ix.nodes.has(`batch:${e.id}`)) union(ix, `batch:${t.id}`, `batch:${e.id}`);
+      for (const m of e.methods) if (ix.nodes.has(`endpoint:${e.id}:${m}`) && ix.nodes.has(`endpoint:${t.id}:${m}`)) union(ix, `endpoint:${t.id}:${m}`, `endpoint:${e.id}:${m}`);
+    }
+  }
+  // Who may read or write without credentials, by namespace (core part 5 leaves it open; the
+  // reference refuses anonymous writes everywhere and anonymous reads of the extension endpoints
+  // docs/anonymous-access.md lists as not public): a server that lets them through does so in its
+  // namespace's permission check, one item however many endpoints show it.
+  const accessNamespaces = new Set(['cms/v2', ...Object.keys(extensionAnonymousAccess).map((id) => ix.endpoints.get(id)?.route.namespace).filter((n): n is string => !!n)]);
+  for (const ns of accessNamespaces)
+    add({ key: `access.${ns}`, kind: 'authentication', name: '', coarse: false, spec: specOf(catalog.authentication.spec), label: `anonymous access to ${ns} (what the reference implementation refuses without credentials)` });
   const settingNames = new Map<string, string>([...catalog.settings.map((s) => [s.name, s.id] as const), ...catalog.modules.map((m) => [m.slug, m.id] as const)]);
   for (const r of catalog.resources) {
     add({ key: `field:${r.id}`, kind: 'resource', name: '', coarse: true, spec: specOf(r.spec), label: `${r.id} (every field)` });
@@ -151,6 +178,7 @@ export function nodeOfCover(ix: Index, cover: string): string | undefined {
 function nodeOfCoverUncached(ix: Index, cover: string): string | undefined {
   const bare = cover.replace(/[#@].*$/, '');
   if (ix.nodes.has(bare)) return bare;
+  // endpoint:<id>:<METHOD> is that method's node when the endpoint takes several, else the endpoint.
   let m = /^endpoint:([^:]+)(?::[A-Z]+)?$/.exec(cover);
   if (m && ix.nodes.has(`endpoint:${m[1]}`)) return `endpoint:${m[1]}`;
   // field:<resource>.<path>: the top-level field (resource IDs may hold dots: resource.suite.settings).
@@ -185,9 +213,33 @@ export function coverNodes(ix: Index, b: Pick<BehaviourResult, 'covers'>): strin
   return [...out];
 }
 
-/** Items the recorded requests of a failed behaviour used (the catalog's own, not joined): the endpoints addressed and the documented args sent. */
+/** Items the recorded requests of a failed behaviour used (the catalog's own, not joined): the endpoints (and methods) addressed, their path parameters and the documented args sent. */
 export function requestNodes(ix: Index, b: BehaviourResult, profile: Profile): string[] {
   const out = new Set<string>();
+  const add = (targetRoute: string, method: string, query: URLSearchParams, body: unknown, depth: number) => {
+    const specPath = profile.toSpecRoute(targetRoute.replace(/\/+$/, '') || '/');
+    const hit = endpointOf(ix, specPath, method);
+    if (!hit) return;
+    out.add(`endpoint:${hit.endpoint.id}`);
+    if (ix.nodes.has(`endpoint:${hit.endpoint.id}:${method}`)) out.add(`endpoint:${hit.endpoint.id}:${method}`);
+    // The path segments it addressed (the form id of /contact-forms/<id>/refill).
+    for (const p of Object.keys(hit.route.params ?? {})) if (ix.nodes.has(`param:${hit.route.id}.${p}`)) out.add(`param:${hit.route.id}.${p}`);
+    const args = hit.endpoint.args === 'not-shown' ? {} : hit.endpoint.args;
+    const sent = new Set([...query.keys()].map((k) => k.replace(/\[.*$/, '')));
+    if (body && typeof body === 'object' && !Array.isArray(body)) for (const k of Object.keys(body)) sent.add(k);
+    for (const k of sent) {
+      const name = hit.route.namespace === 'suite/v4' ? profile.toSpecSetting(profile.toSpecModule(k)) : k;
+      if (name in args && ix.nodes.has(`arg:${hit.endpoint.id}.${name}`)) out.add(`arg:${hit.endpoint.id}.${name}`);
+    }
+    // The items of a batch are requests of their own (a batch of updates uses the update endpoint).
+    const items = depth === 0 && hit.route.namespace === 'batch/v1' ? (body as { requests?: unknown })?.requests : undefined;
+    if (Array.isArray(items))
+      for (const item of items) {
+        if (!item || typeof item !== 'object' || typeof (item as any).path !== 'string') continue;
+        const [path = '', qs = ''] = String((item as any).path).split('?');
+        add(path, String((item as any).method ?? 'POST').toUpperCase(), new URLSearchParams(qs), (item as any).body, 1);
+      }
+  };
   for (const e of b.exchanges ?? []) {
     let url: URL;
     try {
@@ -195,26 +247,14 @@ export function requestNodes(ix: Index, b: BehaviourResult, profile: Profile): s
     } catch {
       continue;
     }
-    const targetRoute = url.searchParams.get('rest_route') ?? e.route;
-    const specPath = profile.toSpecRoute(targetRoute.replace(/\/+$/, '') || '/');
-    const method = (url.searchParams.get('_method') ?? e.method).toUpperCase();
-    const hit = endpointOf(ix, specPath, method);
-    if (!hit) continue;
-    out.add(`endpoint:${hit.endpoint.id}`);
-    const args = hit.endpoint.args === 'not-shown' ? {} : hit.endpoint.args;
-    const sent = new Set([...url.searchParams.keys()].map((k) => k.replace(/\[.*$/, '')));
-    if (e.requestBody) {
+    let body: unknown;
+    if (e.requestBody)
       try {
-        const body = JSON.parse(e.requestBody);
-        if (body && typeof body === 'object' && !Array.isArray(body)) for (const k of Object.keys(body)) sent.add(k);
+        body = JSON.parse(e.requestBody);
       } catch {
         /* not JSON */
       }
-    }
-    for (const k of sent) {
-      const name = hit.route.namespace === 'suite/v4' ? profile.toSpecSetting(profile.toSpecModule(k)) : k;
-      if (name in args && ix.nodes.has(`arg:${hit.endpoint.id}.${name}`)) out.add(`arg:${hit.endpoint.id}.${name}`);
-    }
+    add(url.searchParams.get('rest_route') ?? e.route, (url.searchParams.get('_method') ?? e.method).toUpperCase(), url.searchParams, body, 0);
   }
   return [...out];
 }
@@ -242,4 +282,60 @@ export function soleEndpoint(ix: Index, b: Pick<BehaviourResult, 'covers'>): str
     ids.add(id);
   }
   return ids.size === 1 ? `endpoint:${[...ids][0]}` : undefined;
+}
+
+const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/**
+ * The access items a failed behaviour's recorded requests show broken: an anonymous request
+ * answered 2xx that the reference refuses (any write of cms/v2 or of an extension endpoint that is
+ * not public; a read of an extension endpoint that is not public; a cms/v2 read in the edit
+ * context or of a status other than publish).
+ */
+export function accessNodes(ix: Index, b: BehaviourResult, profile: Profile): string[] {
+  const out = new Set<string>();
+  for (const e of b.exchanges ?? []) {
+    if (e.auth !== 'none' || e.status < 200 || e.status > 299) continue;
+    let url: URL;
+    try {
+      url = new URL(e.url);
+    } catch {
+      continue;
+    }
+    const specPath = profile.toSpecRoute((url.searchParams.get('rest_route') ?? e.route).replace(/\/+$/, '') || '/');
+    const method = (url.searchParams.get('_method') ?? e.method).toUpperCase();
+    const hit = endpointOf(ix, specPath, method);
+    if (!hit) continue;
+    const ns = hit.route.namespace;
+    const access = extensionAnonymousAccess[hit.endpoint.id];
+    const write = WRITE.has(method);
+    const privateRead = ns === 'cms/v2' && !write && (url.searchParams.get('context') === 'edit' || [...url.searchParams].some(([k, v]) => k.replace(/\[.*$/, '') === 'status' && v !== 'publish'));
+    if (access ? !access.public : ns === 'cms/v2' && (write || privateRead)) {
+      const key = `access.${ns}`;
+      if (ix.nodes.has(key)) out.add(key);
+    }
+  }
+  return [...out];
+}
+
+/**
+ * Methods a failed behaviour's recorded requests found missing: a request answered 405, or 404
+ * rest_no_route, by an endpoint that takes several methods (the route is there, that method is
+ * not: `endpoint:<id>:<METHOD>`).
+ */
+export function missingMethodNodes(ix: Index, b: BehaviourResult, profile: Profile): string[] {
+  const out = new Set<string>();
+  for (const e of b.exchanges ?? []) {
+    if (!(e.status === 405 || (e.status === 404 && /rest_no_route/.test(e.responseText ?? '')))) continue;
+    let url: URL;
+    try {
+      url = new URL(e.url);
+    } catch {
+      continue;
+    }
+    const specPath = profile.toSpecRoute((url.searchParams.get('rest_route') ?? e.route).replace(/\/+$/, '') || '/');
+    const method = (url.searchParams.get('_method') ?? e.method).toUpperCase();
+    const hit = endpointOf(ix, specPath, method);
+    if (hit && ix.nodes.has(`endpoint:${hit.endpoint.id}:${method}`)) out.add(`endpoint:${hit.endpoint.id}:${method}`);
+  }
+  return [...out];
 }

@@ -20,14 +20,28 @@
  *    - a suite setting or module is one item with its args and its field of the same name;
  *    - index fields of the same name are one item;
  *    - endpoints, routes and whole resources (`field:post`) are coarse items: they stand for
- *      everything they carry.
+ *      everything they carry; one method of an endpoint that takes several
+ *      (`endpoint:<id>:PUT`) and an endpoint's allow_batch fact (`batch:<id>`) are items too;
+ *    - the page routes, endpoints, methods and allow_batch facts are the post ones (core part 4,
+ *      Pages: "Same route shapes as posts ..., with the same batchable flags");
+ *    - who may read or write a namespace without credentials is one item per namespace
+ *      (`access.<ns>`).
  * 2. Candidates of a failing behaviour:
  *    - the documented items of its covers. When its message names some of them, only those
  *      (a check that covers 40 writable args and says "meta.footnotes: ... read back []" is about
  *      `meta`), and a coarse cover is narrowed to the fields or modules of it the message names
  *      (a module list check failing on "geo-location" is about that module);
  *    - what its recorded failing requests used: the endpoint each request addressed (method and
- *      route) and the documented args it sent in its query or JSON body.
+ *      route), its path parameters and the documented args it sent in its query or JSON body
+ *      (the items of a batch as requests of their own);
+ *    - who may read or write without credentials: a failing behaviour whose recorded requests
+ *      show an anonymous request answered 2xx where the reference refuses it (any write of
+ *      cms/v2 or of a non-public extension endpoint, a read of a non-public extension endpoint
+ *      (docs/anonymous-access.md), a cms/v2 read in the edit context or of a status other than
+ *      publish) is about that namespace's anonymous access, one item however many endpoints and
+ *      methods show it;
+ *    - a method the route says it does not take (a request answered 405, or 404 rest_no_route, by
+ *      an endpoint that takes several methods) is that method of the endpoint.
  * 3. Evidence. A fine item the behaviour itself covers can always be blamed. A coarse item (an
  *    endpoint, route, whole resource) can be blamed only when at least 80 % of the executed
  *    behaviours that name it in their covers fail, and an arg seen only in a failing request only
@@ -37,6 +51,10 @@
  *    fails) is blamed, but GET /settings is not blamed for five settings it answers wrongly among
  *    140 it answers right; a listing filter is blamed for the checks that find their fixture
  *    through it only when its own checks fail.
+ *    A coarse item a behaviour covers, or its failing requests addressed, is also blamed when its family (the behaviours whose IDs
+ *    differ only in the last segment: one check made for every setting, suite.settings.type.*)
+ *    fails at 80 % and in at least 3 behaviours: an endpoint that refuses no wrong type of any
+ *    setting is one deviation, five settings with a wrong type among 95 are five.
  * 4. Assignment (greedy, explaining the most failures first). Repeatedly, the candidate item
  *    that explains the most failing behaviours not yet assigned takes all of them; ties go to the
  *    item more of them cover themselves, then to a fine item before a coarse one, then catalog
@@ -50,12 +68,14 @@
  */
 import { getProfile, type ProfileName } from './profiles.ts';
 import { LEVELS, type BehaviourResult, type Deviation, type Level, type Results } from './results.ts';
-import { buildIndex, coverNodes, escape, find, namesOf, nodeOfCover, requestNodes, soleEndpoint, type Index } from './deviation-items.ts';
+import { accessNodes, buildIndex, missingMethodNodes, coverNodes, escape, find, namesOf, nodeOfCover, requestNodes, soleEndpoint, type Index } from './deviation-items.ts';
 
 export type { Deviation, DeviationKind } from './results.ts';
 
 /** The share of its executed checks that must fail before a coarse item (endpoint, route, whole resource) is blamed. */
 export const COARSE_BLAME_SHARE = 0.8;
+/** How many checks of one family (one check made for each item of an endpoint) must fail, at COARSE_BLAME_SHARE of the family, before the endpoint they cover is blamed for them. */
+export const FAMILY_MIN = 3;
 /** The share of its own executed checks that must fail before an arg seen only in a failing request is blamed. */
 export const REQUEST_BLAME_SHARE = 0.5;
 // ---------------------------------------------------------------- grouping
@@ -70,10 +90,10 @@ interface Candidate {
 
 const textOf = (b: BehaviourResult) => `${b.reason ?? ''}\n${b.message ?? ''}`;
 
-/** Whether `name` occurs in `text` as a whole word (names may hold hyphens and slashes). */
+/** Whether `name` occurs in `text` as a whole word (names may hold hyphens and slashes; a namespace may be written as a path, "/spamfilter/v1"). */
 function names(text: string, name: string): boolean {
   if (!name) return false;
-  return new RegExp(`(?<![\\w/-])${escape(name)}(?![\\w/-])`).test(text);
+  return new RegExp(`(?<![\\w/-])${name.includes('/') ? '/?' : ''}${escape(name)}(?![\\w/-])`).test(text);
 }
 
 function profileOf(run: Run) {
@@ -123,6 +143,21 @@ export function groupDeviations(run: Run): Deviation[] {
     return f > 0 && f >= share * (f + p);
   };
 
+  // Families: one check made for every item of an endpoint (suite.settings.type.<setting>).
+  const familyOf = (id: string) => id.slice(0, id.lastIndexOf('.'));
+  const family = new Map<string, { f: number; p: number }>();
+  for (const b of run.behaviours) {
+    if (b.status !== 'failed' && b.status !== 'passed') continue;
+    const x = family.get(familyOf(b.id)) ?? { f: 0, p: 0 };
+    if (b.status === 'failed') x.f++;
+    else x.p++;
+    family.set(familyOf(b.id), x);
+  }
+  const familyFails = (id: string) => {
+    const x = family.get(familyOf(id));
+    return !!x && x.f >= FAMILY_MIN && x.f >= COARSE_BLAME_SHARE * (x.f + x.p);
+  };
+
   const candidates = new Map<string, Candidate[]>();
   for (const b of failed) {
     const text = textOf(b);
@@ -140,10 +175,15 @@ export function groupDeviations(run: Run): Deviation[] {
     const named = fine.filter((k) => namesFor(k).some((n) => names(text, n)));
     if (named.length > 0 && named.length < fine.length) fine = named;
     const list: Candidate[] = fine.map((key) => ({ key, own: true }));
-    for (const k of coarse) if (blamed(k, COARSE_BLAME_SHARE)) list.push({ key: k, own: true });
+    for (const k of coarse) if (blamed(k, COARSE_BLAME_SHARE) || familyFails(b.id)) list.push({ key: k, own: true });
+    // An anonymous request the reference refuses, answered: the namespace's permission check.
+    for (const k of accessNodes(ix, b, profile)) list.push({ key: k, own: true });
+    // A method the route answers it does not take (405, 404 rest_no_route): that method.
+    for (const k of missingMethodNodes(ix, b, profile)) if (!list.some((c) => c.key === find(ix, k))) list.push({ key: find(ix, k), own: true });
     for (const k of requestNodes(ix, b, profile)) {
       const root = find(ix, k);
-      if (!list.some((c) => c.key === root) && blamed(k, ix.nodes.get(k)!.coarse ? COARSE_BLAME_SHARE : REQUEST_BLAME_SHARE, true)) list.push({ key: root, own: false });
+      const coarseItem = ix.nodes.get(k)!.coarse;
+      if (!list.some((c) => c.key === root) && (blamed(k, coarseItem ? COARSE_BLAME_SHARE : REQUEST_BLAME_SHARE, true) || (coarseItem && familyFails(b.id)))) list.push({ key: root, own: false });
     }
     candidates.set(b.id, list);
   }
@@ -198,7 +238,7 @@ function toDeviation(ix: Index, key: string, bs: BehaviourResult[], own: (b: Beh
   const label = node
     ? node.kind === 'arg' || node.kind === 'field' || node.kind === 'param'
       ? `${node.label}${joined.length ? ` and ${joined.length} more place${joined.length === 1 ? '' : 's'} that document it` : ''}`
-      : node.label
+      : `${node.label}${joined.length ? ` (and the same on ${joined.map((k) => (node.kind === 'endpoint' ? ix.nodes.get(k)!.label.replace(/^\S+ /, '') : ix.nodes.get(k)!.label.replace(/ \(every method\)$/, ''))).join(', ')})` : ''}`
     : `${first.id} (${first.title})`;
   return {
     key,

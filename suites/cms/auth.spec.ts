@@ -149,7 +149,7 @@ for (const type of postTypes) {
   );
 
   behaviour(
-    cmsDecl(type, 'auth.edit-context', { level: 'SECURITY', title: `context=edit is refused without credentials (list and single), and no raw field is served`, route: type.paths.item, spec: SPEC_AUTH }),
+    cmsDecl(type, 'auth.edit-context', { level: 'SECURITY', title: `context=edit is refused without credentials (list and single), and no raw field is served`, route: type.paths.item, spec: SPEC_AUTH, covers: [`arg:cms.${type.name}.item.read.context`, `arg:cms.${type.name}.collection.list.context`] }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;

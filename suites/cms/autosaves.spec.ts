@@ -43,7 +43,7 @@ for (const type of postTypes) {
   );
 
   behaviour(
-    cmsDecl(type, 'autosaves.list', { level: 'MUST', title: `GET ${type.paths.autosaves} lists the ${type.noun}'s autosave, each with parent = the ${type.noun}`, route: type.paths.autosaves, spec: SPEC_REVISIONS }),
+    cmsDecl(type, 'autosaves.list', { level: 'MUST', title: `GET ${type.paths.autosaves} lists the ${type.noun}'s autosave, each with parent = the ${type.noun}`, route: type.paths.autosaves, spec: SPEC_REVISIONS, covers: [`endpoint:cms.${type.name}.autosaves.collection.list`] }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;

@@ -122,6 +122,7 @@ behaviour(
     route: ROUTE,
     title: 'the answer is 207 with responses[] of {body, status, headers}, one per item, in request order',
     spec: SPEC,
+    covers: ['arg:batch.v1.create.requests', 'arg:batch.v1.create.validation'],
   },
   async (t) => {
     prepare(t);
@@ -158,6 +159,7 @@ behaviour(
     route: ROUTE,
     title: 'require-all-validate failure answers 207 with failed: "validation" and the invalid item\'s error in place',
     spec: SPEC,
+    covers: ['arg:batch.v1.create.validation', 'arg:batch.v1.create.requests'],
   },
   async (t) => {
     prepare(t);
@@ -184,6 +186,7 @@ behaviour(
     route: ROUTE,
     title: 'an invalid batch envelope (too many items, no requests, unknown validation, GET item, item without path, object header) answers 400',
     spec: SPEC,
+    covers: ['arg:batch.v1.create.requests', 'arg:batch.v1.create.validation'],
   },
   async (t) => {
     prepare(t);
@@ -267,6 +270,7 @@ behaviour(
     route: ROUTE,
     title: 'items aimed at revision, autosave, media, oEmbed and nested batch routes each get an error, and a nested batch runs nothing',
     spec: SPEC,
+    covers: ['arg:batch.v1.create.requests'],
   },
   // SHOULD: revisions and autosaves are stated not batchable, but the answer shape is not
   // shown; media, oEmbed and /batch/v1 itself are not stated either way. WordPress answers

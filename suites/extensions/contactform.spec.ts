@@ -78,7 +78,7 @@ const submit = (client: Client, id: number) => {
 };
 
 behaviour(
-  extDecl('contactform.index', { namespace: CONTACTFORM, route: '/contactform/v1', title: 'GET /contactform/v1 (the namespace index) answers', spec: SPEC, covers: ['endpoint:contactform.index.read'] }),
+  extDecl('contactform.index', { namespace: CONTACTFORM, route: '/contactform/v1', title: 'GET /contactform/v1 (the namespace index) answers', spec: SPEC, covers: ['endpoint:contactform.index.read', 'namespace.contactform/v1'] }),
   async (t) => {
     t.requireNamespace(CONTACTFORM);
     expectAnswered(t, await t.client.get('/contactform/v1'), 'GET /contactform/v1');

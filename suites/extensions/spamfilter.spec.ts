@@ -95,7 +95,7 @@ behaviour(
     route: '/spamfilter/v1',
     title: 'GET /spamfilter/v1 (the namespace index) answers',
     spec: routeById('spamfilter.index').spec,
-    covers: ['endpoint:spamfilter.index.read'],
+    covers: ['endpoint:spamfilter.index.read', 'namespace.spamfilter/v1'],
   },
   async (t) => {
     t.requireNamespace(SPAMFILTER);

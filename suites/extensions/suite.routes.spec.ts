@@ -127,7 +127,7 @@ behaviour(
     route: '/suite/v4',
     title: 'GET /suite/v4 (the namespace index) answers',
     spec: suiteRoutes.find((r) => r.id === 'suite.index')!.spec,
-    covers: ['endpoint:suite.index.read'],
+    covers: ['endpoint:suite.index.read', 'namespace.suite/v4'],
   },
   async (t) => {
     t.requireNamespace(SUITE);

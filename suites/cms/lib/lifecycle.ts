@@ -182,7 +182,7 @@ export function defineLifecycle(type: PostType): void {
 
   for (const method of ['POST', 'PUT', 'PATCH'] as Method[]) {
     behaviour(
-      cmsDecl(type, `update.${method.toLowerCase()}`, { level: 'MUST', title: `${method} on an item updates it (title read back)`, route: type.paths.item, spec: type.spec.routes }),
+      cmsDecl(type, `update.${method.toLowerCase()}`, { level: 'MUST', title: `${method} on an item updates it (title read back)`, route: type.paths.item, spec: type.spec.routes, covers: [`endpoint:${updateId}:${method}`] }),
       async (t: BehaviourContext) => {
         t.requireWrites();
         t.requireCredentials();
@@ -216,7 +216,7 @@ export function defineLifecycle(type: PostType): void {
   );
 
   behaviour(
-    cmsDecl(type, 'password.protects', { level: 'MUST', title: 'a password protects content and excerpt: anonymous list and single reads (view, embed) say protected: true and carry neither the content, the excerpt nor the password', route: type.paths.collection, spec: type.spec.fields }),
+    cmsDecl(type, 'password.protects', { level: 'MUST', title: 'a password protects content and excerpt: anonymous list and single reads (view, embed) say protected: true and carry neither the content, the excerpt nor the password', route: type.paths.collection, spec: type.spec.fields, covers: [`field:${type.resource.id}.content`, `field:${type.resource.id}.excerpt`, `field:${type.resource.id}.password`] }),
     async (t: BehaviourContext) => {
       const f = setup.get(t);
       const id = f.protectedItem;

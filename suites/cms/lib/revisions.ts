@@ -90,7 +90,7 @@ export function defineRevisions(type: PostType): void {
   );
 
   behaviour(
-    cmsDecl(type, 'revisions.wrong-parent', { level: 'MUST', title: `a revision read through another ${type.noun} is refused`, route: type.paths.revision, spec: SPEC_REVISIONS }),
+    cmsDecl(type, 'revisions.wrong-parent', { level: 'MUST', title: `a revision read through another ${type.noun} is refused`, route: type.paths.revision, spec: SPEC_REVISIONS, covers: [`param:cms.${type.name}.revisions.item.parent`] }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t);

@@ -1,0 +1,85 @@
+/**
+ * Deviations of one method of an endpoint, and of the page routes the spec states as the post ones
+ * (schemas/deviation-items.ts). Measured with bench/fault-deviations.ts against the 7.1 site:
+ * before, a PUT that stores nothing (cms.update-stores-nothing.put) was three deviations, the post
+ * and page reads its model checks read back (endpoint:cms.posts.item.read, endpoint:cms.pages.item.read)
+ * and the batch; a server serving content in embed was three (the context arg and each type's
+ * password check).
+ */
+import { describe, expect, it } from 'vitest';
+import type { BehaviourResult, RecordedExchange } from '../schemas/results.ts';
+import { groupDeviations } from '../schemas/deviations.ts';
+
+const exchange = (method: string, route: string, body?: unknown, auth: RecordedExchange['auth'] = 'configured', status = 200): RecordedExchange => ({
+  method,
+  url: `http://127.0.0.1:1/index.php?rest_route=${route}`,
+  route,
+  auth,
+  ...(body === undefined ? {} : { requestBody: JSON.stringify(body) }),
+  status,
+  responseHeaders: {},
+  responseText: '{}',
+  durationMs: 1,
+  curl: '',
+});
+
+function b(id: string, status: 'passed' | 'failed', covers: string[], over: Partial<BehaviourResult> = {}): BehaviourResult {
+  return { id, status, covers, namespace: 'cms/v2', title: id, level: 'MUST', spec: 'core-routes.md § 4', specRef: { doc: 'core', section: '4' }, requests: 1, durationMs: 1, file: 'x', ...over } as BehaviourResult;
+}
+
+const passingUpdates = ['posts', 'pages'].flatMap((t) => [
+  b(`cms.${t}.fields.update-stored`, 'passed', [`endpoint:cms.${t}.item.update`]),
+  b(`cms.${t}.update.post`, 'passed', [`endpoint:cms.${t}.item.update:POST`]),
+  b(`cms.${t}.update.patch`, 'passed', [`endpoint:cms.${t}.item.update:PATCH`]),
+  b(`cms.${t}.model.should`, 'passed', [`endpoint:cms.${t}.item.read`, `endpoint:cms.${t}.item.update`]),
+]);
+
+describe('deviations of one method, on posts and pages', () => {
+  it('a PUT that stores nothing is one deviation (its own checks, and the model checks whose failing requests used PUT), on posts and pages alike', () => {
+    const run = {
+      target: { profile: 'wordpress' },
+      behaviours: [
+        ...passingUpdates,
+        ...['posts', 'pages'].flatMap((t) => [
+          b(`cms.${t}.update.put`, 'failed', [`endpoint:cms.${t}.item.update:PUT`], { reason: `after PUT with title "x": read back "y"`, exchanges: [exchange('PUT', `/wp/v2/${t}/7`, { title: 'x' })] }),
+          b(`cms.${t}.model`, 'failed', [`endpoint:cms.${t}.item.read`, `endpoint:cms.${t}.item.update`], { reason: 'the model and the target disagree after update', exchanges: [exchange('PUT', `/wp/v2/${t}/8`, { title: 'z' }), exchange('GET', `/wp/v2/${t}/8`)] }),
+        ]),
+      ],
+    };
+    const ds = groupDeviations(run);
+    expect(ds.map((d) => d.key)).toEqual(['endpoint:cms.posts.item.update:PUT']);
+    expect(ds[0]!.behaviours).toEqual(['cms.pages.model', 'cms.pages.update.put', 'cms.posts.model', 'cms.posts.update.put']);
+    expect(ds[0]!.item).toBe('PUT /cms/v2/posts/<id> (and the same on /cms/v2/pages/<id>)');
+  });
+
+  it('a PUT failing on posts only is the post method, not the whole update endpoint nor the page one', () => {
+    const run = {
+      target: { profile: 'wordpress' },
+      behaviours: [...passingUpdates, b('cms.posts.update.put', 'failed', ['endpoint:cms.posts.item.update:PUT'], { reason: 'PUT refused', exchanges: [exchange('PUT', '/wp/v2/posts/7', { title: 'x' })] }), b('cms.pages.update.put', 'passed', ['endpoint:cms.pages.item.update:PUT'])],
+    };
+    const ds = groupDeviations(run);
+    expect(ds.map((d) => d.key)).toEqual(['endpoint:cms.posts.item.update:PUT']);
+  });
+
+  it('anonymous reads served by three endpoints of one namespace are one deviation (its anonymous reads); a refused positive control is not', () => {
+    const sec = (id: string, endpoint: string, route: string) =>
+      b(`spamfilter.security.${id}`, 'failed', [`endpoint:${endpoint}`], { level: 'SECURITY', reason: `GET ${route} without credentials was answered (200)`, exchanges: [exchange('GET', route.replace('/spamfilter/v1', '/akismet/v1'), undefined, 'none', 200)] });
+    const run = {
+      target: { profile: 'wordpress' },
+      behaviours: [
+        sec('key.read', 'spamfilter.key.read', '/spamfilter/v1/key'),
+        sec('settings.read', 'spamfilter.settings.read', '/spamfilter/v1/settings'),
+        sec('stats.read', 'spamfilter.stats.read', '/spamfilter/v1/stats'),
+        b('spamfilter.key.accept', 'passed', ['endpoint:spamfilter.key.read']),
+        b('spamfilter.settings.roundtrip.x', 'passed', ['endpoint:spamfilter.settings.read']),
+        b('spamfilter.stats.query', 'passed', ['endpoint:spamfilter.stats.read']),
+      ],
+    };
+    const ds = groupDeviations(run);
+    expect(ds.map((d) => [d.key, d.behaviours.length])).toEqual([['access.spamfilter/v1', 3]]);
+    expect(ds[0]!.item).toBe('anonymous access to spamfilter/v1 (what the reference implementation refuses without credentials)');
+    // The same checks failing on their positive control (the credentialed read refused) are not about anonymous access.
+    const control = { ...run, behaviours: run.behaviours.map((x) => (x.status === 'failed' ? { ...x, reason: 'positive control: refused', exchanges: [exchange('GET', '/akismet/v1/key', undefined, 'none', 401), exchange('GET', '/akismet/v1/key', undefined, 'configured', 401)] } : x)) };
+    expect(groupDeviations(control).some((d) => d.key.startsWith('access.'))).toBe(false);
+  });
+});
