@@ -40,6 +40,13 @@ interface Comparison {
   same: number;
   total: number;
   changed: string[];
+  /**
+   * Errors that are not a write met by trouble after it may have reached the application (which is
+   * not sent again, by design): reads and writes that met trouble through all their retries. Which
+   * requests meet the trouble depends on the order the concurrent requests arrive in, so how many
+   * writes are hit varies from run to run; these should be rare whatever the order.
+   */
+  retriedAndLost: string[];
 }
 
 /**
@@ -49,6 +56,7 @@ interface Comparison {
 function compareVerdicts(base: Results, flaky: Results): Comparison {
   const before = new Map(base.behaviours.map((b) => [b.id, b]));
   const changed: string[] = [];
+  const retriedAndLost: string[] = [];
   let same = 0;
   for (const b of flaky.behaviours) {
     const was = before.get(b.id);
@@ -62,11 +70,12 @@ function compareVerdicts(base: Results, flaky: Results): Comparison {
     if (b.status === 'error') {
       expect(b.failureKind, line).toBe('target');
       expect(b.reason, line).toMatch(TROUBLE);
+      if (!/a write is not sent again/.test(b.reason ?? '')) retriedAndLost.push(line);
     }
     if (b.status === 'skipped') expect(b.reason, line).toMatch(/could not be checked|could not set up/);
   }
   expect(flaky.errors.filter((e) => e.kind !== 'target')).toEqual([]);
-  return { same, total: flaky.behaviours.length, changed };
+  return { same, total: flaky.behaviours.length, changed, retriedAndLost };
 }
 
 const failedIds = (r: Results) => r.behaviours.filter((b: BehaviourResult) => b.status === 'failed').map((b) => b.id);
@@ -91,9 +100,11 @@ describe('a flaky network between the suite and a healthy target', () => {
       for (const kind of ['gateway', 'reset', 'stalled', 'unavailable', 'captive', 'truncated', 'slow'] as const) expect(f[kind], `flaky ${kind}`).toBeGreaterThan(0);
       const cmp = compareVerdicts(a, b);
       expect(failedIds(b)).toEqual([]);
-      // Reads are retried; writes that may have reached the application are not (they are errors).
-      expect(cmp.same / cmp.total, cmp.changed.join('\n')).toBeGreaterThanOrEqual(0.85);
-      console.log(`reference, every kind of trouble: ${cmp.same} of ${cmp.total} verdicts the same; ${JSON.stringify(proxy.flaky)}; network ${JSON.stringify({ ...b.network, affected: undefined })}`);
+      // Reads are retried; writes that may have reached the application are not (they are errors:
+      // 17-35 of 225 in measured runs, depending on which requests the trouble meets).
+      expect(cmp.retriedAndLost.length, cmp.retriedAndLost.join('\n')).toBeLessThanOrEqual(3);
+      expect(cmp.same / cmp.total, cmp.changed.join('\n')).toBeGreaterThanOrEqual(0.75);
+      console.log(`reference, every kind of trouble: ${cmp.same} of ${cmp.total} verdicts the same, ${cmp.retriedAndLost.length} lost through all retries; ${JSON.stringify(proxy.flaky)}; network ${JSON.stringify({ ...b.network, affected: undefined })}`);
       expect(b.network!.retried).toBeGreaterThan(10);
       expect(b.network!.behavioursAffected).toBeGreaterThan(0);
       expect(b.network!.behavioursErrored).toBe(b.behaviours.filter((x) => x.status === 'error').length);
@@ -169,9 +180,10 @@ describe('a flaky network between the suite and a healthy target', () => {
         expect(failedIds(flaky).filter((id) => !failedIds(base).includes(id))).toEqual([]);
         // A write that met a gateway's answer after the application may have done it is not sent again
         // (a second one could change the verdict): such checks are errors. Measured: 94.7-97.9 % the same.
-        expect(cmp.same / cmp.total, cmp.changed.join('\n')).toBeGreaterThanOrEqual(0.9);
+        expect(cmp.retriedAndLost.length, cmp.retriedAndLost.join('\n')).toBeLessThanOrEqual(2);
+        expect(cmp.same / cmp.total, cmp.changed.join('\n')).toBeGreaterThanOrEqual(0.85);
         expect(flaky.network!.retried).toBeGreaterThan(0);
-        console.log(`7.1 site, the issue's network: ${cmp.same} of ${cmp.total} verdicts the same; network ${JSON.stringify({ ...flaky.network, affected: undefined })}\n${cmp.changed.join('\n')}`);
+        console.log(`7.1 site, the issue's network: ${cmp.same} of ${cmp.total} verdicts the same, ${cmp.retriedAndLost.length} lost through all retries; network ${JSON.stringify({ ...flaky.network, affected: undefined })}\n${cmp.changed.join('\n')}`);
       } finally {
         await site.stop();
       }
