@@ -41,6 +41,22 @@ function endpointsOf(route: RouteSpec, methods: readonly string[]): Prerequisite
   return p;
 }
 
+/** The advertised route (its index key and entry), owned by `disc.route.<id>`: what checks its parameters skips, naming it, when the route is missing. */
+const routePrereqs = new Map<string, Prerequisite<{ key: string; entry: any }>>();
+function routeOf(route: RouteSpec): Prerequisite<{ key: string; entry: any }> {
+  let p = routePrereqs.get(route.id);
+  if (!p)
+    routePrereqs.set(
+      route.id,
+      (p = prerequisite(`disc.route.${route.id}`, async (_client, run) => {
+        const hit = findAdvertisedRoute(run.index, route.path);
+        if (!hit) throw new ConformanceFailure(`route ${route.path} is not in the index${route.namespace ? ` although ${route.namespace} is advertised` : ''}`);
+        return hit;
+      })),
+    );
+  return p;
+}
+
 function advertisedRoute(t: BehaviourContext, route: RouteSpec) {
   if (route.namespace) t.requireNamespace(route.namespace);
   const hit = findAdvertisedRoute(t.index, route.path);
@@ -104,11 +120,12 @@ for (const route of catalog.routes) {
           spec: endpoint.spec,
           covers: [`batch:${endpoint.id}`],
         },
-        (t) => {
-          const { entry } = advertisedRoute(t, route);
-          for (const m of endpoint.methods) {
-            const adv = advertisedEndpoint(entry, m);
-            if (!adv) t.fail(`no ${m} endpoint on ${route.path}`);
+        async (t) => {
+          if (route.namespace) t.requireNamespace(route.namespace);
+          // The route and its methods are disc.route.<id>'s: when they are missing, this skips naming it.
+          const advertised = await t.need(endpointsOf(route, endpoint.methods));
+          for (const [i, m] of endpoint.methods.entries()) {
+            const adv = advertised[i];
             const v1 = adv.allow_batch?.v1 === true;
             if (v1 !== endpoint.allowBatch)
               t.fail(`${m} ${route.path}: allow_batch is ${JSON.stringify(adv.allow_batch)}, documented ${endpoint.allowBatch ? '{"v1":true}' : 'absent'}`);
@@ -131,8 +148,10 @@ for (const route of catalog.routes) {
         spec: route.spec,
         covers: [`param:${route.id}.${param}`],
       },
-      (t) => {
-        const { key } = advertisedRoute(t, route);
+      async (t) => {
+        if (route.namespace) t.requireNamespace(route.namespace);
+        // The route is disc.route.<id>'s: when it is missing, this skips naming it.
+        const { key } = await t.need(routeOf(route));
         const params = routeParams(key);
         const position = [...route.path.matchAll(/<([^>]+)>/g)].findIndex((m) => m[1] === param);
         const group = params[position];
