@@ -291,20 +291,26 @@ const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * not public; a read of an extension endpoint that is not public; a cms/v2 read in the edit
  * context or of a status other than publish).
  */
+/** A recorded request's URL, effective method (WordPress honours `_method`) and the documented endpoint it addressed, if any. */
+function sentTo(ix: Index, e: { url: string; route: string; method: string }, profile: Profile): { url: URL; method: string; hit: ReturnType<typeof endpointOf> } | undefined {
+  let url: URL;
+  try {
+    url = new URL(e.url);
+  } catch {
+    return undefined;
+  }
+  const specPath = profile.toSpecRoute((url.searchParams.get('rest_route') ?? e.route).replace(/\/+$/, '') || '/');
+  const method = (url.searchParams.get('_method') ?? e.method).toUpperCase();
+  return { url, method, hit: endpointOf(ix, specPath, method) };
+}
+
 export function accessNodes(ix: Index, b: BehaviourResult, profile: Profile): string[] {
   const out = new Set<string>();
   for (const e of b.exchanges ?? []) {
     if (e.auth !== 'none' || e.status < 200 || e.status > 299) continue;
-    let url: URL;
-    try {
-      url = new URL(e.url);
-    } catch {
-      continue;
-    }
-    const specPath = profile.toSpecRoute((url.searchParams.get('rest_route') ?? e.route).replace(/\/+$/, '') || '/');
-    const method = (url.searchParams.get('_method') ?? e.method).toUpperCase();
-    const hit = endpointOf(ix, specPath, method);
-    if (!hit) continue;
+    const sent = sentTo(ix, e, profile);
+    if (!sent?.hit) continue;
+    const { url, method, hit } = sent;
     const ns = hit.route.namespace;
     const access = extensionAnonymousAccess[hit.endpoint.id];
     const write = WRITE.has(method);
@@ -326,16 +332,8 @@ export function missingMethodNodes(ix: Index, b: BehaviourResult, profile: Profi
   const out = new Set<string>();
   for (const e of b.exchanges ?? []) {
     if (!(e.status === 405 || (e.status === 404 && /rest_no_route/.test(e.responseText ?? '')))) continue;
-    let url: URL;
-    try {
-      url = new URL(e.url);
-    } catch {
-      continue;
-    }
-    const specPath = profile.toSpecRoute((url.searchParams.get('rest_route') ?? e.route).replace(/\/+$/, '') || '/');
-    const method = (url.searchParams.get('_method') ?? e.method).toUpperCase();
-    const hit = endpointOf(ix, specPath, method);
-    if (hit && ix.nodes.has(`endpoint:${hit.endpoint.id}:${method}`)) out.add(`endpoint:${hit.endpoint.id}:${method}`);
+    const sent = sentTo(ix, e, profile);
+    if (sent?.hit && ix.nodes.has(`endpoint:${sent.hit.endpoint.id}:${sent.method}`)) out.add(`endpoint:${sent.hit.endpoint.id}:${sent.method}`);
   }
   return [...out];
 }

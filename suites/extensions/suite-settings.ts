@@ -126,34 +126,51 @@ const targetKey = (t: BehaviourContext, s: SettingSpec) => t.run.profile.toTarge
  * evidence. About a third of the run's GET /settings against the 7.1 site were reads made at the
  * same moment as another check's.
  */
-class SettingsReads {
+/**
+ * One request at a time for the checks of this file that ask at the same moment: the askers that
+ * come while one is on its way are sent together (`send`) once it is back.
+ */
+abstract class Coalesced<W extends { t: BehaviourContext; reject: (e: unknown) => void }> {
   private busy = false;
-  private waiting: { t: BehaviourContext; resolve: (r: Response) => void; reject: (e: unknown) => void }[] = [];
+  private waiting: W[] = [];
 
-  read(t: BehaviourContext): Promise<Response> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ t, resolve, reject });
-      if (!this.busy) this.later();
-    });
+  protected ask(w: W): void {
+    this.waiting.push(w);
+    if (!this.busy) this.later();
   }
 
   /**
    * Send once the checks woken at this moment have asked (they resume together when a shared read
    * or write comes back): on the next turn of the event loop, not at the first one's call.
    */
-  private later(): void {
+  protected later(): void {
     this.busy = true;
-    setImmediate(() => this.send());
+    setImmediate(() => {
+      const batch = this.waiting.splice(0);
+      this.busy = batch.length > 0;
+      if (batch.length) this.send(batch as [W, ...W[]]).finally(() => this.later());
+    });
   }
 
-  private send(): void {
-    const batch = this.waiting.splice(0);
-    this.busy = batch.length > 0;
-    if (!batch.length) return;
+  /** Send one request for the batch and answer (or reject) every asker. */
+  protected abstract send(batch: [W, ...W[]]): Promise<unknown>;
+}
+
+interface ReadAsker {
+  t: BehaviourContext;
+  resolve: (r: Response) => void;
+  reject: (e: unknown) => void;
+}
+class SettingsReads extends Coalesced<ReadAsker> {
+  read(t: BehaviourContext): Promise<Response> {
+    return new Promise((resolve, reject) => this.ask({ t, resolve, reject }));
+  }
+
+  protected send(batch: [ReadAsker, ...ReadAsker[]]) {
     const [first, ...rest] = batch;
-    first!.t.client.get(SETTINGS).then(
+    return first.t.client.get(SETTINGS).then(
       (res) => {
-        first!.resolve(res);
+        first.resolve(res);
         for (const w of rest) {
           w.t.client.log.push(res.exchange);
           w.resolve(res);
@@ -162,7 +179,7 @@ class SettingsReads {
       (err: unknown) => {
         for (const w of batch) w.reject(err);
       },
-    ).finally(() => this.later());
+    );
   }
 }
 const reads = new SettingsReads();
@@ -201,39 +218,28 @@ export async function writeSetting(t: BehaviourContext, s: SettingSpec, value: u
  * The joined request is counted and logged once, under the check that sent it; the others keep
  * the exchange as their evidence.
  */
-class SettingsWrites {
-  private busy = false;
-  private waiting: { t: BehaviourContext; key: string; value: unknown; resolve: (r: Joined | undefined) => void; reject: (e: unknown) => void }[] = [];
-
+interface WriteAsker {
+  t: BehaviourContext;
+  key: string;
+  value: unknown;
+  resolve: (r: Joined | undefined) => void;
+  reject: (e: unknown) => void;
+}
+class SettingsWrites extends Coalesced<WriteAsker> {
   /** The answer of the POST that carried the value, or undefined when a joined POST was not accepted. */
   write(t: BehaviourContext, key: string, value: unknown): Promise<Joined | undefined> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ t, key, value, resolve, reject });
-      if (!this.busy) this.later();
-    });
+    return new Promise((resolve, reject) => this.ask({ t, key, value, resolve, reject }));
   }
 
-  /**
-   * Send once the checks woken at this moment have asked (they resume together when a shared read
-   * or write comes back): on the next turn of the event loop, not at the first one's call.
-   */
-  private later(): void {
-    this.busy = true;
-    setImmediate(() => this.send());
-  }
-
-  private send(): void {
-    const batch = this.waiting.splice(0);
-    this.busy = batch.length > 0;
-    if (!batch.length) return;
+  protected send(batch: [WriteAsker, ...WriteAsker[]]) {
     const [first, ...rest] = batch;
-    first!.t.client.post(SETTINGS, Object.fromEntries(batch.map((w) => [w.key, w.value]))).then(
+    return first.t.client.post(SETTINGS, Object.fromEntries(batch.map((w) => [w.key, w.value]))).then(
       (res) => {
         if (rest.length && !answered(res)) {
           for (const w of batch) w.resolve(undefined);
           return;
         }
-        first!.resolve({ res, alone: !rest.length });
+        first.resolve({ res, alone: !rest.length });
         for (const w of rest) {
           w.t.client.log.push(res.exchange);
           w.resolve({ res, alone: false });
@@ -242,7 +248,7 @@ class SettingsWrites {
       (err: unknown) => {
         for (const w of batch) w.reject(err);
       },
-    ).finally(() => this.later());
+    );
   }
 }
 /** A POST that carried a value: its answer, and whether the value was its only key. */
