@@ -285,12 +285,6 @@ export function soleEndpoint(ix: Index, b: Pick<BehaviourResult, 'covers'>): str
 }
 
 const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/**
- * The access items a failed behaviour's recorded requests show broken: an anonymous request
- * answered 2xx that the reference refuses (any write of cms/v2 or of an extension endpoint that is
- * not public; a read of an extension endpoint that is not public; a cms/v2 read in the edit
- * context or of a status other than publish).
- */
 /** A recorded request's URL, effective method (WordPress honours `_method`) and the documented endpoint it addressed, if any. */
 function sentTo(ix: Index, e: { url: string; route: string; method: string }, profile: Profile): { url: URL; method: string; hit: ReturnType<typeof endpointOf> } | undefined {
   let url: URL;
@@ -304,10 +298,21 @@ function sentTo(ix: Index, e: { url: string; route: string; method: string }, pr
   return { url, method, hit: endpointOf(ix, specPath, method) };
 }
 
+/**
+ * The access items a failed behaviour's recorded requests show broken: an anonymous request
+ * answered 2xx that the reference refuses (any write of cms/v2 or of an extension endpoint that is
+ * not public; a read of an extension endpoint that is not public; a cms/v2 read in the edit
+ * context or of a status other than publish); in a failing security check, also such a request
+ * answered anything but 401, 403, 405 or a 404 rest_no_route (processed without credentials).
+ */
 export function accessNodes(ix: Index, b: BehaviourResult, profile: Profile): string[] {
   const out = new Set<string>();
   for (const e of b.exchanges ?? []) {
-    if (e.auth !== 'none' || e.status < 200 || e.status > 299) continue;
+    if (e.auth !== 'none') continue;
+    // Answered (2xx); or, in a failing security check, processed without credentials: any answer
+    // but a refusal for want of them (401, 403) or a route or method that is not there.
+    const processed = b.level === 'SECURITY' && e.status >= 400 && ![401, 403, 405].includes(e.status) && !(e.status === 404 && /rest_no_route/.test(e.responseText ?? ''));
+    if (!(e.status >= 200 && e.status <= 299) && !processed) continue;
     const sent = sentTo(ix, e, profile);
     if (!sent?.hit) continue;
     const { url, method, hit } = sent;
