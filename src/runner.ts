@@ -564,7 +564,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       // a site this run booted (it is thrown away), nor in a behaviour shard (others may be writing).
       if (sweeper && !prepared.embedded && shard?.by !== 'behaviour' && !stopCause) {
         const p = getProfile(profile);
-        siteState = await snapshotSiteState(sweeper, (ns) => Array.isArray(index?.namespaces) && index.namespaces.includes(p.toTargetNamespace(ns)));
+        siteState = await snapshotSiteState(sweeper, (ns) => Array.isArray(index?.namespaces) && index.namespaces.includes(p.toTargetNamespace(ns)), { '/suite/v4/settings': freshSite.suiteSettings });
       }
       if (stopCause) {
         results = buildResults(header, [], []); // stopped before any behaviour ran

@@ -39,13 +39,17 @@ export interface Restored {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Read the settings of every namespace `advertised` says the site has (a route that does not answer 200 with an object is left out). */
-export async function snapshotSiteState(client: Client, advertised: (namespace: string) => boolean): Promise<SiteState> {
+/**
+ * Read the settings of every namespace `advertised` says the site has (a route that does not answer
+ * 200 with an object is left out). `known`: answers already read before any behaviour (the
+ * fresh-site snapshot of /suite/v4/settings), by spec route, not read again.
+ */
+export async function snapshotSiteState(client: Client, advertised: (namespace: string) => boolean, known: Record<string, { status: number; body: unknown } | undefined> = {}): Promise<SiteState> {
   const settings: SiteState['settings'] = [];
   for (const { namespace, route } of SETTINGS_ROUTES) {
     if (!advertised(namespace)) continue;
     try {
-      const res = await client.get(route);
+      const res = known[route] ?? (await client.get(route));
       if (res.status === 200 && isObject(res.body)) settings.push({ route, values: res.body });
     } catch {
       /* no answer: this route is not guarded */

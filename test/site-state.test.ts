@@ -71,6 +71,16 @@ describe('site state: settings written back after the run', () => {
     await client.close();
   });
 
+  it('takes an answer already read before the behaviours (the fresh-site snapshot) instead of reading again', async () => {
+    const suite = { a: 1 };
+    const { client, posts } = await site({ '/suite/v4/settings': suite });
+    const state = await snapshotSiteState(client, (ns) => ns === 'suite/v4', { '/suite/v4/settings': { status: 200, body: { a: 0 } } });
+    expect(client.requests).toBe(0);
+    await restoreSiteState(client, state);
+    expect(posts.map((p) => p.body)).toEqual([{ a: 0 }]);
+    await client.close();
+  });
+
   it("the spam filter's own settings are written back last (its view of the shared options has the last word)", () => {
     expect(SETTINGS_ROUTES.map((s) => s.namespace).at(-1)).toBe('spamfilter/v1');
   });
