@@ -306,6 +306,9 @@ for (const route of routes) {
           const res = await send(t, method, path, ctx.params, true);
           anonymous.push(res);
           if (ok(res)) t.counterexample({ method, path, params: ctx.params, auth: 'none', status: res.status });
+          // A read that fails with a server error for everyone shows nothing about who may read it
+          // (its own read check judges the error): the same read with credentials, compared.
+          if (isRead && res.status >= 500) skipIfAlike(t, `${method} ${path}`, ctx.before ?? (ctx.before = await t.client.get(path, { query: ctx.params as Record<string, never> })), [res]);
           expectAnonymousRefused(t, res, `${method} ${path}${Object.keys(ctx.params).length ? ` ${show(ctx.params)}` : ''}`, !isRead, plan.existence);
         }
         const changed = plan.verify ? await plan.verify(t, ctx) : await readBack(t, route, read, ctx);
@@ -333,6 +336,17 @@ async function readBack(t: BehaviourContext, _route: RouteSpec, read: EndpointSp
   return undefined;
 }
 
+/**
+ * A refusal (or an error) that answers exactly like the request with credentials shows nothing
+ * about anonymous access: the route refuses or fails everyone alike here (the credentials are
+ * refused too), so nothing was served to anyone; a skip, not a security failure (the route's own
+ * checks judge the refusal or the error).
+ */
+function skipIfAlike(t: BehaviourContext, what: string, res: Response, anonymous: Response[]): void {
+  const same = anonymous.find((a) => a.status === res.status && !isNoRoute(res) && !isValidationError(res) && brief(a) === brief(res));
+  if (same && !answered(res)) t.skip(`without credentials ${what} was answered exactly as with the configured credentials (${brief(res)}): the route refuses both alike, so the refusal of anonymous access cannot be told from a route that refuses everyone`);
+}
+
 async function control(
   t: BehaviourContext,
   c: { route: RouteSpec; endpoint: EndpointSpec; plan: Plan; ctx: Ctx; anonymous: Response[]; read: EndpointSpec | undefined },
@@ -349,6 +363,7 @@ async function control(
   }
   if (plan.control === 'read' && read) {
     const res = ctx.before ?? (await t.client.get(ctx.path));
+    skipIfAlike(t, `GET ${ctx.path}`, res, anonymous);
     expectControl(t, { what: `GET ${ctx.path} with the configured credentials`, res, refusals: anonymous });
     return;
   }
@@ -361,8 +376,7 @@ async function control(
   // A refusal that answers exactly like the request with credentials shows nothing about anonymous
   // access: the route refuses everyone alike here (the credentials are refused too), so nothing was
   // served to anyone; a skip, not a security failure (and the route's own checks judge the refusal).
-  const same = anonymous.find((a) => a.status === res.status && !isNoRoute(res) && !isValidationError(res) && brief(a) === brief(res));
-  if (same && !answered(res)) t.skip(`without credentials ${method} ${ctx.path} was answered exactly as with the configured credentials (${brief(res)}): the route refuses both alike, so the refusal of anonymous access cannot be told from a route that refuses everyone`);
+  skipIfAlike(t, `${method} ${ctx.path}`, res, anonymous);
   if (!answered(res)) {
     skipIfForbidden(t, res, what);
     // A request that names nothing passes when refused for another reason than its parameters (expectControl), the missing service included.
