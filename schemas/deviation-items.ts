@@ -34,6 +34,8 @@ export interface Index {
   /** Endpoints of each route, with the route. */
   routes: { route: RouteSpec; re: RegExp; literal: number }[];
   endpoints: Map<string, { route: RouteSpec; endpoint: EndpointSpec }>;
+  /** The endpoint an endpoint, method or arg item (catalog key, not joined) belongs to. */
+  endpointOfNode: Map<string, string>;
 }
 
 export const specOf = (s: { doc: string; section: string }) => `${s.doc === 'core' ? 'core-routes.md' : 'extension-namespaces.md'} § ${s.section}`;
@@ -69,7 +71,7 @@ function union(ix: Index, a: string, b: string): void {
 
 export function buildIndex(): Index {
   if (built) return built;
-  const ix: Index = { nodes: new Map(), parent: new Map(), resourceFields: new Map(), routes: [], endpoints: new Map() };
+  const ix: Index = { nodes: new Map(), parent: new Map(), resourceFields: new Map(), routes: [], endpoints: new Map(), endpointOfNode: new Map() };
   let order = 0;
   const add = (n: Omit<Node, 'order'>) => {
     if (!ix.nodes.has(n.key)) ix.nodes.set(n.key, { ...n, order: order++ });
@@ -105,14 +107,20 @@ export function buildIndex(): Index {
     for (const e of route.endpoints) {
       ix.endpoints.set(e.id, { route, endpoint: e });
       add({ key: `endpoint:${e.id}`, kind: 'endpoint', name: '', coarse: true, spec: specOf(e.spec), label: `${e.methods.join('/')} ${route.path}` });
+      ix.endpointOfNode.set(`endpoint:${e.id}`, e.id);
       // Whether the endpoint is batchable (allow_batch, `batch:<id>` in covers).
       if (e.allowBatch !== undefined) add({ key: `batch:${e.id}`, kind: 'endpoint', name: '', coarse: false, spec: specOf(e.spec), label: `allow_batch of ${e.methods.join('/')} ${route.path}` });
       // One method of an endpoint that takes several (PUT of POST/PUT/PATCH): a server may break only that one.
-      if (e.methods.length > 1) for (const m of e.methods) add({ key: `endpoint:${e.id}:${m}`, kind: 'endpoint', name: '', coarse: false, spec: specOf(e.spec), label: `${m} ${route.path}` });
+      if (e.methods.length > 1)
+        for (const m of e.methods) ix.endpointOfNode.set(add({ key: `endpoint:${e.id}:${m}`, kind: 'endpoint', name: '', coarse: false, spec: specOf(e.spec), label: `${m} ${route.path}` }), e.id);
       if (e.args === 'not-shown') continue;
       for (const [name, arg] of Object.entries(e.args)) {
         const key = add({ key: `arg:${e.id}.${name}`, kind: 'arg', name, coarse: false, spec: specOf(e.spec), label: `${name} (arg of ${e.methods[0]} ${route.path})` });
+        ix.endpointOfNode.set(key, e.id);
         join(`arg\u0000${route.namespace}\u0000${name}\u0000${signature(arg)}`, key);
+        // A filter of a listing over a field's values (`format` of GET /posts: an array of the
+        // post formats) is that field: a server without it lacks both.
+        if (arg.type === 'array' && arg.items) join(`field\u0000${route.namespace}\u0000${name}\u0000${signature(arg.items as ArgSpec)}`, key);
       }
     }
   }

@@ -62,12 +62,22 @@
  *    endpoint, is a deviation of that endpoint (a create that refuses what is optional). A
  *    behaviour with no candidate is a deviation of its own (`behaviour:<ID>`).
  *
+ * 5. Causes wider than one item (schemas/deviation-causes.ts): the deviations of step 4 are
+ *    joined when the run shows one cause behind them: every write (or read) route of a namespace
+ *    broken (`routes:<ns>:write`: at least 3 endpoints, and 80 % of those the run exercised, each
+ *    failing 80 % of its checks), or one check failing on at least 80 % of the items it is made
+ *    for, in at least 3 deviations (`rule:<kind>`: no required arg enforced, every default
+ *    wrong). The joined items are listed in the deviation's `items`. Anonymous access is never
+ *    joined.
+ *
  * So a documented item missing everywhere (an arg on six endpoints, a field in three contexts)
- * is one deviation, and an endpoint that fails the same way for every item it carries (a write
- * that stores nothing, a toggle that changes nothing) is one deviation.
+ * is one deviation, an endpoint that fails the same way for every item it carries (a write
+ * that stores nothing, a toggle that changes nothing) is one deviation, and so is a namespace
+ * whose every write route refuses, or a rule no item keeps.
  */
 import { getProfile, type ProfileName } from './profiles.ts';
 import { LEVELS, type BehaviourResult, type Deviation, type Level, type Results } from './results.ts';
+import { widerCauses } from './deviation-causes.ts';
 import { accessNodes, buildIndex, missingMethodNodes, coverNodes, escape, find, namesOf, nodeOfCover, requestNodes, soleEndpoint, type Index } from './deviation-items.ts';
 
 export type { Deviation, DeviationKind } from './results.ts';
@@ -222,7 +232,36 @@ export function groupDeviations(run: Run): Deviation[] {
     const key = assigned.get(b.id) ?? `behaviour:${b.id}`;
     groups.set(key, [...(groups.get(key) ?? []), b]);
   }
-  const deviations = [...groups].map(([key, bs]) => toDeviation(ix, key, bs, (b) => candidates.get(b.id)?.some((c) => c.key === key && c.own) ?? false));
+  const own = (key: string) => (b: BehaviourResult) => candidates.get(b.id)?.some((c) => c.key === key && c.own) ?? false;
+  // 5. Causes wider than one item (schemas/deviation-causes.ts): the items joined, one deviation.
+  const causes = widerCauses(ix, run.behaviours, groups);
+  const deviations: Deviation[] = [];
+  const joined = new Map<string, Deviation[]>();
+  for (const [key, bs] of groups) {
+    const d = toDeviation(ix, key, bs, own(key));
+    const cause = causes.get(key);
+    if (cause) joined.set(cause.key, [...(joined.get(cause.key) ?? []), d]);
+    else deviations.push(d);
+  }
+  for (const [key, ds] of joined) {
+    const cause = [...causes.values()].find((c) => c.key === key)!;
+    const rank = (l: Level) => LEVELS.indexOf(l);
+    const first = [...ds].sort((a, b) => rank(a.level) - rank(b.level) || b.behaviours.length - a.behaviours.length || a.key.localeCompare(b.key))[0]!;
+    const specs = new Map<string, number>();
+    for (const d of ds) specs.set(d.spec, (specs.get(d.spec) ?? 0) + d.behaviours.length);
+    deviations.push({
+      key,
+      kind: cause.kind,
+      item: cause.item,
+      spec: [...specs].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0],
+      ...(first.sentence ? { sentence: first.sentence } : {}),
+      level: first.level,
+      message: `${first.item}: ${first.message}`.slice(0, 500),
+      behaviours: ds.flatMap((d) => d.behaviours).sort(),
+      items: ds.map((d) => d.key).sort(),
+      ...(first.route ? { route: first.route } : {}),
+    });
+  }
   const rank = (l: Level) => LEVELS.indexOf(l);
   return deviations.sort((a, b) => rank(a.level) - rank(b.level) || b.behaviours.length - a.behaviours.length || a.key.localeCompare(b.key));
 }

@@ -218,6 +218,10 @@ export type DeviationKind =
   | 'endpoint'
   | 'route'
   | 'resource'
+  /** Every read or write route of a namespace failing alike (`routes:<ns>:write`). */
+  | 'routes'
+  /** One check failing on (nearly) every item it is made for (`rule:suite.params.required`). */
+  | 'rule'
   | 'behaviour';
 
 /**
@@ -243,6 +247,8 @@ export interface Deviation {
   behaviours: string[];
   /** The documented route of the representative behaviour. */
   route?: string;
+  /** For a deviation of kind `routes` or `rule`: the keys of the documented items it joins (each would be a deviation of its own). */
+  items?: string[];
 }
 
 export interface Results {

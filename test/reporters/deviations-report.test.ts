@@ -20,7 +20,7 @@ const args = () => cannedRunResults('args-missing');
 describe('reports lead with deviations', () => {
   it('console: "N deviations in M failing behaviours", then one line per deviation, worst first', () => {
     const lines = deviationSummary(args());
-    expect(lines[0]).toBe('4 deviations in 11 failing behaviours:');
+    expect(lines[0]).toBe('4 deviations in 12 failing behaviours:');
     expect(lines).toHaveLength(5);
     expect(lines[1]).toMatch(/^ {2}MUST +search_semantics \(arg of GET \/cms\/v2\/posts\).*\(4 behaviours\): /);
     expect(deviationSummary(cannedRunResults('args-missing', { behaviours: [] }))).toEqual([]);
@@ -28,27 +28,27 @@ describe('reports lead with deviations', () => {
 
   it('Markdown: the deviations come before the counts, each a <details> with its behaviours', () => {
     const md = renderMarkdown(args());
-    const at = md.indexOf('### 4 deviations in 11 failing behaviours');
+    const at = md.indexOf('### 4 deviations in 12 failing behaviours');
     expect(at).toBeGreaterThan(0);
     expect(at).toBeLessThan(md.indexOf('behaviours: **'));
-    expect(at).toBeLessThan(md.indexOf('### Failures (11)'));
-    expect(md).toContain('<details><summary><b>MUST</b> format (arg of GET /cms/v2/posts) — 3 behaviours:');
-    expect(md).toContain('- `cms.posts.filter.format`');
+    expect(at).toBeLessThan(md.indexOf('### Failures (12)'));
+    expect(md).toContain('<details><summary><b>MUST</b> format (field of post) and 4 more places that document it — 4 behaviours:');
+    expect(md).toContain('- `disc.args.cms.posts.collection.list.format`');
   });
 
   it('HTML: a deviations section first, each deviation a <details> linking to its behaviours', () => {
     const html = renderHtml(args());
     expect(html.indexOf('<section id="deviations">')).toBeGreaterThan(0);
     expect(html.indexOf('<section id="deviations">')).toBeLessThan(html.indexOf('<section id="summary">'));
-    expect(html).toContain('<h2>4 deviations in 11 failing behaviours</h2>');
+    expect(html).toContain('<h2>4 deviations in 12 failing behaviours</h2>');
     expect((html.match(/<details class="deviation"/g) ?? []).length).toBe(4);
-    expect(html).toContain('href="#b-cms.posts.filter.format"');
+    expect(html).toContain('href="#b-disc.args.cms.posts.collection.list.format"');
     expect(html).toContain('href="#deviations">Deviations (4)</a>');
   });
 
   it('JUnit stays one case per behaviour', () => {
     const xml = renderJUnit(args());
-    expect((xml.match(/<failure /g) ?? []).length).toBe(11);
+    expect((xml.match(/<failure /g) ?? []).length).toBe(12);
   });
 
   it('compare: deviations matched by documented item, only on B first', () => {
@@ -69,11 +69,18 @@ describe('reports lead with deviations', () => {
     const file = baselineFromResults(r);
     expect(Object.keys(file)).toEqual(['schemaVersion', 'description', 'deviations', 'failures']);
     expect(file.deviations).toHaveLength(4);
-    expect(file.failures).toHaveLength(11);
+    expect(file.failures).toHaveLength(12);
     const partial = { ...file, failures: file.failures.filter((f) => !f.id.includes('format')) };
     const outcome = applyBaseline(r, partial, 'b.json');
-    expect(outcome.newFailures).toHaveLength(3);
-    expect(outcome.newDeviations).toEqual([{ key: 'arg:cms.posts.collection.list.format', item: 'format (arg of GET /cms/v2/posts)', level: 'MUST', newFailures: ['cms.posts.filter.format', 'cms.posts.query.format.values', 'disc.args.cms.posts.collection.list.format'] }]);
+    expect(outcome.newFailures).toHaveLength(4);
+    expect(outcome.newDeviations).toEqual([
+      {
+        key: 'field:post.format',
+        item: 'format (field of post) and 4 more places that document it',
+        level: 'MUST',
+        newFailures: ['disc.args.cms.posts.autosaves.collection.create.format', 'disc.args.cms.posts.collection.create.format', 'disc.args.cms.posts.collection.list.format', 'disc.args.cms.posts.item.update.format'],
+      },
+    ]);
   });
 
   it('fleet: deviations by documented item with the sites that have them, first in fleet.md and fleet.html', () => {
@@ -82,9 +89,9 @@ describe('reports lead with deviations', () => {
     b.addSite({ id: 'two', url: 'http://two', shards: [], results: args() });
     b.addSite({ id: 'three', url: 'http://three', shards: [], results: cannedRunResults('footnotes-missing') });
     const r = b.build([], [], false);
-    const format = r.itemDeviations!.find((d) => d.key === 'arg:cms.posts.collection.list.format')!;
+    const format = r.itemDeviations!.find((d) => d.key === 'field:post.format')!;
     expect(format.sites.map((i) => r.sites[i]!.id).sort()).toEqual(['one', 'two']);
-    expect(format.behaviours).toHaveLength(3);
+    expect(format.behaviours).toHaveLength(4);
     const md = renderFleetMarkdown(r);
     expect(md.indexOf('### Deviations by documented item')).toBeLessThan(md.indexOf('### Failing behaviours shared by sites'));
     const html = renderFleetHtml(r);

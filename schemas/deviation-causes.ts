@@ -1,0 +1,147 @@
+/**
+ * Causes wider than one documented item (step 5 of schemas/deviations.ts). The per-item
+ * deviations are joined when the run shows one cause behind several of them:
+ *
+ * - Routes of a namespace: an endpoint is broken when at least 80 % of the executed behaviours
+ *   that name it (or one of its args or methods) in their covers fail. When at least
+ *   ROUTES_MIN write endpoints of a namespace are broken, and they are at least 80 % of the write
+ *   endpoints of it that any executed behaviour names, the namespace's writes are broken; the same
+ *   for reads (GET-only endpoints). Every deviation whose behaviours all name only broken
+ *   endpoints of that class (those that name any endpoint: a setting's default check names none)
+ *   is then one deviation: "every write route of suite/v4" (a server that refuses every write of
+ *   a namespace, or lost its parameter routes, is one finding, not one per route).
+ * - A rule checked on every item: the checks of one kind (behaviour IDs that share their first
+ *   three segments: `suite.params.required`, `suite.settings.default`) fail for at least 80 % of
+ *   the executed ones and for at least RULE_MIN of them, spread over at least RULE_MIN deviations:
+ *   those deviations are one (a server that enforces no required arg, or whose every setting
+ *   default is another value, breaks the rule the documents state once, not each item).
+ *   Deviations joined this way that share another such kind are joined too.
+ *
+ * Never joined: anonymous access (`access.<ns>`, a security finding stays on its own line).
+ */
+import type { BehaviourResult } from './results.ts';
+import { nodeOfCover, type Index } from './deviation-items.ts';
+
+/** How many endpoints of a namespace's reads or writes must be broken before they are one cause. */
+export const ROUTES_MIN = 3;
+/** How many failing checks of one kind, over how many deviations, make a rule broken on every item. */
+export const RULE_MIN = 3;
+const SHARE = 0.8;
+
+export interface Cause {
+  key: string;
+  kind: 'routes' | 'rule';
+  item: string;
+}
+
+const kindOf = (id: string) => id.split('.').slice(0, 3).join('.');
+
+/**
+ * Joins per-item groups (key → failed behaviours) into wider causes. Returns, for each group key
+ * that is joined, the cause it is joined into; groups not joined are absent.
+ */
+export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], groups: ReadonlyMap<string, readonly BehaviourResult[]>): Map<string, Cause> {
+  const counted = behaviours.filter((b) => b.status === 'failed' || (b.status === 'passed' && !b.id.startsWith('disc.')));
+  const endpointsOf = new Map<string, Set<string>>();
+  for (const b of counted) {
+    const eps = new Set<string>();
+    for (const c of b.covers ?? []) {
+      const n = nodeOfCover(ix, c);
+      const e = n === undefined ? undefined : ix.endpointOfNode.get(n);
+      if (e) eps.add(e);
+    }
+    endpointsOf.set(b.id, eps);
+  }
+
+  // Broken endpoints, and broken classes (reads, writes) of each namespace.
+  const tally = new Map<string, { f: number; p: number }>();
+  for (const b of counted)
+    for (const e of endpointsOf.get(b.id)!) {
+      const x = tally.get(e) ?? { f: 0, p: 0 };
+      if (b.status === 'failed') x.f++;
+      else x.p++;
+      tally.set(e, x);
+    }
+  const classOf = (e: string) => {
+    const { route, endpoint } = ix.endpoints.get(e)!;
+    return `${route.namespace}\u0000${endpoint.methods.some((m) => m !== 'GET') ? 'write' : 'read'}`;
+  };
+  const broken = new Set<string>();
+  const classes = new Map<string, { broken: number; seen: number }>();
+  for (const [e, { f, p }] of tally) {
+    const c = classes.get(classOf(e)) ?? { broken: 0, seen: 0 };
+    c.seen++;
+    if (f > 0 && f >= SHARE * (f + p)) broken.add(e), c.broken++;
+    classes.set(classOf(e), c);
+  }
+  const brokenClass = (c: string) => {
+    const x = classes.get(c);
+    return !!x && x.broken >= ROUTES_MIN && x.broken >= SHARE * x.seen;
+  };
+
+  // Union-find over the groups.
+  const parent = new Map<string, string>();
+  const find = (k: string): string => {
+    let r = k;
+    while (parent.get(r) !== undefined && parent.get(r) !== r) r = parent.get(r)!;
+    return r;
+  };
+  const union = (a: string, b: string) => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent.set(rb, ra);
+  };
+  const eligible = [...groups.keys()].filter((k) => !k.startsWith('access.'));
+
+  for (const g of eligible) {
+    const named = groups.get(g)!.map((b) => endpointsOf.get(b.id) ?? new Set<string>()).filter((s) => s.size > 0);
+    if (named.length === 0) continue;
+    const cls = new Set(named.flatMap((s) => [...s].map(classOf)));
+    if (cls.size !== 1) continue;
+    const [c] = cls as Set<string>;
+    if (brokenClass(c!) && named.every((s) => [...s].every((e) => broken.has(e)))) union(`routes\u0000${c}`, g);
+  }
+
+  const kinds = new Map<string, { f: number; p: number }>();
+  for (const b of behaviours) {
+    if (b.status !== 'failed' && b.status !== 'passed') continue;
+    const x = kinds.get(kindOf(b.id)) ?? { f: 0, p: 0 };
+    if (b.status === 'failed') x.f++;
+    else x.p++;
+    kinds.set(kindOf(b.id), x);
+  }
+  const groupsOfKind = new Map<string, string[]>();
+  for (const g of eligible) for (const k of new Set(groups.get(g)!.map((b) => kindOf(b.id)))) groupsOfKind.set(k, [...(groupsOfKind.get(k) ?? []), g]);
+  const brokenKinds: string[] = [];
+  for (const [k, gs] of groupsOfKind) {
+    const x = kinds.get(k)!;
+    if (gs.length >= RULE_MIN && x.f >= RULE_MIN && x.f >= SHARE * (x.f + x.p)) brokenKinds.push(k);
+  }
+  for (const k of brokenKinds) for (const g of groupsOfKind.get(k)!) union(`rule\u0000${k}`, g);
+
+  // Components: a routes anchor names the cause; else the broken kind joining the most groups.
+  const anchors = [...new Set([...parent.keys(), ...parent.values()].filter((k) => k.includes('\u0000')))];
+  const members = new Map<string, string[]>();
+  for (const g of eligible) members.set(find(g), [...(members.get(find(g)) ?? []), g]);
+  const out = new Map<string, Cause>();
+  for (const [root, gs] of members) {
+    const mine = anchors.filter((a) => find(a) === root);
+    const routes = mine.filter((a) => a.startsWith('routes\u0000')).map((a) => a.slice('routes\u0000'.length));
+    const rules = mine.filter((a) => a.startsWith('rule\u0000')).map((a) => a.slice('rule\u0000'.length));
+    if (routes.length === 0 && (rules.length === 0 || gs.length < 2)) continue;
+    let cause: Cause;
+    if (routes.length > 0) {
+      const [ns, cls] = routes.sort()[0]!.split('\u0000') as [string, string];
+      const both = routes.length > 1;
+      cause = { key: both ? `routes:${ns}` : `routes:${ns}:${cls}`, kind: 'routes', item: `${both ? 'every route' : `every ${cls} route`} of ${ns} (${gs.length} documented item${gs.length === 1 ? '' : 's'} fail alike)` };
+    } else {
+      // The kind that fails most thoroughly names it (its own checks), then the one joining most.
+      const size = (k: string) => groupsOfKind.get(k)!.filter((g) => find(g) === root).length;
+      const share = (k: string) => kinds.get(k)!.f / (kinds.get(k)!.f + kinds.get(k)!.p);
+      const k = rules.sort((a, b) => share(b) - share(a) || size(b) - size(a) || a.localeCompare(b))[0]!;
+      cause = { key: `rule:${k}`, kind: 'rule', item: `the ${k}.* check on every item it is made for (${gs.length} documented items fail it)` };
+    }
+    for (const g of gs) out.set(g, cause);
+  }
+  return out;
+}
