@@ -138,7 +138,7 @@ function deviationsSection(r: Results): string {
   const items = ds.map((d) => {
     const n = d.behaviours.length;
     return `<details class="deviation" id="${anchor('d', d.key)}"><summary><span class="lvl ${d.level}">${d.level}</span> <strong>${esc(d.item)}</strong> — ${n} behaviour${n === 1 ? '' : 's'}<div class="why">${esc(d.message)}</div></summary>
-<p class="note"><code>${esc(d.key)}</code> · ${esc(d.spec)}${d.sentence ? ` · “${esc(d.sentence)}”` : ''}</p>
+<p class="note"><code>${esc(d.key)}</code> · ${esc(d.spec)}${d.sentence ? ` · “${esc(d.sentence)}”` : ''}</p>${d.items ? `\n<p class="note">The documented items it joins: ${d.items.map((k) => `<code>${esc(k)}</code>`).join(', ')}</p>` : ''}
 <ul>${d.behaviours.map((id) => `<li><a class="id" href="#${anchor('b', id)}">${esc(id)}</a></li>`).join('')}</ul></details>`;
   });
   return `<section id="deviations"><h2>${esc(deviationHeadline(ds))}</h2>

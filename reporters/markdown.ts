@@ -62,6 +62,7 @@ export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}
         '',
         `${code(d.key)} · ${cell(d.spec)}${d.sentence ? ` · “${cell(d.sentence, 300)}”` : ''}`,
         '',
+        ...(d.items ? [`The documented items it joins: ${d.items.map(code).join(', ')}`, ''] : []),
         ...d.behaviours.map((id) => `- ${code(id)}`),
         '',
         '</details>',

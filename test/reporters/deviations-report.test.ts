@@ -46,6 +46,13 @@ describe('reports lead with deviations', () => {
     expect(html).toContain('href="#deviations">Deviations (4)</a>');
   });
 
+  it('a wider cause lists the documented items it joins (Markdown and HTML)', () => {
+    const r = cannedRunResults('suite-writes-refused');
+    expect(r.deviations!.map((d) => d.key)).toEqual(['routes:suite/v4:write']);
+    expect(renderMarkdown(r)).toContain('The documented items it joins: `');
+    expect(renderHtml(r)).toContain('<p class="note">The documented items it joins: <code>');
+  });
+
   it('JUnit stays one case per behaviour', () => {
     const xml = renderJUnit(args());
     expect((xml.match(/<failure /g) ?? []).length).toBe(12);
