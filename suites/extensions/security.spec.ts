@@ -339,11 +339,13 @@ async function readBack(t: BehaviourContext, _route: RouteSpec, read: EndpointSp
 /**
  * A refusal (or an error) that answers exactly like the request with credentials shows nothing
  * about anonymous access: the route refuses or fails everyone alike here (the credentials are
- * refused too), so nothing was served to anyone; a skip, not a security failure (the route's own
- * checks judge the refusal or the error).
+ * refused too, or the valid request is refused as invalid), so nothing was served to anyone; a
+ * skip, not a security failure (the route's own checks judge the refusal or the error).
  */
 function skipIfAlike(t: BehaviourContext, what: string, res: Response, anonymous: Response[]): void {
-  const same = anonymous.find((a) => a.status === res.status && !isNoRoute(res) && !isValidationError(res) && brief(a) === brief(res));
+  // A validation error alike too: the valid request with credentials refused as the anonymous one
+  // was, so the route refuses every request (its own method and parameter checks say so).
+  const same = anonymous.find((a) => a.status === res.status && !isNoRoute(res) && brief(a) === brief(res));
   if (same && !answered(res)) t.skip(`without credentials ${what} was answered exactly as with the configured credentials (${brief(res)}): the route refuses both alike, so the refusal of anonymous access cannot be told from a route that refuses everyone`);
 }
 
