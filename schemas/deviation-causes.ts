@@ -11,7 +11,9 @@
  *   is then one deviation: "every write route of suite/v4" (a server that refuses every write of
  *   a namespace, or lost its parameter routes, is one finding, not one per route).
  * - A rule checked on every item: the checks of one kind (behaviour IDs that share their first
- *   three segments: `suite.params.required`, `suite.settings.default`) fail for at least 80 % of
+ *   three segments: `suite.params.required`, `suite.settings.default`; or behaviours declared at
+ *   the same place, one check made in a loop for every item; or IDs that differ in one segment
+ *   only: `index.*.context`) fail for at least 80 % of
  *   the executed ones and for at least RULE_MIN of them, spread over at least RULE_MIN deviations:
  *   those deviations are one (a server that enforces no required arg, or whose every setting
  *   default is another value, breaks the rule the documents state once, not each item).
@@ -34,7 +36,31 @@ export interface Cause {
   item: string;
 }
 
-const kindOf = (id: string) => id.split('.').slice(0, 3).join('.');
+/**
+ * The kinds of check a behaviour is one of: the behaviours whose IDs share their first three
+ * segments (`suite.params.required`), and those declared at the same place (one check made in a
+ * loop for every item: `suites/extensions/index-defaults.spec.ts:15` for every namespace).
+ */
+const kindsOf = (b: Pick<BehaviourResult, 'id' | 'location'>): string[] => {
+  const seg = b.id.split('.');
+  const out = [`id:${seg.slice(0, 3).join('.')}`, ...(b.location ? [`at:${b.location}`] : [])];
+  // The same check on every item named by one segment: index.*.context, disc.allow-batch.cms.posts.item.*.
+  for (let i = 1; i < seg.length; i++) out.push(`one:${[...seg.slice(0, i), '*', ...seg.slice(i + 1)].join('.')}`);
+  return out;
+};
+
+/** The IDs as one pattern: their common leading and trailing segments around `*` (`suite.pattern.*`, `*.index.defaults`). */
+export function idPattern(ids: readonly string[]): string {
+  const parts = ids.map((id) => id.split('.'));
+  const shortest = Math.min(...parts.map((p) => p.length));
+  let head = 0;
+  while (head < shortest && parts.every((p) => p[head] === parts[0]![head])) head++;
+  let tail = 0;
+  while (tail < shortest - head && parts.every((p) => p[p.length - 1 - tail] === parts[0]![parts[0]!.length - 1 - tail])) tail++;
+  const first = parts[0]!;
+  if (head === first.length && parts.every((p) => p.length === first.length)) return first.join('.');
+  return [...first.slice(0, head), '*', ...first.slice(first.length - tail)].join('.');
+}
 
 /**
  * Joins per-item groups (key → failed behaviours) into wider causes. Returns, for each group key
@@ -102,16 +128,18 @@ export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], g
     if (brokenClass(c!) && named.every((s) => [...s].every((e) => broken.has(e)))) union(`routes\u0000${c}`, g);
   }
 
-  const kinds = new Map<string, { f: number; p: number }>();
+  const kinds = new Map<string, { f: number; p: number; failed: string[] }>();
   for (const b of behaviours) {
     if (b.status !== 'failed' && b.status !== 'passed') continue;
-    const x = kinds.get(kindOf(b.id)) ?? { f: 0, p: 0 };
-    if (b.status === 'failed') x.f++;
-    else x.p++;
-    kinds.set(kindOf(b.id), x);
+    for (const k of kindsOf(b)) {
+      const x = kinds.get(k) ?? { f: 0, p: 0, failed: [] };
+      if (b.status === 'failed') x.f++, x.failed.push(b.id);
+      else x.p++;
+      kinds.set(k, x);
+    }
   }
   const groupsOfKind = new Map<string, string[]>();
-  for (const g of eligible) for (const k of new Set(groups.get(g)!.map((b) => kindOf(b.id)))) groupsOfKind.set(k, [...(groupsOfKind.get(k) ?? []), g]);
+  for (const g of eligible) for (const k of new Set(groups.get(g)!.flatMap(kindsOf))) groupsOfKind.set(k, [...(groupsOfKind.get(k) ?? []), g]);
   const brokenKinds: string[] = [];
   for (const [k, gs] of groupsOfKind) {
     const x = kinds.get(k)!;
@@ -139,7 +167,8 @@ export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], g
       const size = (k: string) => groupsOfKind.get(k)!.filter((g) => find(g) === root).length;
       const share = (k: string) => kinds.get(k)!.f / (kinds.get(k)!.f + kinds.get(k)!.p);
       const k = rules.sort((a, b) => share(b) - share(a) || size(b) - size(a) || a.localeCompare(b))[0]!;
-      cause = { key: `rule:${k}`, kind: 'rule', item: `the ${k}.* check on every item it is made for (${gs.length} documented items fail it)` };
+      const ids = idPattern(kinds.get(k)!.failed);
+      cause = { key: `rule:${ids}`, kind: 'rule', item: `the ${ids} check, failing on every item it is made for (${gs.length} documented items)` };
     }
     for (const g of gs) out.set(g, cause);
   }

@@ -128,7 +128,7 @@ describe('groupDeviations', () => {
     const r = run('suite-required-not-enforced');
     const ds = groupDeviations(r);
     partitions(r, ds);
-    expect(ds.map((d) => d.key)).toEqual(['rule:suite.params.required']);
+    expect(ds.map((d) => d.key)).toEqual(['rule:suite.params.required.*']);
     expect(ds[0]!.kind).toBe('rule');
     expect(ds[0]!.behaviours.filter((id) => id.startsWith('suite.params.required.'))).toHaveLength(16);
     expect(ds[0]!.items!.every((k) => k.startsWith('arg:suite.'))).toBe(true);

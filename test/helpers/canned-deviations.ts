@@ -9,14 +9,15 @@ interface Fixture {
   note: string;
   profile: string;
   failed: (Partial<BehaviourResult> & { id: string })[];
-  passed: [string, string[]][];
+  /** [ID, covers, declaration site (when a failure shares it)] */
+  passed: ([string, string[]] | [string, string[], string])[];
 }
 
 export function cannedRun(name: string): { target: { profile: string }; behaviours: BehaviourResult[] } {
   const f = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/deviations', `${name}.json`), 'utf8')) as Fixture;
   const mk = (b: Partial<BehaviourResult> & { id: string }, status: 'passed' | 'failed'): BehaviourResult =>
     ({ namespace: '', title: `${b.id} title`, spec: 'spec § x', specRef: { doc: 'core', section: 'x' }, requests: 1, durationMs: 1, file: 'x', level: 'MUST', ...b, status }) as BehaviourResult;
-  return { target: { profile: f.profile }, behaviours: [...f.failed.map((b) => mk(b, 'failed')), ...f.passed.map(([id, covers]) => mk({ id, covers }, 'passed'))] };
+  return { target: { profile: f.profile }, behaviours: [...f.failed.map((b) => mk(b, 'failed')), ...f.passed.map(([id, covers, location]) => mk({ id, covers, ...(location ? { location } : {}) }, 'passed'))] };
 }
 
 /** A whole results object around a cut run, with its deviations, as the CLI writes it. */
