@@ -53,7 +53,8 @@
  *    through it only when its own checks fail.
  *    A coarse item a behaviour covers, or its failing requests addressed, is also blamed when its family (the behaviours whose IDs
  *    differ only in the last segment: one check made for every setting, suite.settings.type.*)
- *    fails at 80 % and in at least 3 behaviours: an endpoint that refuses no wrong type of any
+ *    fails at 80 % and in at least 3 behaviours (unless every failure of the family checks one
+ *    fine item: filter.orderby.<value> is about orderby): an endpoint that refuses no wrong type of any
  *    setting is one deviation, five settings with a wrong type among 95 are five.
  * 4. Assignment (greedy, explaining the most failures first). Repeatedly, the candidate item
  *    that explains the most failing behaviours not yet assigned takes all of them; ties go to the
@@ -163,9 +164,18 @@ export function groupDeviations(run: Run): Deviation[] {
     else x.p++;
     family.set(familyOf(b.id), x);
   }
+  // A family whose failures all check one fine item (filter.orderby.<value>: every value of one
+  // arg) is about that item, not about the endpoint.
+  const familyItem = new Map<string, Set<string> | null>();
+  for (const b of failed) {
+    const fine = new Set(coverNodes(ix, b).filter((k) => !ix.nodes.get(k)!.coarse));
+    const prev = familyItem.get(familyOf(b.id));
+    familyItem.set(familyOf(b.id), prev === undefined ? fine : prev === null ? null : new Set([...prev].filter((k) => fine.has(k))));
+  }
   const familyFails = (id: string) => {
     const x = family.get(familyOf(id));
-    return !!x && x.f >= FAMILY_MIN && x.f >= COARSE_BLAME_SHARE * (x.f + x.p);
+    const item = familyItem.get(familyOf(id));
+    return !!x && x.f >= FAMILY_MIN && x.f >= COARSE_BLAME_SHARE * (x.f + x.p) && !(item && item.size > 0);
   };
 
   const candidates = new Map<string, Candidate[]>();

@@ -62,3 +62,16 @@ export function expectControlAccepted(t: Pick<BehaviourContext, 'fail'>, res: Re
 export function sameRefusal(a: Pick<Response, 'status' | 'body'>, b: Pick<Response, 'status' | 'body'>): boolean {
   return !ok(a.status) && answerOf(a) === answerOf(b);
 }
+
+/** WordPress's validation errors (wordpress-behaviour.md §2): the request's parameters were rejected as such. */
+export function isValidationError(res: Response): boolean {
+  const code = res.body?.code;
+  return res.status === 400 && (code === 'rest_invalid_param' || code === 'rest_missing_callback_param');
+}
+
+/** Does a validation error name `param` (data.params is a list for missing, an object for invalid)? */
+export function namesParam(res: Response, param: string): boolean {
+  const params = res.body?.data?.params;
+  if (Array.isArray(params)) return params.includes(param);
+  return !!params && typeof params === 'object' && Object.prototype.hasOwnProperty.call(params, param);
+}

@@ -79,18 +79,8 @@ export function expectRefused(t: BehaviourContext, res: Response, what: string):
   t.fail(`${what}: answered ${brief(res)}, expected a 4xx refusal (a 5xx is a server failure, not a refusal)`);
 }
 
-/** WordPress's validation errors (wordpress-behaviour.md §2): the request's parameters were rejected as such. */
-export function isValidationError(res: Response): boolean {
-  const code = res.body?.code;
-  return res.status === 400 && (code === 'rest_invalid_param' || code === 'rest_missing_callback_param');
-}
-
-/** Does a validation error name `param` (data.params is a list for missing, an object for invalid)? */
-export function namesParam(res: Response, param: string): boolean {
-  const params = res.body?.data?.params;
-  if (Array.isArray(params)) return params.includes(param);
-  return !!params && typeof params === 'object' && Object.prototype.hasOwnProperty.call(params, param);
-}
+import { isValidationError, namesParam } from '../../src/controls.ts';
+export { isValidationError, namesParam };
 
 /** The parameters a validation error names (data.params: a list for missing ones, an object for invalid ones). */
 export function namedParams(res: Response): string[] {

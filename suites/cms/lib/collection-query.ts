@@ -7,7 +7,7 @@
 import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf } from './items.ts';
-import { defineQueryBehaviours, expectListOk, type QueryData, type QueryTarget } from './query.ts';
+import { defineQueryBehaviours, expectListOk, orderbyNotRefused, type QueryData, type QueryTarget } from './query.ts';
 import { fileSetup } from './setup.ts';
 
 const existing = new Map<string, Promise<QueryData>>();
@@ -171,6 +171,7 @@ export function defineCollectionQuery(type: PostType): void {
         const [none, first, second] = await Promise.all(
           [{}, { page: Number(page.default) }, { page: Number(page.default) + 1 }].map((extra) => t.client.get(type.collection, { query: { ...scope, ...extra } })),
         );
+        for (const r of [none, first, second]) orderbyNotRefused(t, r!, scope.orderby, `cms.${type.name}.filter.orderby.id`, `GET ${type.collection}`);
         const ids = [none, first, second].map((r, i) => idsOf(expectListOk(t, target.items, r!, ['no page', `page=${page.default}`, `page=${Number(page.default) + 1}`][i]!)));
         for (const got of ids) expectIncludeHonoured(t, type, f.published, got, `GET ${type.collection}?include=<${f.published.length} items>&per_page=4`);
         if (JSON.stringify(ids[0]) !== JSON.stringify(ids[1])) t.fail(`without page: ${ids[0]!.join(',')}; page=${page.default}: ${ids[1]!.join(',')}`);

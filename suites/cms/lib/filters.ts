@@ -11,13 +11,14 @@
  * search_semantics, parent, menu_order, orderby relevance/include/include_slugs).
  */
 import { behaviour, prerequisite, Unmet, type BehaviourContext, type Prerequisite } from '../../../src/behaviour.ts';
-import { whyNotAccepted } from '../../../src/controls.ts';
+import { isValidationError, namesParam, whyNotAccepted } from '../../../src/controls.ts';
+import type { Response } from '../../../src/client.ts';
 import { ConformanceFailure } from '../../../src/errors.ts';
 import type { QueryValue } from '../../../src/client.ts';
 import type { SpecRef } from '../../../schemas/types.ts';
 import { SPEC_STATES, type PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf, tokenMatches } from './items.ts';
-import { expectListOk, type ItemKind } from './query.ts';
+import { expectListOk, orderbyNotRefused, type ItemKind } from './query.ts';
 import { fileSetup, waitSince } from './setup.ts';
 
 interface Fixture {
@@ -109,12 +110,19 @@ export function defineFilters(type: PostType): void {
   /** List ids with a query (per_page 100), checking the response is a documented list. */
   async function ids(t: BehaviourContext, query: Record<string, QueryValue>, what = JSON.stringify(query)): Promise<number[]> {
     const res = await t.client.get(type.collection, { query: { per_page: 100, ...query } });
+    orderbyAccepted(t, query, res);
     const items = expectListOk(t, kinds, res, what);
     const got = idsOf(items);
     scopeHonoured(t, query, got);
     // Any other search (search_semantics' part of a word): the items listed must carry it.
     if (typeof query.search === 'string' && !query.search_semantics && !query.search_columns) tokenMatches(t, type, query.search, items, `GET ${type.collection}?search=${query.search}`);
     return got;
+  }
+
+  /** The lists of most checks are put in order with orderby=id, which cms.<type>.filter.orderby.id owns. */
+  function orderbyAccepted(t: BehaviourContext, query: Record<string, QueryValue>, res: Response): void {
+    if (typeof query.orderby !== 'string' || t.decl.id.startsWith(`cms.${type.name}.filter.orderby.`)) return;
+    orderbyNotRefused(t, res, query.orderby, `cms.${type.name}.filter.orderby.${query.orderby}`, `GET ${type.collection}`);
   }
 
   /**
@@ -174,6 +182,8 @@ export function defineFilters(type: PostType): void {
       for (const order of ['asc', 'desc']) {
         const what = `GET ${type.collection}?include=${trio.join(',')}&orderby=id&order=${order}`;
         const res = await client.get(type.collection, { query: { include: trio, orderby: 'id', order, per_page: 100 } });
+        if (res.status >= 400 && res.status <= 499 && isValidationError(res) && namesParam(res, 'orderby') && !namesParam(res, 'order'))
+          throw new Unmet(`depends on cms.${type.name}.filter.orderby.id: ${what} was refused naming orderby (${res.status} ${res.text.slice(0, 120)})`, 'skipped');
         if (res.status !== 200 || !Array.isArray(res.body)) throw new ConformanceFailure(whyNotAccepted(res, what));
         const got = idsOf(res.body);
         const outside = got.filter((id) => !trio.includes(id));

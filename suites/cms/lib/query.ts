@@ -13,7 +13,7 @@ import { checkProperty } from '../../../generators/property.ts';
 import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { QueryValue, Response } from '../../../src/client.ts';
 import { CONTEXTS } from './collections.ts';
-import { whyNotAccepted } from '../../../src/controls.ts';
+import { isValidationError, namesParam, whyNotAccepted } from '../../../src/controls.ts';
 import { idShapeProblems } from './items.ts';
 
 /** What the arg checks need to know about the data on the target (from the file's fixtures). */
@@ -109,6 +109,16 @@ export function expectListOk(t: BehaviourContext, kind: ItemKind, res: Response,
   const problems = kind.kind === 'none' ? [] : idShapeProblems(items);
   if (problems.length) t.fail(`${what}: ${problems.join(' | ')}`);
   return items;
+}
+
+/**
+ * A list query that puts its list in order with `orderby` (an arg the check does not own) refused
+ * as invalid, naming orderby: the check skips, depending on `owner`, the check of that orderby value
+ * (it sends the same query, and fails on the refusal).
+ */
+export function orderbyNotRefused(t: BehaviourContext, res: Response, orderby: QueryValue, owner: string, what: string): void {
+  if (t.decl.id === owner || !isValidationError(res) || !namesParam(res, 'orderby')) return;
+  t.dependsOn(owner, `${what} with orderby=${String(orderby)} was refused naming orderby (${res.status} ${res.text.slice(0, 120)}): this check puts its list in order with it`);
 }
 
 /** Fail unless a response is a 4xx. */

@@ -1,0 +1,32 @@
+/**
+ * One broken thing is one finding: most filter checks put their list in order with orderby=id, an
+ * arg they do not own. Against a server that refuses orderby, those checks skip, depending on
+ * cms.<type>.filter.orderby.id (which fails on the same refusal), and the deviations are the
+ * orderby args alone.
+ */
+import { describe, expect, it } from 'vitest';
+import { startReferenceServer } from '../../targets/reference/index.ts';
+import { runSuite } from '../helpers/harness.ts';
+import { allFaults } from '../../faults/index.ts';
+
+describe('an arg used to order the list, refused', () => {
+  it('cms.arg-rejected.orderby: offset, order, page and the page default skip naming filter.orderby.id; the deviations are the orderby args', async () => {
+    const s = await startReferenceServer({ port: 0 });
+    try {
+      const target = { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec' as const };
+      const only = '^cms\\.posts\\.(filter|query)\\.';
+      const r = (await runSuite(target, { only, faults: allFaults.filter((f) => f.id === 'cms.arg-rejected.orderby') })).results();
+      const b = Object.fromEntries(r.behaviours.map((x) => [x.id, x]));
+      for (const id of ['cms.posts.filter.offset', 'cms.posts.filter.order', 'cms.posts.filter.page', 'cms.posts.query.page.default'])
+        expect(b[id], id).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on cms\.posts\.filter\.orderby\.id/) });
+      expect(b['cms.posts.filter.orderby.id']!.status).toBe('failed');
+      expect(r.deviations!.map((d) => d.key)).toEqual(['arg:cms.posts.collection.list.orderby']);
+      // Without the fault, the same checks pass.
+      const healthy = (await runSuite(target, { only })).results();
+      const h = Object.fromEntries(healthy.behaviours.map((x) => [x.id, x.status]));
+      for (const id of ['cms.posts.filter.offset', 'cms.posts.filter.order', 'cms.posts.filter.page', 'cms.posts.query.page.default', 'cms.posts.filter.orderby.id']) expect(h[id], id).toBe('passed');
+    } finally {
+      await s.stop();
+    }
+  });
+});
