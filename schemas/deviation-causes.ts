@@ -13,7 +13,8 @@
  * - A rule checked on every item: the checks of one kind (behaviour IDs that share their first
  *   three segments: `suite.params.required`, `suite.settings.default`; or behaviours declared at
  *   the same place, one check made in a loop for every item; or IDs that differ in one segment
- *   only: `index.*.context`) fail for at least 80 % of
+ *   only: `index.*.context`; or one kind over the items of one documented type: every string
+ *   setting) fail for at least 80 % of
  *   the executed ones and for at least RULE_MIN of them, spread over at least RULE_MIN deviations:
  *   those deviations are one (a server that enforces no required arg, or whose every setting
  *   default is another value, breaks the rule the documents state once, not each item).
@@ -22,6 +23,7 @@
  * Never joined: anonymous access (`access.<ns>`, a security finding stays on its own line).
  */
 import type { BehaviourResult } from './results.ts';
+import { catalog } from './catalog/index.ts';
 import { nodeOfCover, type Index } from './deviation-items.ts';
 
 /** How many endpoints of a namespace's reads or writes must be broken before they are one cause. */
@@ -41,13 +43,34 @@ export interface Cause {
  * segments (`suite.params.required`), and those declared at the same place (one check made in a
  * loop for every item: `suites/extensions/index-defaults.spec.ts:15` for every namespace).
  */
-const kindsOf = (b: Pick<BehaviourResult, 'id' | 'location'>): string[] => {
+const kindsOf = (b: Pick<BehaviourResult, 'id' | 'location' | 'covers'>, ix?: Index): string[] => {
   const seg = b.id.split('.');
   const out = [`id:${seg.slice(0, 3).join('.')}`, ...(b.location ? [`at:${b.location}`] : [])];
+  // The same check on every item of one documented type (every string setting).
+  const type = ix && typeOfCovers(ix, b.covers ?? []);
+  if (type) out.push(`typed:${seg.slice(0, 3).join('.')}:${type}`, `typed:${seg.slice(0, 3).join('.')}:${type.replace(/ of listed values$/, '')}`);
   // The same check on every item named by one segment: index.*.context, disc.allow-batch.cms.posts.item.*.
   for (let i = 1; i < seg.length; i++) out.push(`one:${[...seg.slice(0, i), '*', ...seg.slice(i + 1)].join('.')}`);
   return out;
 };
+
+/** The documented type of the first setting or arg a behaviour covers. */
+function typeOfCovers(ix: Index, covers: readonly string[]): string | undefined {
+  for (const c of covers) {
+    const n = nodeOfCover(ix, c);
+    if (n === undefined) continue;
+    const setting = settingTypes.get(n);
+    if (setting) return setting;
+    const e = n.startsWith('arg:') ? ix.endpointOfNode.get(n) : undefined;
+    const args = e ? ix.endpoints.get(e)!.endpoint.args : undefined;
+    const arg = args && args !== 'not-shown' ? args[n.slice(`arg:${e}.`.length)] : undefined;
+    if (arg?.type) return typeName(arg);
+  }
+  return undefined;
+}
+/** A type and whether the values are listed (an enum is a kind of its own). */
+const typeName = (x: { type?: unknown; enum?: unknown }) => `${String(x.type)}${Array.isArray(x.enum) ? ' of listed values' : ''}`;
+const settingTypes = new Map(catalog.settings.map((x) => [x.id, typeName(x)] as const));
 
 /** The IDs as one pattern: their common leading and trailing segments around `*` (`suite.pattern.*`, `*.index.defaults`). */
 export function idPattern(ids: readonly string[]): string {
@@ -131,7 +154,7 @@ export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], g
   const kinds = new Map<string, { f: number; p: number; failed: string[] }>();
   for (const b of behaviours) {
     if (b.status !== 'failed' && b.status !== 'passed') continue;
-    for (const k of kindsOf(b)) {
+    for (const k of kindsOf(b, ix)) {
       const x = kinds.get(k) ?? { f: 0, p: 0, failed: [] };
       if (b.status === 'failed') x.f++, x.failed.push(b.id);
       else x.p++;
@@ -139,7 +162,7 @@ export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], g
     }
   }
   const groupsOfKind = new Map<string, string[]>();
-  for (const g of eligible) for (const k of new Set(groups.get(g)!.flatMap(kindsOf))) groupsOfKind.set(k, [...(groupsOfKind.get(k) ?? []), g]);
+  for (const g of eligible) for (const k of new Set(groups.get(g)!.flatMap((b) => kindsOf(b, ix)))) groupsOfKind.set(k, [...(groupsOfKind.get(k) ?? []), g]);
   const brokenKinds: string[] = [];
   for (const [k, gs] of groupsOfKind) {
     const x = kinds.get(k)!;
