@@ -325,6 +325,19 @@ export function accessNodes(ix: Index, b: BehaviourResult, profile: Profile): st
     if (!sent?.hit) continue;
     const { url, method, hit } = sent;
     const ns = hit.route.namespace;
+    // An anonymous batch answered: its items are anonymous requests of their own (a write of
+    // cms/v2 in a batch is a write of cms/v2).
+    if (hit.route.id === 'batch.v1' && e.status >= 200 && e.status <= 299) {
+      for (const item of batchItems(e.requestBody)) {
+        const [path = '', qs = ''] = item.path.split('?');
+        const inner = endpointOf(ix, profile.toSpecRoute(path.replace(/\/+$/, '') || '/'), item.method);
+        const access = inner && extensionAnonymousAccess[inner.endpoint.id];
+        const innerNs = inner?.route.namespace;
+        const privateRead = innerNs === 'cms/v2' && !WRITE.has(item.method) && /(^|&)context=edit(&|$)/.test(qs);
+        if (inner && (access ? !access.public : innerNs === 'cms/v2' && (WRITE.has(item.method) || privateRead)) && ix.nodes.has(`access.${innerNs}`)) out.add(`access.${innerNs}`);
+      }
+      continue;
+    }
     const access = extensionAnonymousAccess[hit.endpoint.id];
     const write = WRITE.has(method);
     const privateRead = ns === 'cms/v2' && !write && (url.searchParams.get('context') === 'edit' || [...url.searchParams].some(([k, v]) => k.replace(/\[.*$/, '') === 'status' && v !== 'publish'));
@@ -334,6 +347,19 @@ export function accessNodes(ix: Index, b: BehaviourResult, profile: Profile): st
     }
   }
   return [...out];
+}
+
+/** The items of a batch request body (method, path), as far as the recorded body shows them. */
+function batchItems(body: string | undefined): { method: string; path: string }[] {
+  if (!body) return [];
+  try {
+    const items = (JSON.parse(body) as { requests?: unknown })?.requests;
+    if (Array.isArray(items))
+      return items.filter((x): x is { method?: unknown; path: string } => !!x && typeof (x as any).path === 'string').map((x) => ({ method: String(x.method ?? 'POST').toUpperCase(), path: x.path }));
+  } catch {
+    /* cut short: read what it shows */
+  }
+  return [...body.matchAll(/\{\s*"method"\s*:\s*"([A-Z]+)"\s*,\s*"path"\s*:\s*"([^"]+)"/g)].map((m) => ({ method: m[1]!, path: m[2]! }));
 }
 
 /**

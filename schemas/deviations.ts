@@ -39,7 +39,7 @@
  *      cms/v2 or of a non-public extension endpoint, a read of a non-public extension endpoint
  *      (docs/anonymous-access.md), a cms/v2 read in the edit context or of a status other than
  *      publish) is about that namespace's anonymous access, one item however many endpoints and
- *      methods show it;
+ *      methods show it (the items of an anonymous batch answered 2xx are such requests too);
  *    - a method the route says it does not take (a request answered 405, or 404 rest_no_route, by
  *      an endpoint that takes several methods) is that method of the endpoint.
  * 3. Evidence. A fine item the behaviour itself covers can always be blamed. A coarse item (an

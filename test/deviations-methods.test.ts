@@ -83,3 +83,19 @@ describe('deviations of one method, on posts and pages', () => {
     expect(groupDeviations(control).some((d) => d.key.startsWith('access.'))).toBe(false);
   });
 });
+
+describe('anonymous access through a batch', () => {
+  it('an anonymous batch of cms/v2 writes answered 207 is anonymous access to cms/v2, one item with the anonymous single writes', () => {
+    const batch = exchange('POST', '/batch/v1', { requests: [{ method: 'POST', path: '/wp/v2/posts/5', body: { title: 'x' } }] }, 'none', 207);
+    const single = exchange('POST', '/wp/v2/posts/5', { title: 'x' }, 'none', 200);
+    const run = {
+      target: { profile: 'wordpress' },
+      behaviours: [
+        b('auth.anonymous.batch-write-refused', 'failed', ['endpoint:batch.v1.create'], { level: 'SECURITY', exchanges: [batch] }),
+        b('cms.posts.auth.update', 'failed', ['endpoint:cms.posts.item.update'], { level: 'SECURITY', exchanges: [single] }),
+        b('cms.pages.auth.update', 'failed', ['endpoint:cms.pages.item.update'], { level: 'SECURITY', exchanges: [{ ...single, url: single.url.replace('posts', 'pages'), route: '/wp/v2/pages/5' }] }),
+      ],
+    };
+    expect(groupDeviations(run).map((d) => [d.key, d.behaviours.length])).toEqual([['access.cms/v2', 3]]);
+  });
+});
