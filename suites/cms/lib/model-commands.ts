@@ -328,8 +328,23 @@ class Batch implements Cmd {
     if (!is2xx(res.status)) r.fail(`a batch of ${requests.length} batchable writes answered ${res.status} ${res.text.slice(0, 160)} (part 1: the batch route runs several write requests in one call)`);
     // WordPress's answer shape (not stated): one answer per item, in order.
     const responses = res.body?.responses;
-    const answers: (Answer | undefined)[] | undefined =
+    const listed: (Answer | undefined)[] | undefined =
       Array.isArray(responses) && responses.length === requests.length ? responses.map((x: any) => (typeof x?.status === 'number' ? { status: x.status, body: x.body } : undefined)) : undefined;
+    // Answers that are not in the items' order (an answer names another item's slug or id) are the
+    // batch checks' finding (batch.response.multi-status); the model then reads the state alone
+    // and finds what the batch created by slug.
+    const inOrder = (a: Answer | undefined, i: number) => {
+      const id = a?.body?.id;
+      if (!a || !is2xx(a.status) || typeof id !== 'number') return true;
+      const op = ops[i]!;
+      if (op.kind === 'create') {
+        const slug = newRefs.find((n) => n.index === i)?.slug;
+        return !slug || typeof a.body.slug !== 'string' || a.body.slug === slug || a.body.slug.startsWith(`${slug}-`);
+      }
+      const known = r.ids.get(op.ref);
+      return known === undefined || known === id;
+    };
+    const answers = listed?.every(inOrder) ? listed : undefined;
     // The ids of the items the batch created: from the answer when it has that shape, else by slug.
     const missing: typeof newRefs = [];
     for (const n of newRefs) {
