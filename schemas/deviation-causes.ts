@@ -15,7 +15,7 @@
  *   the same place, one check made in a loop for every item; or IDs that differ in one segment
  *   only: `index.*.context`; or one kind over the items of one documented type: every string
  *   setting) fail for at least 80 % of
- *   the executed ones and for at least RULE_MIN of them, spread over at least RULE_MIN deviations:
+ *   the executed ones and for at least RULE_MIN of them, spread over at least two deviations:
  *   those deviations are one (a server that enforces no required arg, or whose every setting
  *   default is another value, breaks the rule the documents state once, not each item).
  *   Deviations joined this way that share another such kind are joined too.
@@ -28,7 +28,7 @@ import { nodeOfCover, type Index } from './deviation-items.ts';
 
 /** How many endpoints of a namespace's reads or writes must be broken before they are one cause. */
 export const ROUTES_MIN = 3;
-/** How many failing checks of one kind, over how many deviations, make a rule broken on every item. */
+/** How many failing checks of one kind (over at least two deviations) make a rule broken on every item. */
 export const RULE_MIN = 3;
 const SHARE = 0.8;
 
@@ -166,7 +166,7 @@ export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], g
   const brokenKinds: string[] = [];
   for (const [k, gs] of groupsOfKind) {
     const x = kinds.get(k)!;
-    if (gs.length >= RULE_MIN && x.f >= RULE_MIN && x.f >= SHARE * (x.f + x.p)) brokenKinds.push(k);
+    if (gs.length >= 2 && x.f >= RULE_MIN && x.f >= SHARE * (x.f + x.p)) brokenKinds.push(k);
   }
   for (const k of brokenKinds) for (const g of groupsOfKind.get(k)!) union(`rule\u0000${k}`, g);
 

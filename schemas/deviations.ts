@@ -67,8 +67,9 @@
  *    joined when the run shows one cause behind them: every write (or read) route of a namespace
  *    broken (`routes:<ns>:write`: at least 3 endpoints, and 80 % of those the run exercised, each
  *    failing 80 % of its checks), or one check failing on at least 80 % of the items it is made
- *    for, in at least 3 deviations (`rule:<kind>`: no required arg enforced, every default
- *    wrong). The joined items are listed in the deviation's `items`. Anonymous access is never
+ *    for (at least 3 checks, in at least two deviations; `rule:<pattern of their IDs>`: no
+ *    required arg enforced, every default wrong; a kind is an ID prefix of three segments, a
+ *    declaration site, IDs that differ in one segment, or one of those over one documented type). The joined items are listed in the deviation's `items`. Anonymous access is never
  *    joined.
  *
  * So a documented item missing everywhere (an arg on six endpoints, a field in three contexts)
