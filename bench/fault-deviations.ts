@@ -57,6 +57,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } fr
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { safeBody } from '../src/events.ts';
+import { Client } from '../src/client.ts';
+import { restoreSiteState, snapshotSiteState } from '../src/site-state.ts';
 import type { BehaviourResult, Results } from '../schemas/results.ts';
 import { groupDeviations } from '../schemas/deviations.ts';
 import { getProfile } from '../schemas/profiles.ts';
@@ -260,6 +262,17 @@ try {
   rounds.sort((a, b) => size(a) - size(b));
   const total = rounds.reduce((n, r) => n + r.reduce((m, p) => m + idsIn(p).length, 0), 0);
   console.error(`${todo.length} faults to run in ${rounds.length} rounds, ${total} behaviour runs (a full run is ${base.results.behaviours.length})`);
+  // A run writes back the settings it found, read through the fault proxy: a fault that changes
+  // what GET /settings answers makes it "restore" values the site never had, and every later round
+  // would start from them. The site's own settings, read directly now, are written back directly
+  // after every round.
+  const profile = getProfile('wordpress');
+  const direct = new Client({ baseUrl: target.url, credentials: { user: target.user!, appPassword: target.appPassword! }, mapRoute: (r) => profile.toTargetRoute(r) });
+  const siteState = await snapshotSiteState(direct, () => true);
+  const restoreDirectly = async () => {
+    const restored = await restoreSiteState(direct, siteState);
+    if (restored.restored.length || restored.failed.length) console.error(`  site state: ${restored.restored.length} settings written back directly${restored.failed.length ? `, ${restored.failed.length} could not be` : ''}`);
+  };
   for (const r of rounds) {
     // A chunk can be ended between rounds: touch <work>/STOP.
     if (existsSync(join(work, 'STOP'))) break;
@@ -274,6 +287,7 @@ try {
       error = (e as Error).message;
     }
     for (const p of r) record(rowFor(p, base.results, run, Date.now() - t0, error));
+    await restoreDirectly();
   }
   // Unrestricted runs of some faults, to compare with their restricted ones.
   if (values.full)
@@ -287,6 +301,7 @@ try {
         error = (e as Error).message;
       }
       record(rowFor({ ...p, files: null }, base.results, run, Date.now() - t0, error, true));
+      await restoreDirectly();
     }
 } finally {
   await runner.close();
