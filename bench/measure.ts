@@ -40,6 +40,11 @@ export async function timed(argv: string[], opts: ExecOptions = {}): Promise<Mea
 export const timedCli = (args: string[], opts: ExecOptions = {}) => timed([process.execPath, BIN, ...args], opts);
 
 /** Requests per route (method and rest_route, numbers as N) of a run's events.ndjson, the largest first, the suite's behaviours only. */
+/** Every request the site received in a run (its events.ndjson: the behaviours', the fixtures', the setup's and the sweeps'). */
+export function requestsInAll(eventsFile: string): number {
+  return readFileSync(eventsFile, 'utf8').split('\n').filter(Boolean).length;
+}
+
 export function requestsByRoute(eventsFile: string, top = 8): { route: string; n: number }[] {
   const counts = new Map<string, number>();
   for (const line of readFileSync(eventsFile, 'utf8').split('\n')) {
