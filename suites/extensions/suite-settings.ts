@@ -458,6 +458,12 @@ export async function moduleActive(t: BehaviourContext, slug: string): Promise<b
   return asBoolean(res.body[t.run.profile.toTargetModule(slug)]);
 }
 
+/** GET /settings answered an object that lacks the module's toggle. */
+async function settingsLackToggle(t: BehaviourContext, slug: string): Promise<boolean> {
+  const res = await readSettings(t);
+  return answered(res) && isObject(res.body) && !(t.run.profile.toTargetModule(slug) in res.body);
+}
+
 type Outcome = { ok: true } | { ok: false; res: Response; problem: string };
 
 /**
@@ -480,7 +486,12 @@ export async function withOwnerActive(
   // The modules' states are stored together (the reference implementation keeps one list of
   // active modules): activations never run at the same time.
   return exclusive([MODULES_LOCK], async () => {
-    if ((await moduleActive(t, owner)) !== false) return first;
+    const active = await moduleActive(t, owner);
+    // GET /settings answered without the toggle of the module the setting belongs to: whether the
+    // module is active (and the write could take) cannot be told; its toggle check owns that.
+    if (active === undefined && (await settingsLackToggle(t, owner)))
+      t.dependsOn(`suite.modules.value.${owner}`, `${first.problem}; the setting belongs to module ${owner}, whose toggle GET ${SETTINGS} does not carry, so whether it is active cannot be told`);
+    if (active !== false) return first;
     const why = await cannotActivate(owner);
     if (why) t.skip(`${first.problem}; the setting belongs to module ${owner} (GET /suite/v4/module/all), which is not active and cannot be activated here: ${why}`);
     return withRestore(
