@@ -20,6 +20,10 @@
  *   default is another value, breaks the rule the documents state once, not each item).
  *   Deviations joined this way that share another such kind are joined too.
  *
+ * - The same check with no item of its own (`behaviour:<ID>`) failing for posts and for pages
+ *   (`cms.posts.model.should`, `cms.pages.model.should`) is one: part 4 states the page routes as
+ *   the post ones.
+ *
  * Never joined: anonymous access (`access.<ns>`, a security finding stays on its own line).
  */
 import type { BehaviourResult } from './results.ts';
@@ -169,6 +173,17 @@ export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], g
     if (gs.length >= 2 && x.f >= RULE_MIN && x.f >= SHARE * (x.f + x.p)) brokenKinds.push(k);
   }
   for (const k of brokenKinds) for (const g of groupsOfKind.get(k)!) union(`rule\u0000${k}`, g);
+  // A check with no item of its own failing for posts and for pages is one (core part 4, Pages:
+  // "same route shapes as posts"): cms.posts.model.should and cms.pages.model.should.
+  for (const g of eligible) {
+    const m = /^behaviour:cms\.posts\.(.+)$/.exec(g);
+    if (!m || !groups.has(`behaviour:cms.pages.${m[1]}`)) continue;
+    const k = `twin:cms.*.${m[1]}`;
+    kinds.set(k, { f: 2, p: 0, failed: [`cms.posts.${m[1]}`, `cms.pages.${m[1]}`] });
+    groupsOfKind.set(k, [g, `behaviour:cms.pages.${m[1]}`]);
+    union(`rule\u0000${k}`, g);
+    union(`rule\u0000${k}`, `behaviour:cms.pages.${m[1]}`);
+  }
 
   // Components: a routes anchor names the cause; else the broken kind joining the most groups.
   const anchors = [...new Set([...parent.keys(), ...parent.values()].filter((k) => k.includes('\u0000')))];

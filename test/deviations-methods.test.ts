@@ -99,3 +99,20 @@ describe('anonymous access through a batch', () => {
     expect(groupDeviations(run).map((d) => [d.key, d.behaviours.length])).toEqual([['access.cms/v2', 3]]);
   });
 });
+
+describe('a check with no item of its own, on posts and pages', () => {
+  it('cms.posts.model.should and cms.pages.model.should failing alike are one deviation', () => {
+    const run = {
+      behaviours: [
+        b('cms.posts.model.should', 'failed', [], { level: 'SHOULD', reason: 'step 2 (batch …): applied in reverse' }),
+        b('cms.pages.model.should', 'failed', [], { level: 'SHOULD', reason: 'step 3 (batch …): applied in reverse' }),
+        b('cms.posts.model', 'passed', []),
+        b('cms.pages.model', 'passed', []),
+      ],
+    };
+    const ds = groupDeviations(run);
+    expect(ds.map((d) => [d.key, d.kind, d.behaviours])).toEqual([['rule:cms.*.model.should', 'rule', ['cms.pages.model.should', 'cms.posts.model.should']]]);
+    // One of them alone stays its own.
+    expect(groupDeviations({ behaviours: run.behaviours.slice(1) }).map((d) => d.key)).toEqual(['behaviour:cms.pages.model.should']);
+  });
+});
