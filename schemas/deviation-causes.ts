@@ -58,6 +58,11 @@ const kindsOf = (b: Pick<BehaviourResult, 'id' | 'location' | 'covers'>, ix?: In
   return out;
 };
 
+/** The answers of the target a failure message quotes: `400 rest_invalid_param (Invalid parameter(s): x)`. */
+function answersIn(b: Pick<BehaviourResult, 'reason' | 'message'>): string[] {
+  return [...`${b.reason ?? ''} ${b.message ?? ''}`.matchAll(/\b([45]\d\d) ([a-z][a-z0-9_]*) \((?:[^()]|\([^()]*\))*\)/g)].map((m) => m[0]);
+}
+
 /** The documented type of the first setting or arg a behaviour covers. */
 function typeOfCovers(ix: Index, covers: readonly string[]): string | undefined {
   for (const c of covers) {
@@ -183,6 +188,29 @@ export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], g
     groupsOfKind.set(k, [g, `behaviour:cms.pages.${m[1]}`]);
     union(`rule\u0000${k}`, g);
     union(`rule\u0000${k}`, `behaviour:cms.pages.${m[1]}`);
+  }
+
+  // One answer the server gives everywhere: a deviation whose every failure quotes the answer
+  // (status, code, message) that most failures of a wider cause quote is part of that cause (a
+  // read refused "400 rest_invalid_param (Invalid parameter(s): cmsc)" like every parameter check).
+  const anchored = new Map<string, string[]>();
+  for (const g of eligible) if (parent.has(find(g)) || [...parent.values()].includes(find(g))) anchored.set(find(g), [...(anchored.get(find(g)) ?? []), g]);
+  const common = new Map<string, Set<string>>();
+  for (const [root, gs] of anchored) {
+    const failures = gs.flatMap((g) => groups.get(g)!);
+    const count = new Map<string, number>();
+    for (const b of failures) for (const a of answersIn(b)) count.set(a, (count.get(a) ?? 0) + 1);
+    const most = [...count].filter(([, n]) => n >= SHARE * failures.length).map(([a]) => a);
+    if (most.length && failures.length >= RULE_MIN) common.set(root, new Set(most));
+  }
+  for (const g of eligible) {
+    if (anchored.has(find(g)) || [...anchored.values()].some((gs) => gs.includes(g))) continue;
+    const quoted = groups.get(g)!.map(answersIn);
+    for (const [root, answers] of common)
+      if (quoted.every((q) => q.some((a) => answers.has(a)))) {
+        union(root, g);
+        break;
+      }
   }
 
   // Components: a routes anchor names the cause; else the broken kind joining the most groups.

@@ -116,3 +116,24 @@ describe('a check with no item of its own, on posts and pages', () => {
     expect(groupDeviations({ behaviours: run.behaviours.slice(1) }).map((d) => d.key)).toEqual(['behaviour:cms.pages.model.should']);
   });
 });
+
+describe('one answer the server gives everywhere', () => {
+  it('a read refused with the answer every failure of a rule quotes is part of that rule; another answer stays apart', () => {
+    const refused = '400 rest_invalid_param (Invalid parameter(s): cmsc)';
+    const required = [
+      ['backup-helper-script.create.helper', 'arg:suite.backup-helper-script.create.helper'],
+      ['licensing.error.update.error', 'arg:suite.licensing.error.update.error'],
+      ['recommendations.step.update.step', 'arg:suite.recommendations.step.update.step'],
+    ].map(([id, arg]) => b(`suite.params.required.${id}`, 'failed', [arg!], { namespace: 'suite/v4', reason: `the request without it was refused (${refused}), naming nothing` }));
+    const read = (reason: string) => b('suite.read.connection.url', 'failed', ['endpoint:suite.connection.url.read'], { namespace: 'suite/v4', reason });
+    // Other write routes work: not every write route is broken.
+    required.push(...['settings.update', 'plugins.collection.create'].map((e) => b(`suite.methods.${e}`, 'passed', [`endpoint:suite.${e}`], { namespace: 'suite/v4' })));
+    const same = groupDeviations({ behaviours: [...required, read(`GET /suite/v4/connection/url answered ${refused}, expected a 2xx answer`)] });
+    expect(same.map((d) => [d.key, d.behaviours.length])).toEqual([['rule:suite.params.required.*', 4]]);
+    const other = groupDeviations({ behaviours: [...required, read('GET /suite/v4/connection/url answered 500 internal_server_error (critical error), expected a 2xx answer')] });
+    expect(other.map((d) => [d.key, d.behaviours.length])).toEqual([
+      ['rule:suite.params.required.*', 3],
+      ['endpoint:suite.connection.url.read', 1],
+    ]);
+  });
+});
