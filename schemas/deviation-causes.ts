@@ -191,7 +191,7 @@ export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], g
   }
 
   // One answer the server gives everywhere: a deviation whose every failure quotes the answer
-  // (status, code, message) that most failures of a wider cause quote is part of that cause (a
+  // (status, code, message) that many failures (a third) of a wider cause quote is part of that cause (a
   // read refused "400 rest_invalid_param (Invalid parameter(s): cmsc)" like every parameter check).
   const anchored = new Map<string, string[]>();
   for (const g of eligible) if (parent.has(find(g)) || [...parent.values()].includes(find(g))) anchored.set(find(g), [...(anchored.get(find(g)) ?? []), g]);
@@ -200,7 +200,7 @@ export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], g
     const failures = gs.flatMap((g) => groups.get(g)!);
     const count = new Map<string, number>();
     for (const b of failures) for (const a of answersIn(b)) count.set(a, (count.get(a) ?? 0) + 1);
-    const most = [...count].filter(([, n]) => n >= SHARE * failures.length).map(([a]) => a);
+    const most = [...count].filter(([, n]) => n >= Math.max(RULE_MIN, failures.length / 3)).map(([a]) => a);
     if (most.length && failures.length >= RULE_MIN) common.set(root, new Set(most));
   }
   for (const g of eligible) {

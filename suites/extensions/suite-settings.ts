@@ -481,7 +481,11 @@ export async function withOwnerActive(
 ): Promise<Outcome> {
   const first = await attempt();
   if (first.ok || isValidationError(first.res) || forbidden(first.res)) return first;
-  const owner = (await moduleHints()).owners.get(s.name);
+  const hints = await moduleHints();
+  const owner = hints.owners.get(s.name);
+  // Which module owns the setting (and whether it is active) cannot be told when GET /module/all
+  // fails: the write may not take for an inactive module; that route's read check owns the failure.
+  if (!owner && !hints.answered) t.dependsOn('suite.read.module.all', `${first.problem}; ${hints.detail}, so whether the setting belongs to a module that is not active cannot be told`);
   if (!owner) return first;
   // The modules' states are stored together (the reference implementation keeps one list of
   // active modules): activations never run at the same time.

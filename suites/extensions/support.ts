@@ -432,6 +432,8 @@ export interface ModuleHints {
   /** Spec setting name -> spec slug of the module whose options hold it. */
   owners: Map<string, string>;
   detail: string;
+  /** GET /module/all answered 2xx (else nothing is known of which module owns what). */
+  answered: boolean;
 }
 
 let hints: Promise<ModuleHints> | undefined;
@@ -448,7 +450,7 @@ export function moduleHints(): Promise<ModuleHints> {
   hints ??= (async () => {
     const run = runContext();
     const res = await run.client.fork('suite-module-hints').get('/suite/v4/module/all');
-    const out: ModuleHints = { modules: new Map(), owners: new Map(), detail: `GET /suite/v4/module/all answered ${brief(res)}` };
+    const out: ModuleHints = { modules: new Map(), owners: new Map(), detail: `GET /suite/v4/module/all answered ${brief(res)}`, answered: answered(res) };
     const body = res.body;
     if (!answered(res) || !body || typeof body !== 'object' || Array.isArray(body)) return out;
     for (const [key, info] of Object.entries(body as Record<string, any>)) {

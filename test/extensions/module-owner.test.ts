@@ -2,7 +2,8 @@
  * One broken thing is one finding: a setting whose write does not take is looked at again with its
  * module active. When GET /settings does not carry that module's toggle, whether the module is
  * active cannot be told: the setting's round trip skips, depending on the toggle's own check
- * (suite.modules.value.<module>), instead of failing for what may be an inactive module.
+ * (suite.modules.value.<module>), instead of failing for what may be an inactive module; and so
+ * when GET /module/all, which says which module owns the setting, fails (suite.read.module.all).
  */
 import { describe, expect, it } from 'vitest';
 import { allFaults } from '../../faults/index.ts';
@@ -46,5 +47,26 @@ describe('a setting of a module whose toggle GET /settings does not carry', () =
     const b = await run([notStored]);
     expect(b['suite.modules.value.monitor']!.status).toBe('passed');
     expect(b['suite.settings.roundtrip.monitor-receive-notifications']!.status).toBe('failed');
+  });
+});
+
+describe('a setting whose write does not take, when GET /module/all fails', () => {
+  it('the round trip skips, depending on suite.read.module.all (which module owns the setting cannot be told)', async () => {
+    const moduleAllFails: Fault = {
+      id: 'double.module-all-500',
+      title: 'a 500 for GET /module/all',
+      caughtBy: [],
+      request: (req) => (req.route === '/suite/v4/module/all' && req.method === 'GET' ? json(500, { code: 'internal_server_error', message: 'critical error', data: { status: 500 } }) : undefined),
+    };
+    const s = await startReferenceServer({ port: 0 });
+    try {
+      const only = '^suite\\.(settings\\.roundtrip\\.monitor-receive-notifications|read\\.module\\.all)$';
+      const r = (await runSuite({ url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec' }, { only, faults: [notStored, moduleAllFails] })).results();
+      const b = Object.fromEntries(r.behaviours.map((x) => [x.id, x]));
+      expect(b['suite.read.module.all']!.status).toBe('failed');
+      expect(b['suite.settings.roundtrip.monitor-receive-notifications']).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on suite\.read\.module\.all: /) });
+    } finally {
+      await s.stop();
+    }
   });
 });
