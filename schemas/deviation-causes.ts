@@ -20,6 +20,11 @@
  *   default is another value, breaks the rule the documents state once, not each item).
  *   Deviations joined this way that share another such kind are joined too.
  *
+ * - One specific answer (status, code, message; not a missing route, a server error, a refusal of
+ *   the credentials or a parameter error, which have many causes) to at least 80 % of the checks of
+ *   each of two deviations or more: one cause (`answer:400 rest_post_invalid_page_number`). A
+ *   deviation whose every failure quotes an answer a third of a wider cause's failures quote joins
+ *   that cause.
  * - The same check with no item of its own (`behaviour:<ID>`) failing for posts and for pages
  *   (`cms.posts.model.should`, `cms.pages.model.should`) is one: part 4 states the page routes as
  *   the post ones.
@@ -38,7 +43,7 @@ const SHARE = 0.8;
 
 export interface Cause {
   key: string;
-  kind: 'routes' | 'rule';
+  kind: 'routes' | 'rule' | 'answer';
   item: string;
 }
 
@@ -58,9 +63,17 @@ const kindsOf = (b: Pick<BehaviourResult, 'id' | 'location' | 'covers'>, ix?: In
   return out;
 };
 
+/** Answers with many possible causes, never a cause of their own: a missing route, a server error, a refusal of the credentials. */
+const GENERIC_ANSWER = /^\d{3} (rest_no_route|internal_server_error|rest_forbidden|rest_cannot_\w+|rest_not_logged_in|invalid_username|incorrect_password|rest_invalid_param|rest_missing_callback_param)(?: |$)/;
+
 /** The answers of the target a failure message quotes: `400 rest_invalid_param (Invalid parameter(s): x)`. */
 function answersIn(b: Pick<BehaviourResult, 'reason' | 'message'>): string[] {
-  return [...`${b.reason ?? ''} ${b.message ?? ''}`.matchAll(/\b([45]\d\d) ([a-z][a-z0-9_]*) \((?:[^()]|\([^()]*\))*\)/g)].map((m) => m[0]);
+  const out = new Set<string>();
+  for (const m of `${b.reason ?? ''} ${b.message ?? ''}`.matchAll(/\b([45]\d\d) ([a-z][a-z0-9]*_[a-z0-9_]*)\b( \((?:[^()]|\([^()]*\))*\))?/g)) {
+    out.add(`${m[1]} ${m[2]}`);
+    if (m[3]) out.add(m[0]);
+  }
+  return [...out];
 }
 
 /** The documented type of the first setting or arg a behaviour covers. */
@@ -213,7 +226,24 @@ export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], g
       }
   }
 
-  // Components: a routes anchor names the cause; else the broken kind joining the most groups.
+  // The same specific answer to every check of several deviations (not a generic one: a missing
+  // route, a server error or a refusal of the credentials can have many causes): one cause, that
+  // answer (a page default of 2 answers every listing "400 rest_post_invalid_page_number").
+  const byAnswer = new Map<string, string[]>();
+  for (const g of eligible) {
+    if (anchored.has(find(g)) || [...parent.values()].includes(find(g)) || parent.has(g)) continue;
+    const bs = groups.get(g)!;
+    const count = new Map<string, number>();
+    for (const b of bs) for (const a of new Set(answersIn(b))) count.set(a, (count.get(a) ?? 0) + 1);
+    for (const [a, n] of count) if (n >= SHARE * bs.length && !GENERIC_ANSWER.test(a)) byAnswer.set(a, [...(byAnswer.get(a) ?? []), g]);
+  }
+  for (const [a, gs] of byAnswer) {
+    if (gs.length < 2 || gs.reduce((n, g) => n + groups.get(g)!.length, 0) < RULE_MIN) continue;
+    for (const g of gs) union(`answer\u0000${a}`, g);
+  }
+
+  // Components: a routes anchor names the cause; else the broken kind joining the most groups;
+  // else the answer they share.
   const anchors = [...new Set([...parent.keys(), ...parent.values()].filter((k) => k.includes('\u0000')))];
   const members = new Map<string, string[]>();
   for (const g of eligible) members.set(find(g), [...(members.get(find(g)) ?? []), g]);
@@ -222,12 +252,17 @@ export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], g
     const mine = anchors.filter((a) => find(a) === root);
     const routes = mine.filter((a) => a.startsWith('routes\u0000')).map((a) => a.slice('routes\u0000'.length));
     const rules = mine.filter((a) => a.startsWith('rule\u0000')).map((a) => a.slice('rule\u0000'.length));
-    if (routes.length === 0 && (rules.length === 0 || gs.length < 2)) continue;
+    const answers = mine.filter((a) => a.startsWith('answer\u0000')).map((a) => a.slice('answer\u0000'.length));
+    if (routes.length === 0 && ((rules.length === 0 && answers.length === 0) || gs.length < 2)) continue;
     let cause: Cause;
     if (routes.length > 0) {
       const [ns, cls] = routes.sort()[0]!.split('\u0000') as [string, string];
       const both = routes.length > 1;
       cause = { key: both ? `routes:${ns}` : `routes:${ns}:${cls}`, kind: 'routes', item: `${both ? 'every route' : `every ${cls} route`} of ${ns} (${gs.length} documented item${gs.length === 1 ? '' : 's'} fail alike)` };
+    } else if (rules.length === 0) {
+      const a = answers.sort()[0]!;
+      const code = /^(\d{3}) (\S+)/.exec(a)!;
+      cause = { key: `answer:${code[1]} ${code[2]}`, kind: 'answer', item: `one answer to the checks of ${gs.length} documented items: ${a}` };
     } else {
       // The kind that fails most thoroughly names it (its own checks), then the one joining most.
       const size = (k: string) => groupsOfKind.get(k)!.filter((g) => find(g) === root).length;

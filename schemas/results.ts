@@ -220,8 +220,10 @@ export type DeviationKind =
   | 'resource'
   /** Every read or write route of a namespace failing alike (`routes:<ns>:write`). */
   | 'routes'
-  /** One check failing on (nearly) every item it is made for (`rule:suite.params.required`). */
+  /** One check failing on (nearly) every item it is made for (`rule:suite.params.required.*`). */
   | 'rule'
+  /** One specific answer of the target to the checks of several items (`answer:400 rest_post_invalid_page_number`). */
+  | 'answer'
   | 'behaviour';
 
 /**

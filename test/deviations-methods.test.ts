@@ -137,3 +137,22 @@ describe('one answer the server gives everywhere', () => {
     ]);
   });
 });
+
+describe('one specific answer to the checks of several items', () => {
+  const page = '400 rest_post_invalid_page_number (The page number requested is larger than the number of pages available.)';
+  const noRoute = '404 rest_no_route (No route was found matching the URL and request method.)';
+  const run = (answer: string) => ({
+    behaviours: [
+      b('cms.posts.filter.include', 'failed', ['arg:cms.posts.collection.list.include'], { reason: `GET /cms/v2/posts?include=1 answered ${answer}` }),
+      b('cms.posts.filter.search', 'failed', ['arg:cms.posts.collection.list.search'], { reason: `GET /cms/v2/posts?search=x answered ${answer}` }),
+      b('cms.posts.filter.slug', 'failed', ['arg:cms.posts.collection.list.slug'], { reason: `GET /cms/v2/posts?slug=x answered ${answer}` }),
+      ...['author', 'offset', 'before', 'after'].map((a) => b(`cms.posts.filter.${a}`, 'passed', [`arg:cms.posts.collection.list.${a}`])),
+    ],
+  });
+  it('is one deviation, that answer', () => {
+    expect(groupDeviations(run(page)).map((d) => [d.key, d.kind, d.behaviours.length])).toEqual([['answer:400 rest_post_invalid_page_number', 'answer', 3]]);
+  });
+  it('a generic answer (a missing route) joins nothing: each item stays its own', () => {
+    expect(groupDeviations(run(noRoute)).map((d) => d.key).sort()).toEqual(['arg:cms.posts.collection.list.include', 'arg:cms.posts.collection.list.search', 'field:post.slug']);
+  });
+});

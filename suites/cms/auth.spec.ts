@@ -83,7 +83,7 @@ for (const type of postTypes) {
       const made = await control(t, t.client.post(type.collection, { title: `${f.tag} ${own}`, content: '<p>control</p>', status: 'draft' }), `POST ${type.collection}`, 'the anonymous create');
       if (typeof made.body?.id === 'number') fixtures().track(type.item(made.body.id));
       const stored = await t.client.get(type.collection, { query: { search: own, status: ['any'] } });
-      if (!tokenMatches(t, type, own, stored.body, `GET ${type.collection}?search=<token>&status=any`).length) t.fail(`positive control: the authenticated create answered ${made.status} but nothing was stored (GET ${type.collection}?search=${own} answered ${stored.status})`);
+      if (!tokenMatches(t, type, own, stored.body, `GET ${type.collection}?search=<token>&status=any`).length) t.fail(`positive control: the authenticated create answered ${made.status} but nothing was stored (GET ${type.collection}?search=${own} answered ${answerOf(stored)})`);
     },
     { concurrent: true },
   );
