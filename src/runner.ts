@@ -291,8 +291,8 @@ export class SuiteEngine {
     private readonly kept?: KeptThreads,
   ) {}
 
-  /** `reporters`: what else listens to every run (the progress line of a single run; a fleet prints one line per site instead). */
   /**
+   * `reporters`: what else listens to every run (the progress line of a single run; a fleet prints one line per site instead).
    * `keepWorkers`: the worker threads are kept from one run (site) to the next (src/kept-threads.ts),
    * for an engine that runs many sites (a fleet shard); a single run ends its threads with its run anyway.
    */
