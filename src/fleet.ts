@@ -342,7 +342,7 @@ export async function runFleet(cfg: RunConfig, log: Log, env: NodeJS.ProcessEnv 
         const creds = credentialsOf(s, env);
         const baseline = mergedBaseline(global, s.baseline);
         // The shard shares out sites here, not behaviours: every site runs every selected behaviour.
-        engine ??= await SuiteEngine.create({ ...cfg, shard: undefined });
+        engine ??= await SuiteEngine.create({ ...cfg, shard: undefined }, { keepWorkers: true });
         const quiet: Log = (l) => (/^(sweep|cms-conformance \d|profile )/.test(l) ? undefined : log(`  ${l}`));
         const outcome = await runConformance(
           { ...cfg, ...creds, target: s.url, profile: s.profile ?? cfg.profile, reportDir: siteDir, baseline: undefined, writeBaseline: undefined, targets: undefined, shard: undefined },

@@ -29,6 +29,7 @@ import { eventWriter } from './events.ts';
 import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../reporters/index.ts';
 import { cachedDeclared, catalogueTotals, expandSuiteGlobs, idsPattern, onlyMatcher, recordDeclared, selectDeclared, totalsByNamespace, type Declared } from './declared.ts';
 import { ProgressReporter, type ProgressOptions } from './progress.ts';
+import { KeptThreads } from './kept-threads.ts';
 
 export { PKG_ROOT };
 export const TOOL = {
@@ -286,15 +287,22 @@ export class SuiteEngine {
     private readonly vitest: Vitest,
     private readonly reporter: SwitchingReporter,
     private readonly workers: number,
+    /** The worker threads kept from one run to the next (keepWorkers). */
+    private readonly kept?: KeptThreads,
   ) {}
 
-  /** `reporters`: what else listens to every run (the progress line of a single run; a fleet prints one line per site instead). */
-  static async create(cfg: Pick<RunConfig, 'only' | 'concurrency' | 'shard' | 'target'>, opts: { reporters?: Reporter[]; perRunOnly?: boolean } = {}): Promise<SuiteEngine> {
+  /**
+   * `reporters`: what else listens to every run (the progress line of a single run; a fleet prints one line per site instead).
+   * `keepWorkers`: the worker threads are kept from one run (site) to the next (src/kept-threads.ts),
+   * for an engine that runs many sites (a fleet shard); a single run ends its threads with its run anyway.
+   */
+  static async create(cfg: Pick<RunConfig, 'only' | 'concurrency' | 'shard' | 'target'>, opts: { reporters?: Reporter[]; perRunOnly?: boolean; keepWorkers?: boolean } = {}): Promise<SuiteEngine> {
     const { createVitest } = await import('vitest/node');
     const workers = workerCount(cfg.concurrency, { inProcessTarget: cfg.target === 'reference' });
     const shard = cfg.shard ? parseShard(cfg.shard) : undefined;
     const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
     const reporter = new SwitchingReporter();
+    const kept = opts.keepWorkers ? new KeptThreads() : undefined;
     const vitest = await createVitest(
       'test',
       {
@@ -306,7 +314,7 @@ export class SuiteEngine {
         reporters: [reporter, ...(opts.reporters ?? []), { onTestRunEnd: (modules, _errors, reason) => void (reason !== 'interrupted' && recordDeclared(modules)) }],
         testNamePattern: await testNamePatternFor(cfg.only),
         passWithNoTests: true,
-        pool: 'threads',
+        pool: kept ? kept.initializer : 'threads',
         maxWorkers: workers,
         ...SHARED_WORKERS,
         // A behaviour shard runs its share of the suite files (vitest's own file sharding: stable by path).
@@ -325,7 +333,7 @@ export class SuiteEngine {
     // deleted and the tag swept: keep only our handler, which cancels the run and lets cleanup run.
     for (const sig of ['SIGINT', 'SIGTERM'] as const)
       for (const l of process.listeners(sig)) if (!signalListeners[sig].includes(l)) process.off(sig, l as (...a: unknown[]) => void);
-    const engine = new SuiteEngine(vitest, reporter, workers);
+    const engine = new SuiteEngine(vitest, reporter, workers, kept);
     engine.perRunOnly = opts.perRunOnly === true && !cfg.only && !shard;
     return engine;
   }
@@ -339,6 +347,8 @@ export class SuiteEngine {
   /** Stop the current run only (cleanup hooks still run); a fleet goes on with its next site. */
   cancelRun(): void {
     if (!this.running) return;
+    // The threads of a cancelled run are not kept for the next one.
+    void this.kept?.retire();
     // vitest forgets a cancel that lands before its run has scheduled its files: asked again as each file starts.
     this.reporter.onModuleStart = () => void this.vitest.cancelCurrentRun('keyboard-input');
     void this.vitest.cancelCurrentRun('keyboard-input');
@@ -384,8 +394,17 @@ export class SuiteEngine {
     return results;
   }
 
+  /** How many worker threads the engine started, and how many runs took a kept one. */
+  get threadStats(): { started: number; reused: number } | undefined {
+    return this.kept && { ...this.kept.stats };
+  }
+
   async close(): Promise<void> {
-    await this.vitest.close();
+    try {
+      await this.vitest.close();
+    } finally {
+      await this.kept?.close();
+    }
   }
 }
 
