@@ -73,7 +73,7 @@ export class InProcessRunner {
   private constructor(private readonly engine: SuiteEngine) {}
 
   static async open(): Promise<InProcessRunner> {
-    return new InProcessRunner(await SuiteEngine.create({ only: undefined, concurrency: DEFAULTS.concurrency, shard: undefined, target: null }, { perRunOnly: true }));
+    return new InProcessRunner(await SuiteEngine.create({ only: undefined, concurrency: DEFAULTS.concurrency, shard: undefined, target: null }, { perRunOnly: true, keepWorkers: true }));
   }
 
   readonly run: SuiteRunner = async (target, opts) => {
