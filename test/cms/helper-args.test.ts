@@ -5,7 +5,9 @@
  *   refusal), and the deviations are the orderby args alone;
  * - the model checks send batches: against a server that answers a batch's items in reverse order,
  *   the order of the answers is batch.response.multi-status's finding, and the MUST model checks,
- *   which judge the state the batch leaves, still pass.
+ *   which judge the state the batch leaves, still pass;
+ * - the status filter check lists the trash with an item its setup trashed: against a server that
+ *   deletes for good without force, status=trash depends on cms.<type>.delete.trash.
  */
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../targets/reference/index.ts';
@@ -40,6 +42,22 @@ describe('an arg used to order the list, refused', () => {
       const r = (await runSuite(target, { only: '^(cms\\.(posts|pages)\\.model$|batch\\.response\\.multi-status$)', faults: allFaults.filter((f) => f.id === 'batch.responses-reversed') })).results();
       const b = Object.fromEntries(r.behaviours.map((x) => [x.id, x.status]));
       expect(b).toEqual({ 'batch.response.multi-status': 'failed', 'cms.posts.model': 'passed', 'cms.pages.model': 'passed' });
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('cms.delete-without-force-permanent: the status filter skips, depending on delete.trash, after checking every other status', async () => {
+    const s = await startReferenceServer({ port: 0 });
+    try {
+      const target = { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec' as const };
+      const only = '^cms\\.posts\\.(filter\\.status|delete\\.trash)$';
+      const r = (await runSuite(target, { only, faults: allFaults.filter((f) => f.id === 'cms.delete-without-force-permanent') })).results();
+      const b = Object.fromEntries(r.behaviours.map((x) => [x.id, x]));
+      expect(b['cms.posts.delete.trash']!.status).toBe('failed');
+      expect(b['cms.posts.filter.status']).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on cms\.posts\.delete\.trash: DELETE \S+ without force answered 200/) });
+      const healthy = (await runSuite(target, { only })).results();
+      expect(healthy.behaviours.map((x) => x.status)).toEqual(['passed', 'passed']);
     } finally {
       await s.stop();
     }

@@ -96,7 +96,9 @@ export function defineFilters(type: PostType): void {
       trio: [pick(r1 ?? o1), pick(r2 ?? o2), pick(r3 ?? o3)] as [Fixture, Fixture, Fixture],
       touched: touched.status >= 200 && touched.status < 300,
       excerptStored: typeof r3?.excerpt?.raw === 'string' ? r3.excerpt.raw.includes(X) : typeof r3?.excerpt?.rendered === 'string' && r3.excerpt.rendered.includes(X),
-      statuses: { draft: draft.id, pending: pending.id, private: priv.id, future: future.id, trash: trash.status >= 200 && trash.status < 300 ? trashed.id : undefined } as Record<string, number | undefined>,
+      statuses: { draft: draft.id, pending: pending.id, private: priv.id, future: future.id, trash: trash.status >= 200 && trash.status < 300 && trash.body?.status === 'trash' ? trashed.id : undefined } as Record<string, number | undefined>,
+      /** Why there is no item in the trash: the DELETE without force did not answer the trashed item (cms.<type>.delete.trash owns that). */
+      noTrash: trash.status >= 200 && trash.status < 300 && trash.body?.status !== 'trash' ? `DELETE ${type.item(trashed.id)} without force answered ${trash.status} ${trash.text.slice(0, 120)}, not the item in the trash` : undefined,
       futureStatus: future.status as string,
       extra,
       /** Every item this file made: a search for its tokens finds none other. */
@@ -288,6 +290,8 @@ export function defineFilters(type: PostType): void {
       const any = await ids(t, { include: all, status: ['any'] });
       const missing = [...trio, st.draft!, st.pending!, st.private!].filter((id) => !any.includes(id));
       if (missing.length) t.fail(`status=any misses items in write statuses: ${show(f, missing)}`);
+      // Every other status checked: status=trash needs an item in the trash.
+      if (f.noTrash) t.dependsOn(`cms.${type.name}.delete.trash`, `${f.noTrash}: status=trash cannot be checked`);
     },
     { spec: SPEC_STATES },
   );
