@@ -7,7 +7,9 @@
  *   the order of the answers is batch.response.multi-status's finding, and the MUST model checks,
  *   which judge the state the batch leaves, still pass;
  * - the status filter check lists the trash with an item its setup trashed: against a server that
- *   deletes for good without force, status=trash depends on cms.<type>.delete.trash.
+ *   deletes for good without force, status=trash depends on cms.<type>.delete.trash;
+ * - the autosave list and read checks find their autosave by the id the create answered: an
+ *   autosave answered with its parent's id is no fixture, and they depend on autosaves.create.
  */
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../targets/reference/index.ts';
@@ -58,6 +60,22 @@ describe('an arg used to order the list, refused', () => {
       expect(b['cms.posts.filter.status']).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on cms\.posts\.delete\.trash: DELETE \S+ without force answered 200/) });
       const healthy = (await runSuite(target, { only })).results();
       expect(healthy.behaviours.map((x) => x.status)).toEqual(['passed', 'passed']);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('cms.autosave-not-own: the autosave list and read checks skip, depending on autosaves.create', async () => {
+    const s = await startReferenceServer({ port: 0 });
+    try {
+      const target = { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec' as const };
+      const only = '^cms\\.posts\\.autosaves\\.(create|list|read)$';
+      const r = (await runSuite(target, { only, faults: allFaults.filter((f) => f.id === 'cms.autosave-not-own') })).results();
+      const b = Object.fromEntries(r.behaviours.map((x) => [x.id, x]));
+      expect(b['cms.posts.autosaves.create']!.status).toBe('failed');
+      for (const id of ['cms.posts.autosaves.list', 'cms.posts.autosaves.read']) expect(b[id], id).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on cms\.posts\.autosaves\.create: .*with the id of its parent/) });
+      const healthy = (await runSuite(target, { only })).results();
+      expect(healthy.behaviours.map((x) => x.status)).toEqual(['passed', 'passed', 'passed']);
     } finally {
       await s.stop();
     }
