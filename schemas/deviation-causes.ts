@@ -216,14 +216,19 @@ export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], g
     const most = [...count].filter(([, n]) => n >= Math.max(RULE_MIN, failures.length / 3)).map(([a]) => a);
     if (most.length && failures.length >= RULE_MIN) common.set(root, new Set(most));
   }
+  // (A smaller wider cause whose every failure quotes it joins too: two method checks of one route
+  // refused like every parameter check.)
+  const sizeOf = (root: string) => anchored.get(root)?.reduce((n, g) => n + groups.get(g)!.length, 0) ?? 0;
   for (const g of eligible) {
-    if (anchored.has(find(g)) || [...anchored.values()].some((gs) => gs.includes(g))) continue;
-    const quoted = groups.get(g)!.map(answersIn);
-    for (const [root, answers] of common)
+    const own = [...anchored].find(([, gs]) => gs.includes(g))?.[0];
+    const quoted = (own ? anchored.get(own)! : [g]).flatMap((x) => groups.get(x)!).map(answersIn);
+    for (const [root, answers] of common) {
+      if (root === own || find(root) === find(g) || (own !== undefined && sizeOf(own) >= sizeOf(root))) continue;
       if (quoted.every((q) => q.some((a) => answers.has(a)))) {
         union(root, g);
         break;
       }
+    }
   }
 
   // The same specific answer to every check of several deviations (not a generic one: a missing
