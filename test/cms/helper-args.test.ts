@@ -15,69 +15,52 @@ import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../targets/reference/index.ts';
 import { runSuite } from '../helpers/harness.ts';
 import { allFaults } from '../../faults/index.ts';
+import type { BehaviourResult, Results } from '../../schemas/results.ts';
 
-describe('an arg used to order the list, refused', () => {
+/** The behaviours `only` selects on the reference server, with the named fault (or none), by ID. */
+async function run(only: string, faultId?: string): Promise<Record<string, BehaviourResult> & { deviations?: Results['deviations'] }> {
+  const s = await startReferenceServer({ port: 0 });
+  try {
+    const target = { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec' as const };
+    const r = (await runSuite(target, { only, ...(faultId ? { faults: allFaults.filter((f) => f.id === faultId) } : {}) })).results();
+    return Object.assign(Object.fromEntries(r.behaviours.map((x) => [x.id, x])), { deviations: r.deviations });
+  } finally {
+    await s.stop();
+  }
+}
+const statuses = (b: Record<string, BehaviourResult>, ids: string[]) => ids.map((id) => b[id]?.status);
+
+describe('what a check relies on but does not own', () => {
   it('cms.arg-rejected.orderby: offset, order, page and the page default skip naming filter.orderby.id; the deviations are the orderby args', async () => {
-    const s = await startReferenceServer({ port: 0 });
-    try {
-      const target = { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec' as const };
-      const only = '^cms\\.posts\\.(filter|query)\\.';
-      const r = (await runSuite(target, { only, faults: allFaults.filter((f) => f.id === 'cms.arg-rejected.orderby') })).results();
-      const b = Object.fromEntries(r.behaviours.map((x) => [x.id, x]));
-      for (const id of ['cms.posts.filter.offset', 'cms.posts.filter.order', 'cms.posts.filter.page', 'cms.posts.query.page.default'])
-        expect(b[id], id).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on cms\.posts\.filter\.orderby\.id/) });
-      expect(b['cms.posts.filter.orderby.id']!.status).toBe('failed');
-      expect(r.deviations!.map((d) => d.key)).toEqual(['arg:cms.posts.collection.list.orderby']);
-      // Without the fault, the same checks pass.
-      const healthy = (await runSuite(target, { only })).results();
-      const h = Object.fromEntries(healthy.behaviours.map((x) => [x.id, x.status]));
-      for (const id of ['cms.posts.filter.offset', 'cms.posts.filter.order', 'cms.posts.filter.page', 'cms.posts.query.page.default', 'cms.posts.filter.orderby.id']) expect(h[id], id).toBe('passed');
-    } finally {
-      await s.stop();
-    }
+    const only = '^cms\\.posts\\.(filter|query)\\.';
+    const ids = ['cms.posts.filter.offset', 'cms.posts.filter.order', 'cms.posts.filter.page', 'cms.posts.query.page.default'];
+    const b = await run(only, 'cms.arg-rejected.orderby');
+    for (const id of ids) expect(b[id], id).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on cms\.posts\.filter\.orderby\.id/) });
+    expect(b['cms.posts.filter.orderby.id']!.status).toBe('failed');
+    expect(b.deviations!.map((d) => d.key)).toEqual(['arg:cms.posts.collection.list.orderby']);
+    // Without the fault, the same checks pass.
+    expect(statuses(await run(only), [...ids, 'cms.posts.filter.orderby.id'])).toEqual(Array(ids.length + 1).fill('passed'));
   });
 
   it('batch.responses-reversed: the batch checks fail; the MUST model checks (the state a batch leaves) pass', async () => {
-    const s = await startReferenceServer({ port: 0 });
-    try {
-      const target = { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec' as const };
-      const r = (await runSuite(target, { only: '^(cms\\.(posts|pages)\\.model$|batch\\.response\\.multi-status$)', faults: allFaults.filter((f) => f.id === 'batch.responses-reversed') })).results();
-      const b = Object.fromEntries(r.behaviours.map((x) => [x.id, x.status]));
-      expect(b).toEqual({ 'batch.response.multi-status': 'failed', 'cms.posts.model': 'passed', 'cms.pages.model': 'passed' });
-    } finally {
-      await s.stop();
-    }
+    const ids = ['batch.response.multi-status', 'cms.posts.model', 'cms.pages.model'];
+    expect(statuses(await run('^(cms\\.(posts|pages)\\.model$|batch\\.response\\.multi-status$)', 'batch.responses-reversed'), ids)).toEqual(['failed', 'passed', 'passed']);
   });
 
   it('cms.delete-without-force-permanent: the status filter skips, depending on delete.trash, after checking every other status', async () => {
-    const s = await startReferenceServer({ port: 0 });
-    try {
-      const target = { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec' as const };
-      const only = '^cms\\.posts\\.(filter\\.status|delete\\.trash)$';
-      const r = (await runSuite(target, { only, faults: allFaults.filter((f) => f.id === 'cms.delete-without-force-permanent') })).results();
-      const b = Object.fromEntries(r.behaviours.map((x) => [x.id, x]));
-      expect(b['cms.posts.delete.trash']!.status).toBe('failed');
-      expect(b['cms.posts.filter.status']).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on cms\.posts\.delete\.trash: DELETE \S+ without force answered 200/) });
-      const healthy = (await runSuite(target, { only })).results();
-      expect(healthy.behaviours.map((x) => x.status)).toEqual(['passed', 'passed']);
-    } finally {
-      await s.stop();
-    }
+    const only = '^cms\\.posts\\.(filter\\.status|delete\\.trash)$';
+    const b = await run(only, 'cms.delete-without-force-permanent');
+    expect(b['cms.posts.delete.trash']!.status).toBe('failed');
+    expect(b['cms.posts.filter.status']).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on cms\.posts\.delete\.trash: DELETE \S+ without force answered 200/) });
+    expect(statuses(await run(only), ['cms.posts.delete.trash', 'cms.posts.filter.status'])).toEqual(['passed', 'passed']);
   });
 
   it('cms.autosave-not-own: the autosave list and read checks skip, depending on autosaves.create', async () => {
-    const s = await startReferenceServer({ port: 0 });
-    try {
-      const target = { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec' as const };
-      const only = '^cms\\.posts\\.autosaves\\.(create|list|read)$';
-      const r = (await runSuite(target, { only, faults: allFaults.filter((f) => f.id === 'cms.autosave-not-own') })).results();
-      const b = Object.fromEntries(r.behaviours.map((x) => [x.id, x]));
-      expect(b['cms.posts.autosaves.create']!.status).toBe('failed');
-      for (const id of ['cms.posts.autosaves.list', 'cms.posts.autosaves.read']) expect(b[id], id).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on cms\.posts\.autosaves\.create: .*with the id of its parent/) });
-      const healthy = (await runSuite(target, { only })).results();
-      expect(healthy.behaviours.map((x) => x.status)).toEqual(['passed', 'passed', 'passed']);
-    } finally {
-      await s.stop();
-    }
+    const only = '^cms\\.posts\\.autosaves\\.(create|list|read)$';
+    const ids = ['cms.posts.autosaves.create', 'cms.posts.autosaves.list', 'cms.posts.autosaves.read'];
+    const b = await run(only, 'cms.autosave-not-own');
+    expect(b['cms.posts.autosaves.create']!.status).toBe('failed');
+    for (const id of ids.slice(1)) expect(b[id], id).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on cms\.posts\.autosaves\.create: .*with the id of its parent/) });
+    expect(statuses(await run(only), ids)).toEqual(['passed', 'passed', 'passed']);
   });
 });
