@@ -98,7 +98,9 @@ export function buildIndex(): Index {
 
   for (const route of catalog.routes) {
     const names = (route.path.match(/<[^>]+>/g) ?? []).length;
-    ix.routes.push({ route, re: new RegExp(`^${route.path.split(/<[^>]+>/).map(escape).join('[^/]+')}$`), literal: -names });
+    // A path segment whose documented pattern takes a slash (the plugin file of /plugin/<plugin>) spans several.
+    const segments = (route.path.match(/<([^>]+)>/g) ?? []).map((m) => (route.params?.[m.slice(1, -1)]?.pattern?.includes('/') ? '.+' : '[^/]+'));
+    ix.routes.push({ route, re: new RegExp(`^${route.path.split(/<[^>]+>/).map((part, i) => escape(part) + (i < segments.length ? segments[i] : '')).join('')}$`), literal: -names });
     add({ key: `route:${route.id}`, kind: 'route', name: '', coarse: true, spec: specOf(route.spec), label: `${route.path} (every method)` });
     for (const [p, spec] of Object.entries(route.params ?? {})) {
       const key = add({ key: `param:${route.id}.${p}`, kind: 'param', name: p, coarse: false, spec: specOf(route.spec), label: `${p} (path segment of ${route.path})` });

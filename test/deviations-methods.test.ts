@@ -156,3 +156,17 @@ describe('one specific answer to the checks of several items', () => {
     expect(groupDeviations(run(noRoute)).map((d) => d.key).sort()).toEqual(['arg:cms.posts.collection.list.include', 'arg:cms.posts.collection.list.search', 'field:post.slug']);
   });
 });
+
+describe('a path segment that takes a slash', () => {
+  it('an anonymous read of /plugin/<plugin> with a plugin file (akismet/akismet.php) answered is anonymous access to suite/v4', () => {
+    const read = exchange('GET', '/jetpack/v4/plugin/akismet/akismet.php', undefined, 'none', 200);
+    const ds = groupDeviations({
+      target: { profile: 'wordpress' },
+      behaviours: [
+        b('suite.security.plugin.item.read', 'failed', ['endpoint:suite.plugin.item.read'], { namespace: 'suite/v4', level: 'SECURITY', exchanges: [read] }),
+        b('suite.security.intro-offers.read', 'failed', ['endpoint:suite.intro-offers.read'], { namespace: 'suite/v4', level: 'SECURITY', exchanges: [exchange('GET', '/jetpack/v4/intro-offers', undefined, 'none', 200)] }),
+      ],
+    });
+    expect(ds.map((d) => [d.key, d.behaviours.length])).toEqual([['access.suite/v4', 2]]);
+  });
+});
