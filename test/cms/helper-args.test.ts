@@ -9,7 +9,9 @@
  * - the status filter check lists the trash with an item its setup trashed: against a server that
  *   deletes for good without force, status=trash depends on cms.<type>.delete.trash;
  * - the autosave list and read checks find their autosave by the id the create answered: an
- *   autosave answered with its parent's id is no fixture, and they depend on autosaves.create.
+ *   autosave answered with its parent's id is no fixture, and they depend on autosaves.create;
+ * - the revision default-order check compares the lists in both orders: when they hold different
+ *   revisions (one is missing from a list), it depends on revisions.created-on-update.
  */
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../targets/reference/index.ts';
@@ -62,5 +64,13 @@ describe('what a check relies on but does not own', () => {
     expect(b['cms.posts.autosaves.create']!.status).toBe('failed');
     for (const id of ids.slice(1)) expect(b[id], id).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on cms\.posts\.autosaves\.create: .*with the id of its parent/) });
     expect(statuses(await run(only), ids)).toEqual(['passed', 'passed', 'passed']);
+  });
+
+  it('cms.revision-not-created: the revision default-order check skips, depending on revisions.created-on-update', async () => {
+    const only = '^cms\\.posts\\.revisions\\.(query\\.defaults|created-on-update)$';
+    const b = await run(only, 'cms.revision-not-created');
+    expect(b['cms.posts.revisions.created-on-update']!.status).toBe('failed');
+    expect(b['cms.posts.revisions.query.defaults']).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on cms\.posts\.revisions\.created-on-update: .*not the same revisions/) });
+    expect(statuses(await run(only), ['cms.posts.revisions.created-on-update', 'cms.posts.revisions.query.defaults'])).toEqual(['passed', 'passed']);
   });
 });
