@@ -110,6 +110,21 @@ if (rows.includes('plugins')) {
       );
       row(`| the same run: requests (issue 28) | **${r.requests.count}** of the suite's behaviours, ${requestsInAll(join(tmp('plugins'), 'events.ndjson'))} in all (with the fixtures, setup and sweeps; most: ${requestsByRoute(join(tmp('plugins'), 'events.ndjson')).map((x) => `${x.route} ${x.n}`).join(', ')}) | ≤ 3,000 | |`);
       if (m.cpuS !== undefined) row(`| the same run: cms-conformance CPU ÷ PHP CPU (issue 28) | **${((m.cpuS / php) * 100).toFixed(1)} %** (${m.cpuS.toFixed(1)} ÷ ${php.toFixed(1)} CPU-s; ${((m.cpuS / r.requests.count) * 1000).toFixed(2)} ms per request) | ≤ 3 % | |`);
+      // The floor under that ratio: the run's GET requests sent again by a client that only sends
+      // them (undici, 4 at a time) and reads each body (bench/client-floor.ts), against the PHP
+      // CPU of the same requests. No client on undici can do less per request.
+      const floorCpu0 = groupCpuSeconds(pgid);
+      const f = await timed([process.execPath, '--import', 'tsx', join(PKG_ROOT, 'bench/client-floor.ts'), join(tmp('plugins'), 'events.ndjson'), host.url], {
+        cwd: PKG_ROOT,
+        env: { TARGET_USER: host.user, TARGET_APP_PASSWORD: host.appPassword },
+      });
+      const floorPhp = groupCpuSeconds(pgid) - floorCpu0;
+      const floor = f.code === 0 ? (JSON.parse(f.stdout.trim().split('\n').at(-1)!) as { requests: number; failed: number; cpuS: number }) : undefined;
+      if (!floor) console.error(`bench/client-floor.ts exited ${f.code}: ${f.stderr.slice(-1000)}`);
+      else
+        row(
+          `| the same site: the run's ${floor.requests} GETs sent again by a bare undici client (bench/client-floor.ts: send, read the body, nothing else; ${floor.failed} failed) | **${((floor.cpuS / floorPhp) * 100).toFixed(1)} %** (${floor.cpuS.toFixed(2)} ÷ ${floorPhp.toFixed(1)} CPU-s; ${((floor.cpuS / floor.requests) * 1000).toFixed(2)} ms of ours, ${((floorPhp / floor.requests) * 1000).toFixed(1)} ms of PHP's per request): the least any client on undici spends | the floor under ≤ 3 % | |`,
+        );
     } finally {
       await host.stop();
     }
