@@ -4,18 +4,17 @@
  * attributes requests to it, insists that every skip names its reason, and lets behaviours
  * share a prerequisite that one of them owns (the others skip with `depends on <ID>`).
  */
-import { relative } from 'node:path';
 import { TestRunner, afterAll, expect, inject, test, type TestContext } from 'vitest';
 import { getProfile, type Profile } from '../schemas/profiles.ts';
 import type { BehaviourDecl, BehaviourMeta, FailureKind } from '../schemas/results.ts';
 import { Client, idempotentUpdates, type Exchange } from './client.ts';
 import { failureKindOf, recordExchange, targetTrouble } from './failure-kind.ts';
+import { siteOfCaller } from './declaration-site.ts';
 import { ConformanceFailure } from './errors.ts';
 import { eventWriter } from './events.ts';
 import { Fixtures, scopeFor, tagFor, type FixtureError } from './fixtures.ts';
 import type { RunInfo } from './run-info.ts';
 import { Limiter } from './pacing.ts';
-import { PKG_ROOT } from './paths.ts';
 import { withTargetRoutes } from './route-names.ts';
 import { MAX_FILE_CONCURRENCY, workerConcurrency, workerCount } from './suite-files.ts';
 import { workerIndex, workerRate } from './worker-state.ts';
@@ -250,31 +249,8 @@ export interface BehaviourOptions {
   location?: string;
 }
 
-/**
- * "suites/cms/contexts.spec.ts:72": the first stack frame outside this file, taken as the one frame
- * of behaviour()'s caller: vitest source-maps every frame of a stack, and this file's own frames made
- * it decode this file's map again for every suite file (issue 28: the largest cost of loading the
- * suites, for 2,019 declarations per run and per fleet site). The full stack only as a fallback.
- */
-export function declarationSite(above: Function = behaviour): string | undefined {
-  const limit = Error.stackTraceLimit;
-  const holder: { stack?: string } = {};
-  Error.stackTraceLimit = 1;
-  Error.captureStackTrace(holder, above);
-  Error.stackTraceLimit = limit;
-  return siteOf(holder.stack?.split('\n').slice(1) ?? []) ?? siteOf(new Error().stack?.split('\n').slice(1) ?? []);
-}
-
-function siteOf(stack: readonly string[]): string | undefined {
-  for (const line of stack) {
-    const m = /\(?((?:file:\/\/)?\/[^():]+\.ts):(\d+):\d+\)?\s*$/.exec(line);
-    if (!m) continue;
-    const path = m[1]!.replace(/^file:\/\//, '');
-    if (path.endsWith('/src/behaviour.ts')) continue;
-    return `${relative(PKG_ROOT, path)}:${m[2]}`;
-  }
-  return undefined;
-}
+/** Where behaviour() was called, or where `above` was (src/declaration-site.ts). */
+export const declarationSite = (above: Function = behaviour): string | undefined => siteOfCaller(above);
 
 /** The message of a failure names the routes the target was sent, with the spec names beside them (src/route-names.ts). */
 function quoteRoutesSent(err: unknown, profile: Profile): void {

@@ -34,6 +34,10 @@ export function findAdvertisedRoute(index: any, documentedPath: string): Adverti
   const routes = index?.routes;
   if (!routes || typeof routes !== 'object') return undefined;
   const want = anonymous(documentedPath);
+  if (Object.isFrozen(routes)) {
+    const shape = shapesOf(routes).get(want);
+    return shape && (shape.exact.get(documentedPath) ?? shape.first);
+  }
   let best: AdvertisedRoute | undefined;
   for (const [key, entry] of Object.entries(routes)) {
     if (anonymous(routeShape(key)) !== want) continue;
@@ -42,6 +46,28 @@ export function findAdvertisedRoute(index: any, documentedPath: string): Adverti
     best ??= { key, entry };
   }
   return best;
+}
+
+/**
+ * The entries of a frozen index's routes by their shape without parameter names: the first of
+ * each, and the first of each shape with its names (what findAdvertisedRoute looks for, in the
+ * index's order). Made once per index: the run's index is frozen (src/worker-state.ts) and looked
+ * up by every behaviour.
+ */
+const shapes = new WeakMap<object, Map<string, { first: AdvertisedRoute; exact: Map<string, AdvertisedRoute> }>>();
+function shapesOf(routes: object): Map<string, { first: AdvertisedRoute; exact: Map<string, AdvertisedRoute> }> {
+  let table = shapes.get(routes);
+  if (table) return table;
+  table = new Map();
+  for (const [key, entry] of Object.entries(routes)) {
+    const shape = routeShape(key);
+    const found = Object.freeze({ key, entry });
+    const group = table.get(anonymous(shape));
+    if (!group) table.set(anonymous(shape), { first: found, exact: new Map([[shape, found]]) });
+    else if (!group.exact.has(shape)) group.exact.set(shape, found);
+  }
+  shapes.set(routes, table);
+  return table;
 }
 
 /** The advertised endpoint of a route that serves a method. */

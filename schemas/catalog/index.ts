@@ -34,8 +34,11 @@ export function routeById(id: string): RouteSpec {
   return r;
 }
 
+/** Every endpoint by its ID, made at the first lookup (the catalog is frozen: it never changes). */
+let byId: Map<string, { route: RouteSpec; endpoint: EndpointSpec }> | undefined;
 export function endpointById(id: string): { route: RouteSpec; endpoint: EndpointSpec } {
-  const hit = allEndpoints().find((x) => x.endpoint.id === id);
+  byId ??= new Map(allEndpoints().map((x) => [x.endpoint.id, Object.freeze(x)]));
+  const hit = byId.get(id);
   if (!hit) throw new Error(`no catalog endpoint ${id}`);
   return hit;
 }
