@@ -10,10 +10,11 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { chunkPassword } from '../targets/reference/state.ts';
 import { startReferenceServer } from '../targets/reference/index.ts';
+import { describeDialect, parseDialect, type Dialect } from '../targets/reference/dialect.ts';
 import { shq } from '../reporters/html-kit.ts';
 import { helpRows, joinNegativeValues, parseArgsMessage } from './config.ts';
 
-export const SERVE_USAGE = `Usage: cms-conformance serve [--port N] [--host HOST] [--user NAME] [--app-password PASSWORD]
+export const SERVE_USAGE = `Usage: cms-conformance serve [--port N] [--host HOST] [--user NAME] [--app-password PASSWORD] [--dialect LIST]
        cms-conformance serve --sites N [--targets-file PATH] [--port N] ...
 
 Runs the reference server (an in-memory implementation of the documented interface) until
@@ -27,6 +28,10 @@ ${helpRows([
   ['--host HOST', 'Address to listen on (default 127.0.0.1).'],
   ['--user NAME', 'The administrator (default admin).'],
   ['--app-password PASSWORD', 'Their application password (default: a random one).'],
+  [
+    '--dialect LIST',
+    'Serve another reading of the documents where they leave the interface open, as switches: route-keys=spec, arg-unions=type-union|anyOf, query-arrays=form, text-fields=object, statuses=alternative, conventions=none, or spec-only for all of them (default: WordPress\'s reading).',
+  ],
   ['--sites N', 'Serve N independent sites under /site-1 ... /site-N and write a targets file for run --targets.'],
   ['--targets-file FILE', 'Where --sites writes the targets file (default: in the temporary folder).'],
   ['--help', 'Show this help.'],
@@ -44,12 +49,13 @@ export async function serveMain(
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
-      args: joinNegativeValues(argv, new Set(['port', 'host', 'user', 'app-password'])),
+      args: joinNegativeValues(argv, new Set(['port', 'host', 'user', 'app-password', 'dialect'])),
       options: {
         port: { type: 'string' },
         host: { type: 'string' },
         user: { type: 'string' },
         'app-password': { type: 'string' },
+        dialect: { type: 'string' },
         sites: { type: 'string' },
         'targets-file': { type: 'string' },
         help: { type: 'boolean' },
@@ -80,9 +86,17 @@ export async function serveMain(
     err.write('cms-conformance serve: --app-password must contain letters or digits\n');
     return 2;
   }
+  let dialect: Dialect | undefined;
+  try {
+    dialect = values.dialect === undefined ? undefined : parseDialect(String(values.dialect));
+  } catch (e) {
+    err.write(`cms-conformance serve: --dialect: ${(e as Error).message}\n`);
+    return 2;
+  }
   let server;
   try {
     server = await startReferenceServer({
+      ...(dialect ? { dialect } : {}),
       port,
       host: values.host as string | undefined,
       user: values.user as string | undefined,
@@ -94,7 +108,7 @@ export async function serveMain(
   }
   out.write(
     [
-      `Reference server listening on ${server.url}`,
+      `Reference server listening on ${server.url}${dialect ? ` (dialect ${describeDialect(dialect)})` : ''}`,
       `  REST root:            ${server.url}/index.php?rest_route=/`,
       `  user:                 ${server.user}`,
       `  application password: ${chunkPassword(server.appPassword)}`,

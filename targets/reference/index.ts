@@ -20,6 +20,7 @@ import { indexHandlers, routeDoc } from './index-doc.ts';
 import { maybeXml, oembedHandlers } from './oembed.ts';
 import { Router, allowHeader, dispatch, prepare, respond } from './router.ts';
 import { spamfilterHandlers } from './spamfilter.ts';
+import type { Dialect } from './dialect.ts';
 import { Site, type SiteOptions, type User } from './state.ts';
 import { suiteHandlers } from './suite.ts';
 import { RestRequest, RestResponse, type HandlerContext } from './types.ts';
@@ -45,6 +46,8 @@ export interface ReferenceOptions {
   appPassword?: string;
   /** Start as a site nobody set up (settings at their defaults); `setUpSite()` sets it up. */
   deferSiteSetup?: boolean;
+  /** The readings of the documents the site serves (dialect.ts); WordPress's by default. */
+  dialect?: Partial<Dialect>;
 }
 
 export interface HandlerOptions extends SiteOptions {
@@ -326,7 +329,7 @@ export async function listenHttp(port: number, host: string): Promise<{ server: 
 /** Start the reference server on a port (0: any free port). */
 export async function startReferenceServer(opts: ReferenceOptions = {}): Promise<ReferenceServer> {
   const { server, port, url, stop } = await listenHttp(opts.port ?? 0, opts.host ?? '127.0.0.1');
-  const handler = createReferenceHandler({ url, user: opts.user, appPassword: opts.appPassword });
+  const handler = createReferenceHandler({ url, user: opts.user, appPassword: opts.appPassword, ...(opts.dialect ? { dialect: opts.dialect } : {}) });
   server.on('request', handler);
   const setUpSite = opts.deferSiteSetup ? handler.site.suite.deferSetup() : undefined;
   return { url, user: handler.site.admin.login, appPassword: handler.site.admin.appPasswords[0]!, port, stop, ...(setUpSite ? { setUpSite } : {}) };

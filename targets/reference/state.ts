@@ -8,6 +8,7 @@ import { ContentStore } from './content-store.ts';
 import { FormStore } from './contactform-store.ts';
 import { SpamFilterState } from './spamfilter-state.ts';
 import { SuiteState } from './suite-state.ts';
+import { DEFAULT_DIALECT, type Dialect } from './dialect.ts';
 
 export interface User {
   id: number;
@@ -25,6 +26,8 @@ export interface SiteOptions {
   appPassword?: string;
   /** Fixed clock for tests (ms since epoch at start). */
   now?: () => number;
+  /** The readings of the documents this site serves (dialect.ts); WordPress's by default. */
+  dialect?: Partial<Dialect>;
 }
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -53,9 +56,12 @@ export class Site {
   readonly forms: FormStore;
   readonly spam: SpamFilterState;
   readonly suite: SuiteState;
+  /** The readings of the documents this site serves (dialect.ts). */
+  readonly dialect: Readonly<Dialect>;
 
   constructor(opts: SiteOptions = {}) {
     this.now = opts.now ?? (() => Date.now());
+    this.dialect = Object.freeze({ ...DEFAULT_DIALECT, ...opts.dialect });
     const login = opts.user ?? 'admin';
     this.users = [
       {

@@ -1,0 +1,112 @@
+/**
+ * Dialects of the reference server: the choices an implementer may make where the two documents
+ * leave the interface open, each a switch. The default dialect is WordPress's reading (the one the
+ * reference server has always served); every other value is another reading the documents allow,
+ * so a server in any dialect is correct and the suite must give it the same SECURITY and MUST
+ * verdicts (test/dialects.test.ts).
+ *
+ * Written as a list of `switch=value` (`route-keys=spec,query-arrays=form`) on the command line
+ * (`cms-conformance serve --dialect …`) and in the tests.
+ */
+
+export interface Dialect {
+  /**
+   * Keys of the index's `routes`: WordPress's regexes (`/cms/v2/posts/(?P<id>[\d]+)`) or the
+   * spec's own notation (`/cms/v2/posts/<id>`, core preamble and part 1 "object keyed by route
+   * pattern").
+   */
+  routeKeys: 'regex' | 'spec';
+  /**
+   * An argument documented as "array of integer, or object" (the taxonomy filters): advertised with
+   * `oneOf` (WordPress), as a type union on one descriptor (`type: ["array","object"]` with `items`
+   * and `properties`; part 1 lists the descriptor keys, and `oneOf` is not one of them), or `anyOf`.
+   */
+  argUnions: 'oneOf' | 'type-union' | 'anyOf';
+  /**
+   * Arrays in a query string: PHP's `a[]=1&a[]=2` and comma lists (WordPress reads both), or only
+   * the forms without brackets: a comma list `a=1,2` (OpenAPI `style: form, explode: false`, what
+   * the exported document declares) or repeated keys `a=1&a=2`. Objects (`o[k]=v`, OpenAPI
+   * `deepObject`) are read in both.
+   */
+  queryArrays: 'php' | 'form';
+  /**
+   * `title`, `content` and `excerpt` on write: a string or an object with `raw` (WordPress), or only
+   * the documented object (part 2: "title | object | raw (string, context edit) …").
+   */
+  textFields: 'string-or-object' | 'object';
+  /**
+   * Status codes (part 7: "status codes: not shown"): WordPress's (401 anonymous, 400 invalid input,
+   * 201 create, 200 with the previous item on force delete), or other readings (403 anonymous, 422
+   * invalid input, 200 create, 204 force delete).
+   */
+  statuses: 'wordpress' | 'alternative';
+  /**
+   * What WordPress does that neither document states: kept, or left out (no X-WP-Total,
+   * X-WP-TotalPages, Link or Allow headers; an error body that is not WordPress's
+   * `{code, message, data.status}`; no `_links` on items).
+   */
+  conventions: 'wordpress' | 'none';
+}
+
+export const DEFAULT_DIALECT: Readonly<Dialect> = Object.freeze({
+  routeKeys: 'regex',
+  argUnions: 'oneOf',
+  queryArrays: 'php',
+  textFields: 'string-or-object',
+  statuses: 'wordpress',
+  conventions: 'wordpress',
+});
+
+/** The switches as written on the command line, with the Dialect key each sets. */
+const SWITCHES: Record<string, { key: keyof Dialect; values: readonly string[] }> = {
+  'route-keys': { key: 'routeKeys', values: ['regex', 'spec'] },
+  'arg-unions': { key: 'argUnions', values: ['oneOf', 'type-union', 'anyOf'] },
+  'query-arrays': { key: 'queryArrays', values: ['php', 'form'] },
+  'text-fields': { key: 'textFields', values: ['string-or-object', 'object'] },
+  statuses: { key: 'statuses', values: ['wordpress', 'alternative'] },
+  conventions: { key: 'conventions', values: ['wordpress', 'none'] },
+};
+
+/**
+ * Every reading other than the default, one switch at a time (what test/dialects.test.ts runs the
+ * suite against), and all of them at once (`spec-only`: a server written from the documents alone).
+ */
+export function namedDialects(): Record<string, Partial<Dialect>> {
+  const out: Record<string, Partial<Dialect>> = {};
+  const all: Partial<Dialect> = {};
+  for (const [name, { key, values }] of Object.entries(SWITCHES))
+    for (const value of values) {
+      if (value === DEFAULT_DIALECT[key]) continue;
+      out[`${name}=${value}`] = { [key]: value } as Partial<Dialect>;
+      (all as Record<string, string>)[key] ??= value;
+    }
+  out['spec-only'] = all;
+  return out;
+}
+
+/** `route-keys=spec,query-arrays=form` (or a name of namedDialects()) → a whole Dialect; throws a one-line Error on anything else. */
+export function parseDialect(text: string): Dialect {
+  const out: Dialect = { ...DEFAULT_DIALECT };
+  const named = namedDialects();
+  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (part === 'default') continue;
+    if (part === 'spec-only') {
+      Object.assign(out, named['spec-only']);
+      continue;
+    }
+    const [name = '', value] = part.split('=');
+    const sw = SWITCHES[name];
+    if (!sw) throw new Error(`unknown dialect switch "${name}" (known: ${Object.keys(SWITCHES).join(', ')}, or spec-only)`);
+    if (value === undefined || !sw.values.includes(value)) throw new Error(`dialect switch ${name} takes ${sw.values.join(' or ')}, got ${JSON.stringify(value ?? '')}`);
+    (out as unknown as Record<string, string>)[sw.key] = value;
+  }
+  return out;
+}
+
+/** The switches of a dialect that differ from the default, as written on the command line ('default' when none). */
+export function describeDialect(d: Dialect): string {
+  const parts = Object.entries(SWITCHES)
+    .filter(([, { key }]) => d[key] !== DEFAULT_DIALECT[key])
+    .map(([name, { key }]) => `${name}=${d[key]}`);
+  return parts.length ? parts.join(',') : 'default';
+}
