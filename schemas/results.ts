@@ -105,6 +105,8 @@ export interface BehaviourMeta extends BehaviourDecl {
   failureKind?: FailureKind;
   /** The behaviour whose failure made this one skip (`depends on <ID>`). */
   dependsOn?: string;
+  /** It skipped depending on `dependsOn`, which passed: the run made it a failure of its own (schemas/dependencies.ts). */
+  ownerPassed?: boolean;
   /** It checks an answer the run's setup requested for it (counted once, in the setup's requests). */
   setupAnswer?: boolean;
   /** Transient trouble of the target this behaviour's requests met (absent when none). */

@@ -4,6 +4,7 @@
  * skipped / error, with what the behaviour attached to itself while it ran.
  */
 import { groupDeviations } from '../schemas/deviations.ts';
+import { reconcileDependencies } from '../schemas/dependencies.ts';
 import { stripVTControlCharacters } from 'node:util';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { computeCoverage } from '../schemas/coverage.ts';
@@ -159,7 +160,7 @@ export function buildResults(header: RunHeader, modules: readonly TestModule[], 
     const message = firstLine(e.message ?? String(e));
     errors.push({ message, kind: errorKind(message) });
   }
-  const behaviours = behaviourResults(cases, errors);
+  const behaviours = reconcileDependencies(behaviourResults(cases, errors));
   const requests = { count: header.setupRequests?.count ?? 0, latencyMs: header.setupRequests?.latencyMs ?? 0 };
   for (const b of behaviours) {
     requests.count += b.requests;

@@ -23,6 +23,7 @@ import { FleetBuilder, type FleetInput, type FleetReport } from '../reporters/fl
 import { renderFleetHtml } from '../reporters/fleet-html.ts';
 import { renderFleetMarkdown } from '../reporters/fleet-markdown.ts';
 import { REPORT_FILES, writeReports } from '../reporters/index.ts';
+import { reconcileDependencies } from '../schemas/dependencies.ts';
 
 export const FLEET_FILES = { json: 'fleet.json', html: 'fleet.html', md: 'fleet.md' } as const;
 
@@ -138,7 +139,8 @@ export function mergeSiteResults(parts: readonly Results[]): Results {
       const seen = byId.get(b.id);
       if (!seen || worstStatus(seen.status, b.status) !== seen.status) byId.set(b.id, b);
     }
-  const behaviours = [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+  // A skip in one shard whose owner passed in another is a failure of its own, as in one run.
+  const behaviours = reconcileDependencies([...byId.values()].sort((a, b) => a.id.localeCompare(b.id)));
   const startedAt = parts.map((p) => p.startedAt).sort()[0]!;
   const finishedAt = parts.map((p) => p.finishedAt).sort().at(-1)!;
   const { shard: _shard, baseline: _baseline, ...first } = parts[0]!;
