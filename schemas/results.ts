@@ -25,6 +25,16 @@ export type Level = 'SECURITY' | 'MUST' | 'SHOULD';
 export const LEVELS: readonly Level[] = ['SECURITY', 'MUST', 'SHOULD'];
 
 /**
+ * A behaviour about credentials: who may read or write with which credentials (SECURITY, the
+ * `auth.*` checks of part 5, `cms.<type>.auth.*`, the password of protected items). Every other
+ * behaviour's verdict must not depend on whether the run was given credentials: it may skip
+ * without them (and says so), but where it runs both ways it ends the same (test/dialects.test.ts).
+ */
+export function aboutCredentials(b: { id: string; level: Level }): boolean {
+  return b.level === 'SECURITY' || /^auth\.|^cms\.[^.]+\.(auth|password)\.|\.anonymous[-.]|\.security\./.test(b.id);
+}
+
+/**
  * passed: the documented behaviour holds; failed: it does not (a conformance failure);
  * skipped: not checked, always with its reason (e.g. `depends on <ID>, which failed: …`);
  * error: the check could not be made: the target did not answer usably (failureKind "target")

@@ -1,0 +1,95 @@
+/**
+ * True verdicts for any server written from the specification (issue 34): the reference server in
+ * every dialect (targets/reference/dialect.ts: each choice the two documents leave open, one at a
+ * time, then all at once) is a correct server, so
+ * - no SECURITY or MUST verdict differs from the default dialect's;
+ * - the run without credentials agrees with the run with them on every behaviour that ran in both
+ *   and is not about credentials (schemas/results.ts `aboutCredentials`);
+ * - no behaviour skips as depending on an owner that passed (the run would make it a failure:
+ *   `ownerPassed`), nor fails for it.
+ *
+ * The runs are made in this process on one suite engine (InProcessRunner), seed 1.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aboutCredentials, type Results } from '../schemas/results.ts';
+import { InProcessRunner } from '../src/proof.ts';
+import { namedDialects, type Dialect } from '../targets/reference/dialect.ts';
+import { startReferenceServer } from '../targets/reference/index.ts';
+
+type Verdicts = Map<string, { status: string; level: string; reason?: string }>;
+const verdicts = (r: Results): Verdicts => new Map(r.behaviours.map((b) => [b.id, { status: b.status, level: b.level, ...(b.reason ? { reason: b.reason } : {}) }]));
+const show = (id: string, v?: { status: string; reason?: string }) => `${id}: ${v ? `${v.status}${v.reason ? ` (${v.reason.slice(0, 240)})` : ''}` : 'not run'}`;
+
+/** The gating verdicts of `run` that differ from `base`'s: one line each. */
+function gatingDifferences(base: Verdicts, run: Verdicts): string[] {
+  const out: string[] = [];
+  for (const [id, b] of base) {
+    if (b.level === 'SHOULD') continue;
+    const r = run.get(id);
+    if (r?.status !== b.status) out.push(`${show(id, r)}; default ${b.status}`);
+  }
+  return out;
+}
+
+/** Behaviours not about credentials that ran with and without them and ended differently. */
+function credentialFlips(withCreds: Results, without: Results): string[] {
+  const anon = verdicts(without);
+  return withCreds.behaviours
+    .filter((b) => !aboutCredentials(b) && b.status !== 'skipped')
+    .flatMap((b) => {
+      const a = anon.get(b.id);
+      return a && a.status !== 'skipped' && a.status !== b.status ? [`${show(b.id, b)}; without credentials ${show(b.id, a)}`] : [];
+    });
+}
+
+const ownerPassed = (r: Results) => r.behaviours.filter((b) => b.ownerPassed).map((b) => show(b.id, b));
+
+const dialects: [string, Partial<Dialect>][] = [['default', {}], ...Object.entries(namedDialects())];
+
+describe('the reference server in every dialect gets the default verdicts', () => {
+  let runner: InProcessRunner;
+  const runs = new Map<string, { creds: Results; anon: Results }>();
+  beforeAll(async () => {
+    runner = await InProcessRunner.open();
+    for (const [name, dialect] of dialects) {
+      // A site nobody set up, checked as fresh: the documented defaults of its settings are checked too.
+      const server = await startReferenceServer({ port: 0, dialect, deferSiteSetup: true });
+      try {
+        const target = { url: server.url, profile: 'spec' as const };
+        const creds = (await runner.run({ ...target, user: server.user, appPassword: server.appPassword }, { removeReport: true, args: ['--fresh-site'] })).results();
+        const anon = (await runner.run(target, { removeReport: true, args: ['--fresh-site'] })).results();
+        runs.set(name, { creds, anon });
+      } finally {
+        await server.stop();
+      }
+    }
+  }, 900_000);
+  afterAll(async () => runner?.close());
+
+  it('the default dialect fails nothing, with and without credentials, and runs nearly everything with them', () => {
+    const { creds, anon } = runs.get('default')!;
+    for (const r of [creds, anon]) {
+      expect(r.errors).toEqual([]);
+      expect(r.behaviours.filter((b) => b.status === 'failed' || b.status === 'error').map((b) => show(b.id, b))).toEqual([]);
+    }
+    // A site never set up has no newsletter category: the one roundtrip that needs a value to restore skips.
+    expect(creds.behaviours.filter((b) => b.status !== 'passed').map((b) => b.id)).toEqual(['suite.settings.roundtrip.cloud-newsletter-categories']);
+  });
+
+  for (const [name] of dialects) {
+    describe(name, () => {
+      it('no SECURITY or MUST verdict differs from the default dialect (with and without credentials)', () => {
+        const base = runs.get('default')!;
+        const run = runs.get(name)!;
+        expect(run.creds.errors).toEqual([]);
+        expect(gatingDifferences(verdicts(base.creds), verdicts(run.creds))).toEqual([]);
+        expect(gatingDifferences(verdicts(base.anon), verdicts(run.anon))).toEqual([]);
+      });
+      it('no verdict flips with credentials, and no skip names an owner that passed', () => {
+        const run = runs.get(name)!;
+        expect(credentialFlips(run.creds, run.anon)).toEqual([]);
+        expect([...ownerPassed(run.creds), ...ownerPassed(run.anon)]).toEqual([]);
+      });
+    });
+  }
+});
