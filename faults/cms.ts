@@ -209,6 +209,46 @@ const filterIgnored: Fault[] = Object.entries(FILTER_BEHAVIOURS).map(([arg, beha
   },
 }));
 
+/**
+ * An update does not move an item's modified date (issue 34): the modified filters and
+ * orderby=modified answer as if every item was last modified when it was created. The proxy
+ * remembers when it saw each item created (the answer's Date), drops modified_after,
+ * modified_before and orderby=modified from listings and applies them itself to those times.
+ */
+function updateKeepsModified(): Fault {
+  const created = new Map<number, number>();
+  const kept = new WeakMap<FaultRequest, { after?: number; before?: number; orderby: boolean; asc: boolean }>();
+  return {
+    id: 'cms.update-keeps-modified',
+    title: 'an update does not move the modified date of a post or page: modified_after, modified_before and orderby=modified see items as of their creation',
+    // One deviation: the modified_before and orderby=modified checks depend on modified_after's finding.
+    caughtBy: TYPES.map((t) => `cms.${t}.filter.modified_after`),
+    request(req) {
+      if (!isGet(req) || !COLLECTION.test(req.route)) return;
+      const time = (k: string) => (has(req.query, k) ? Date.parse(valuesOf(req.query, k)[0] ?? '') : undefined);
+      const orderby = req.query.get('orderby') === 'modified';
+      const after = time('modified_after');
+      const before = time('modified_before');
+      if (after === undefined && before === undefined && !orderby) return;
+      // A value that is not a date is still the target's to refuse: the fault is about the dates, not the validation.
+      if (Number.isNaN(after) || Number.isNaN(before)) return;
+      kept.set(req, { after, before, orderby, asc: req.query.get('order') === 'asc' });
+      drop(req.query, 'modified_after');
+      drop(req.query, 'modified_before');
+      if (orderby) drop(req.query, 'orderby');
+    },
+    response(req, res) {
+      if (req.method === 'POST' && COLLECTION.test(req.route) && res.status < 300 && typeof res.json?.id === 'number') created.set(res.json.id, Date.parse(res.headers.date ?? '') || Date.now());
+      const k = kept.get(req);
+      if (!k || !Array.isArray(res.json)) return;
+      const at = (item: any) => created.get(item?.id) ?? 0;
+      let list = res.json.filter((item: any) => (k.after === undefined || at(item) > k.after) && (k.before === undefined || at(item) < k.before));
+      if (k.orderby) list = list.sort((a: any, b: any) => (k.asc ? at(a) - at(b) : at(b) - at(a)));
+      res.json = list;
+    },
+  };
+}
+
 const filterFaults: Fault[] = [
   ...filterIgnored,
   {
@@ -220,6 +260,7 @@ const filterFaults: Fault[] = [
       if (isGet(req) && COLLECTION.test(req.route)) drop(req.query, 'per_page');
     },
   },
+  updateKeepsModified(),
   {
     id: 'cms.orderby-rejected',
     title: 'refuses orderby=author and orderby=parent on post and page listings',

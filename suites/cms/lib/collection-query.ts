@@ -11,6 +11,8 @@ import { defineQueryBehaviours, expectListOk, orderbyNotRefused, type QueryData,
 import { fileSetup } from './setup.ts';
 
 const existing = new Map<string, Promise<QueryData>>();
+/** An id no item is expected to have. */
+const NO_SUCH_ID = 987654321;
 
 /** Query data from the items the target already lists (published, up to 11). */
 function existingData(t: BehaviourContext, type: PostType): Promise<QueryData> {
@@ -21,7 +23,9 @@ function existingData(t: BehaviourContext, type: PostType): Promise<QueryData> {
     .get(type.collection, { query: { per_page: 11 } })
     .then((res) => {
       const ids = res.status === 200 ? idsOf(res.body) : [];
-      return { route: type.collection, scope: ids.length ? { include: ids } : {}, count: ids.length, companions: { search: 'a', ...(ids.length ? { include: ids } : {}) } };
+      return { route: type.collection, scope: ids.length ? { include: ids } : {}, count: ids.length, // orderby=include is sent with an include (and relevance with a search), as with fixtures:
+      // an id no item has where the target lists none (a valid value; the list is then empty).
+      companions: { search: 'a', include: ids.length ? ids : [NO_SUCH_ID] } };
     });
   existing.set(type.name, data);
   return data;
