@@ -744,6 +744,20 @@ function argUnsupported(arg: string): Fault {
 }
 
 const deviationFaults: Fault[] = [
+  // A server without autosaves (issue 34): a documented route missing is one deviation of that
+  // route (disc.route.*); every behaviour that needs it skips, naming it (src/behaviour.ts).
+  {
+    id: 'cms.autosaves-missing',
+    title: 'has no autosave routes: neither advertised in the index nor served (404 rest_no_route)',
+    caughtBy: TYPES.flatMap((t) => [`disc.route.cms.${t}.autosaves.collection`, `disc.route.cms.${t}.autosaves.item`]),
+    request(req) {
+      if (AUTOSAVES.test(req.route) || AUTOSAVE.test(req.route)) return json(404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+    },
+    response(req, res) {
+      if (req.method !== 'GET' || (req.route !== '/' && req.route !== '/cms/v2') || !res.json?.routes) return;
+      for (const key of Object.keys(res.json.routes)) if (/\/autosaves/.test(req.profile.toSpecRoute(key))) delete res.json.routes[key];
+    },
+  },
   // orderby=date, now that an ignored order makes filter.orderby.date skip (depending on filter.order).
   {
     id: 'cms.orderby-date-as-id',

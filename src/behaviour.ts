@@ -5,7 +5,9 @@
  * share a prerequisite that one of them owns (the others skip with `depends on <ID>`).
  */
 import { TestRunner, afterAll, expect, inject, test, type TestContext } from 'vitest';
+import { documentedRouteOf } from '../schemas/catalog/index.ts';
 import { getProfile, type Profile } from '../schemas/profiles.ts';
+import { findAdvertisedRoute } from './discovery.ts';
 import type { BehaviourDecl, BehaviourMeta, FailureKind } from '../schemas/results.ts';
 import { Client, idempotentUpdates, type Exchange } from './client.ts';
 import { failureKindOf, recordExchange, targetTrouble } from './failure-kind.ts';
@@ -262,6 +264,24 @@ function quoteRoutesSent(err: unknown, profile: Profile): void {
   e.message = message;
 }
 
+const isConformanceFailure = (err: unknown) => ['ConformanceFailure', 'AssertionError'].includes((err as Error)?.name);
+
+/**
+ * The first request of a behaviour that went to a documented route the target's index does not
+ * advertise (in a namespace it does advertise) and was answered 404: that route is missing, which
+ * `disc.route.<route>` reports.
+ */
+function missingRoute(log: readonly Exchange[], run: RunContext): { owner: string; why: string } | undefined {
+  const namespaces: string[] = Array.isArray(run.index?.namespaces) ? run.index.namespaces : [];
+  for (const e of log) {
+    if (e.status !== 404) continue;
+    const route = documentedRouteOf(run.profile.toSpecRoute(e.route));
+    if (!route || (route.namespace && !namespaces.includes(route.namespace)) || findAdvertisedRoute(run.index, route.path)) continue;
+    return { owner: `disc.route.${route.id}`, why: `${e.method} ${run.profile.toSpecRoute(e.route)} answered 404 and ${route.path} is not in the target's index` };
+  }
+  return undefined;
+}
+
 export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unknown, options: BehaviourOptions = {}): void {
   const file = currentFile();
   registerCleanup(file);
@@ -348,6 +368,15 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
         else {
           if (owner) meta.dependsOn = owner;
           skip(`${owner ? `depends on ${owner}: ` : ''}could not set up: ${(err as Error).message}`);
+        }
+      }
+      // A finding made on a documented route the target does not have (not in its index, and it
+      // answered 404): the route's own behaviour reports that, once; this one skips, naming it.
+      if (isConformanceFailure(err)) {
+        const missing = missingRoute(client.log, run);
+        if (missing && missing.owner !== decl.id) {
+          meta.dependsOn = missing.owner;
+          skip(`depends on ${missing.owner}: ${missing.why} (${(err as Error).message})`);
         }
       }
       if ((err as { code?: string })?.code !== 'VITEST_PENDING') {

@@ -45,3 +45,22 @@ export function endpointById(id: string): { route: RouteSpec; endpoint: Endpoint
 
 /** The namespaces of the extension instance that the core site does not have. */
 export const extensionOnlyNamespaces = (): string[] => catalog.namespaces.extensions.filter((n) => !catalog.namespaces.core.includes(n));
+
+/**
+ * The documented route a concrete path (spec names, e.g. `/cms/v2/posts/12/autosaves`) belongs to,
+ * if any: a route without parameters before one with them (`/suite/v4/module/all` before
+ * `/suite/v4/module/<slug>`). A path segment is any run of characters but a slash, or, where the
+ * documented pattern takes a slash (the plugin file of `/plugin/<plugin>`), of any characters.
+ */
+let routeMatchers: { route: RouteSpec; re: RegExp; params: number }[] | undefined;
+export function documentedRouteOf(path: string): RouteSpec | undefined {
+  routeMatchers ??= catalog.routes
+    .map((route) => {
+      const segments = (route.path.match(/<([^>]+)>/g) ?? []).map((m) => (route.params?.[m.slice(1, -1)]?.pattern?.includes('/') ? '.+' : '[^/]+'));
+      const literal = route.path.split(/<[^>]+>/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      return { route, re: new RegExp(`^${literal.map((part, i) => part + (i < segments.length ? `(?:${segments[i]})` : '')).join('')}$`, 'i'), params: segments.length };
+    })
+    .sort((a, b) => a.params - b.params);
+  const clean = path.split('?')[0]!.replace(/\/+$/, '') || '/';
+  return routeMatchers.find((m) => m.re.test(clean))?.route;
+}

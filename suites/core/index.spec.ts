@@ -95,8 +95,9 @@ for (const { ns, endpointId, other } of NAMESPACE_INDEXES) {
     const problems: string[] = [];
     const foreign = Object.keys(v.routes).filter((k) => k !== `/${expectedNs}` && !k.startsWith(`/${expectedNs}/`));
     if (foreign.length) problems.push(`${foreign.length} routes outside ${expectedNs} (first ${foreign[0]})`);
-    const missing = expectedRoutes.filter((p) => !findAdvertisedRoute(v, p));
-    if (missing.length) problems.push(`documented routes missing: ${missing.join(', ')}`);
+    // A documented route the site index lacks too is disc.route.<route>'s finding: a route missing is one deviation.
+    const missing = expectedRoutes.filter((p) => !findAdvertisedRoute(v, p) && findAdvertisedRoute(t.index, p));
+    if (missing.length) problems.push(`documented routes the site index lists are missing: ${missing.join(', ')}`);
     return problems;
   };
 
