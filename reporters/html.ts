@@ -7,7 +7,7 @@ import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
 import { deviationHeadline, deviationsOf } from '../schemas/deviations.ts';
 import { anchor, badge, copyBlock, counts, esc, page, percentBar, statusBar, type StatusCounts } from './html-kit.ts';
 import { embeddedName, embeddedNote, indexCurl, isEmbedded, onlyOne, rerunCommand, usesCredentials } from './reproduce.ts';
-import { LEVELS, describeNetwork, gatingFailures, runExitCode, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../schemas/results.ts';
+import { LEVELS, LEVEL_BASIS, describeNetwork, gatingFailures, runExitCode, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../schemas/results.ts';
 
 const KIND_HELP: Record<string, string> = {
   conformance: 'The target does not do what the specification states (a conformance failure).',
@@ -106,6 +106,9 @@ function networkBox(r: Results): string {
 }
 
 const levelRank = (b: BehaviourResult) => LEVELS.indexOf(b.level);
+/** A behaviour's level, with what it rests on (a SHOULD says it is a WordPress convention the spec does not state). */
+const levelBadge = (level: BehaviourResult['level']) =>
+  `<span class="lvl ${level}" title="${esc(LEVEL_BASIS[level])}">${level}</span>${level === 'SHOULD' ? '<div class="note">WordPress convention, not in the spec</div>' : ''}`;
 
 function failuresIndex(r: Results): string {
   const failed = r.behaviours.filter((b) => b.status === 'failed' || b.status === 'error');
@@ -122,7 +125,7 @@ ${bl.notRun.length ? `<details><summary>Entries not checked in this run (${bl.no
     .map((b) => {
       const k = known.get(b.id);
       const tag = b.status === 'error' ? '<span class="tag">could not be checked</span>' : bl ? (k ? '<span class="tag known" title="listed in the baseline">known</span>' : '<span class="tag new" title="not in the baseline">new</span>') : '';
-      return `<tr><td><span class="lvl ${b.level}">${b.level}</span></td><td><a class="id" href="#${anchor('b', b.id)}">${esc(b.id)}</a>${tag}<div>${esc(b.title)}</div></td><td class="why">${esc(b.reason ?? '')}</td></tr>`;
+      return `<tr><td>${levelBadge(b.level)}</td><td><a class="id" href="#${anchor('b', b.id)}">${esc(b.id)}</a>${tag}<div>${esc(b.title)}</div></td><td class="why">${esc(b.reason ?? '')}</td></tr>`;
     });
   return `<section id="failures"><h2>What fails (${failed.length})</h2>
 ${baselineBox}
@@ -249,7 +252,7 @@ function matrix(r: Results): string {
           const tag = b.status === 'failed' && r.baseline ? (known.has(b.id) ? '<span class="tag known">known</span>' : '<span class="tag new">new</span>') : '';
           const note =
             b.status === 'failed' || b.status === 'error' ? `<div class="why">${esc(b.reason ?? '')}</div>` : b.status === 'skipped' ? `<div class="skipwhy">skipped: ${esc(b.reason ?? '(no reason given)')}</div>` : '';
-          const row = `<tr class="beh ${b.status}" id="${anchor('b', b.id)}" data-status="${b.status}" data-level="${b.level}" data-text="${esc(text)}"><td>${badge(b.status)}</td><td><span class="lvl ${b.level}">${b.level}</span></td><td><span class="id">${esc(b.id)}</span>${tag}<div>${esc(b.title)}</div>${note}</td><td class="note">${esc(specLine(b).replace(/^.*? § /, '§ '))}</td><td class="note">${b.durationMs} ms</td></tr>`;
+          const row = `<tr class="beh ${b.status}" id="${anchor('b', b.id)}" data-status="${b.status}" data-level="${b.level}" data-text="${esc(text)}"><td>${badge(b.status)}</td><td>${levelBadge(b.level)}</td><td><span class="id">${esc(b.id)}</span>${tag}<div>${esc(b.title)}</div>${note}</td><td class="note">${esc(specLine(b).replace(/^.*? § /, '§ '))}</td><td class="note">${b.durationMs} ms</td></tr>`;
           const detail =
             b.status === 'failed' || b.status === 'error'
               ? `<tr class="detail" data-status="${b.status}" data-level="${b.level}" data-text="${esc(text)}" data-for="${esc(b.id)}"><td colspan="5">${failureDetail(r, b)}</td></tr>`

@@ -8,7 +8,7 @@
  *   <error> for a behaviour that could not be checked (target trouble or a harness bug),
  *   <skipped message="reason"/> for every skip.
  */
-import { LEVELS, type BehaviourResult, type Results } from '../schemas/results.ts';
+import { LEVELS, LEVEL_BASIS, type BehaviourResult, type Results } from '../schemas/results.ts';
 
 const escapeXml = (s: string) =>
   s
@@ -44,6 +44,7 @@ function testcase(b: BehaviourResult, known: Map<string, string>): string {
   const props: [string, string | undefined][] = [
     ['id', b.id],
     ['level', b.level],
+    ['basis', LEVEL_BASIS[b.level]],
     ['namespace', b.namespace || '(site)'],
     ['spec', b.spec],
     ['route', b.route],

@@ -25,6 +25,16 @@ export type Level = 'SECURITY' | 'MUST' | 'SHOULD';
 export const LEVELS: readonly Level[] = ['SECURITY', 'MUST', 'SHOULD'];
 
 /**
+ * What a level rests on, as every report says it beside a behaviour: a SHOULD is never the spec's
+ * word but a WordPress convention where the spec is silent, and never contradicts the spec.
+ */
+export const LEVEL_BASIS: Readonly<Record<Level, string>> = Object.freeze({
+  SECURITY: 'who may read or write without credentials; the specification does not state it: taken from the reference implementation (WordPress)',
+  MUST: 'stated by the specification',
+  SHOULD: 'a WordPress convention the specification does not state',
+});
+
+/**
  * A behaviour about credentials: who may read or write with which credentials (SECURITY, the
  * `auth.*` checks of part 5, `cms.<type>.auth.*`, the password of protected items). Every other
  * behaviour's verdict must not depend on whether the run was given credentials: it may skip
@@ -126,6 +136,8 @@ export interface BehaviourMeta extends BehaviourDecl {
 export interface BehaviourResult extends Omit<BehaviourMeta, 'spec'> {
   /** "core-routes.md § 4. Endpoints › Posts" */
   spec: string;
+  /** What its level rests on (LEVEL_BASIS): for a SHOULD, "a WordPress convention the specification does not state". */
+  basis?: string;
   specRef: SpecRef;
   status: Status;
   /** Why it failed, errored or was skipped (always present for those). */

@@ -9,6 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { computeCoverage } from '../schemas/coverage.ts';
 import {
+  LEVEL_BASIS,
   specString,
   summarize,
   networkSummary,
@@ -124,6 +125,7 @@ export function behaviourResults(cases: Iterable<TestCase>, errorsOut: Results['
     out.push({
       ...rest,
       spec: specString(spec),
+      basis: LEVEL_BASIS[meta.level],
       specRef: spec,
       status,
       ...(reason !== undefined ? { reason } : {}),

@@ -11,20 +11,23 @@
  * - the autosave list and read checks find their autosave by the id the create answered: an
  *   autosave answered with its parent's id is no fixture, and they depend on autosaves.create;
  * - the revision default-order check compares the lists in both orders: when they hold different
- *   revisions (one is missing from a list), it depends on revisions.created-on-update.
+ *   revisions (one is missing from a list), it depends on revisions.created-on-update;
+ * - and a SHOULD never contradicts what the spec states (embed answers with content.protected).
  */
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../targets/reference/index.ts';
 import { runSuite } from '../helpers/harness.ts';
 import { allFaults } from '../../faults/index.ts';
+import type { Fault } from '../../faults/proxy.ts';
 import type { BehaviourResult, Results } from '../../schemas/results.ts';
 
-/** The behaviours `only` selects on the reference server, with the named fault (or none), by ID. */
-async function run(only: string, faultId?: string): Promise<Record<string, BehaviourResult> & { deviations?: Results['deviations'] }> {
+/** The behaviours `only` selects on the reference server, with the named fault (or none, or a test double), by ID. */
+async function run(only: string, faultId?: string | Fault): Promise<Record<string, BehaviourResult> & { deviations?: Results['deviations'] }> {
   const s = await startReferenceServer({ port: 0 });
   try {
     const target = { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec' as const };
-    const r = (await runSuite(target, { only, ...(faultId ? { faults: allFaults.filter((f) => f.id === faultId) } : {}) })).results();
+    const faults = typeof faultId === 'string' ? allFaults.filter((f) => f.id === faultId) : faultId ? [faultId] : undefined;
+    const r = (await runSuite(target, { only, ...(faults ? { faults } : {}) })).results();
     return Object.assign(Object.fromEntries(r.behaviours.map((x) => [x.id, x])), { deviations: r.deviations });
   } finally {
     await s.stop();
@@ -64,6 +67,23 @@ describe('what a check relies on but does not own', () => {
     expect(b['cms.posts.autosaves.create']!.status).toBe('failed');
     for (const id of ids.slice(1)) expect(b[id], id).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^depends on cms\.posts\.autosaves\.create: .*with the id of its parent/) });
     expect(statuses(await run(only), ids)).toEqual(['passed', 'passed', 'passed']);
+  });
+
+  it('a SHOULD never contradicts the spec: content carrying only content.protected in embed answers (part 2 declares it for embed) passes the embed field set', async () => {
+    // A test double of a server written from the documents: embed answers keep the content object
+    // with what part 2 declares for embed (protected), where WordPress leaves content out.
+    const protectedOnly: Fault = {
+      id: 'double.embed-content-protected',
+      title: 'answers content as {protected} in embed context',
+      caughtBy: [],
+      response(req, res) {
+        if (req.method !== 'GET' || req.query.get('context') !== 'embed') return;
+        const items = Array.isArray(res.json) ? res.json : res.json && typeof res.json === 'object' && 'id' in res.json ? [res.json] : [];
+        for (const item of items) item.content = { protected: false };
+      },
+    };
+    const ids = ['cms.posts.context.embed', 'cms.posts.context.embed.fields'];
+    expect(statuses(await run('^cms\\.posts\\.context\\.embed', protectedOnly), ids)).toEqual(['passed', 'passed']);
   });
 
   it('cms.revision-not-created: the revision default-order check skips, depending on revisions.created-on-update', async () => {
