@@ -10,7 +10,7 @@ import { getProfile, type Profile } from '../schemas/profiles.ts';
 import { findAdvertisedRoute } from './discovery.ts';
 import type { BehaviourDecl, BehaviourMeta, FailureKind } from '../schemas/results.ts';
 import { Client, idempotentUpdates, type Exchange } from './client.ts';
-import { failureKindOf, recordExchange, targetTrouble } from './failure-kind.ts';
+import { failureKindOf, recordExchange, requestLine, targetTrouble } from './failure-kind.ts';
 import { siteOfCaller } from './declaration-site.ts';
 import { ConformanceFailure } from './errors.ts';
 import { eventWriter } from './events.ts';
@@ -254,6 +254,23 @@ export interface BehaviourOptions {
 /** Where behaviour() was called, or where `above` was (src/declaration-site.ts). */
 export const declarationSite = (above: Function = behaviour): string | undefined => siteOfCaller(above);
 
+/**
+ * A failure's message shows the last request the check sent, as it went on the wire (method, route,
+ * query, credentials, body), at the end of its first line: the reader need not know our code to
+ * repeat it. Not where the message already shows that request whole.
+ */
+function showRequestSent(e: Error, log: readonly Exchange[], profile: Profile): void {
+  const last = log.at(-1);
+  if (!last || typeof e.message !== 'string') return;
+  const line = requestLine(last, (r) => profile.toSpecRoute(r));
+  const bare = line.replace(/ \(.*$/, '');
+  if (e.message.includes(bare)) return;
+  const nl = e.message.indexOf('\n');
+  const message = nl === -1 ? `${e.message} [last request: ${line}]` : `${e.message.slice(0, nl)} [last request: ${line}]${e.message.slice(nl)}`;
+  if (typeof e.stack === 'string' && e.stack.includes(e.message)) e.stack = e.stack.replace(e.message, () => message);
+  e.message = message;
+}
+
 /** The message of a failure names the routes the target was sent, with the spec names beside them (src/route-names.ts). */
 function quoteRoutesSent(err: unknown, profile: Profile): void {
   const e = err as Error;
@@ -387,6 +404,7 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
           if (trouble && !e.message.startsWith(trouble)) e.message = `${trouble}; the check could not go on (${e.message})`;
         }
         meta.exchanges = client.log.slice(-3).map(recordExchange);
+        if (isConformanceFailure(err)) showRequestSent(err as Error, client.log, run.profile);
         quoteRoutesSent(err, run.profile);
       }
       throw err;

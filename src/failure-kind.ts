@@ -48,3 +48,21 @@ export function failureKindOf(err: unknown, log: readonly Exchange[] = []): Fail
   if (targetTrouble(log)) return 'target';
   return 'harness';
 }
+
+/**
+ * A request as it went on the wire, in one line a reader can act on: method, the documented route
+ * (spec names), the query exactly as sent (its forms: comma lists, `o[k]=v`), whether it carried
+ * credentials, and the start of its body.
+ */
+export function requestLine(e: Pick<Exchange, 'method' | 'url' | 'route' | 'auth' | 'requestBody'>, toSpecRoute: (route: string) => string = (r) => r): string {
+  let query = '';
+  try {
+    const params = [...new URL(e.url).searchParams.entries()].filter(([k]) => k !== 'rest_route');
+    query = params.map(([k, v]) => `${k}=${v}`).join('&');
+  } catch {
+    /* not a URL: no query shown */
+  }
+  const who = e.auth === 'none' ? 'without credentials' : e.auth === 'configured' ? 'with credentials' : 'with other credentials';
+  const body = e.requestBody ? `, body ${e.requestBody.length > 120 ? `${e.requestBody.slice(0, 120)}…` : e.requestBody}` : '';
+  return `${e.method} ${toSpecRoute(e.route)}${query ? `?${query}` : ''} (${who}${body})`;
+}

@@ -297,7 +297,8 @@ behaviour(
     items.forEach((_, i) => {
       const r = responses[i];
       const expected = i === 3 ? ['rest_no_route', 'rest_batch_not_allowed'] : ['rest_batch_not_allowed'];
-      if (!r || !refused(r.status) || !expected.includes(r.body?.code)) wrong.push(`${names[i]}: ${r?.status} ${r?.body?.code}`);
+      if (!r || !refused(r.status) || !expected.includes(r.body?.code))
+        wrong.push(`${names[i]} item (${items[i]!.method} ${(items[i]!.path ?? '').split('?')[0]}): ${!r ? 'no answer in responses[]' : `answered ${r.status}${typeof r.body?.code === 'string' ? ` ${r.body.code}` : ` with no error code (${JSON.stringify(r.body)?.slice(0, 80)})`}`}`);
     });
     if (wrong.length) t.fail(`not refused as not batchable (expected 400 rest_batch_not_allowed): ${wrong.join('; ')}`);
   },

@@ -22,12 +22,15 @@ export type Level = 'MUST' | 'SHOULD';
 export interface Expect<T> {
   value: T;
   level: Level;
+  /** The step whose request gave the item this value (for the message: the step that finds a difference is not always the one that made it). */
+  since?: string;
 }
 
-const must = <T>(value: T): Expect<T> => ({ value, level: 'MUST' });
-const should = <T>(value: T): Expect<T> => ({ value, level: 'SHOULD' });
+const must = <T>(value: T, since?: string): Expect<T> => ({ value, level: 'MUST', ...(since ? { since } : {}) });
+const should = <T>(value: T, since?: string): Expect<T> => ({ value, level: 'SHOULD', ...(since ? { since } : {}) });
 /** The value kept by a rule of `level`: a value only WordPress predicts stays a SHOULD. */
-const kept = <T>(e: Expect<T> | undefined, level: Level): Expect<T> | undefined => (e === undefined ? undefined : { value: e.value, level: e.level === 'SHOULD' || level === 'SHOULD' ? 'SHOULD' : 'MUST' });
+const kept = <T>(e: Expect<T> | undefined, level: Level): Expect<T> | undefined =>
+  e === undefined ? undefined : { value: e.value, level: e.level === 'SHOULD' || level === 'SHOULD' ? 'SHOULD' : 'MUST', ...(e.since ? { since: e.since } : {}) };
 
 /** Part 3: statuses accepted on write. */
 export const WRITE_STATUSES: readonly string[] = catalog.statuses.write;
@@ -220,11 +223,11 @@ export function step(world: World, op: Op, ctx: StepContext): Outcome[] {
     const f = op.fields;
     const item: PItem = {
       ref: op.ref,
-      exists: must(true),
-      status: must(f.status),
-      title: must(f.title),
-      slug: must(f.slug),
-      ...(f.parent !== undefined ? { parent: must(f.parent) } : {}),
+      exists: must(true, ctx.step),
+      status: must(f.status, ctx.step),
+      title: must(f.title, ctx.step),
+      slug: must(f.slug, ctx.step),
+      ...(f.parent !== undefined ? { parent: must(f.parent, ctx.step) } : {}),
       dateFuture: f.status === 'future',
       rev: { listed: [], added: [0, 0], why: [], latest: [null], deleted: [] },
       autosave: { id: null },
@@ -250,13 +253,13 @@ function transition(world: World, item: PItem, cls: Cls, op: Exclude<Op, { kind:
       const written: PItem = {
         ...item,
         // What was sent is stored (MUST); what was not sent stays as it was (SHOULD: partial update).
-        status: f.status !== undefined ? must(f.status) : kept(item.status, 'SHOULD'),
-        title: f.title !== undefined ? must(f.title) : kept(item.title, 'SHOULD'),
+        status: f.status !== undefined ? must(f.status, ctx.step) : kept(item.status, 'SHOULD'),
+        title: f.title !== undefined ? must(f.title, ctx.step) : kept(item.title, 'SHOULD'),
         // Leaving the trash (a transition, not shown): WordPress gives back the slug the item had
         // before the trash, even over one sent with the update; the reference server keeps
         // …__trashed, or the slug sent. Not determined.
-        slug: (cls === 'trash' && f.status !== undefined && f.status !== TRASH) || f.slugTaken !== undefined ? undefined : f.slug !== undefined ? must(f.slug) : kept(item.slug, 'SHOULD'),
-        parent: f.parent !== undefined ? must(f.parent) : kept(item.parent, 'SHOULD'),
+        slug: (cls === 'trash' && f.status !== undefined && f.status !== TRASH) || f.slugTaken !== undefined ? undefined : f.slug !== undefined ? must(f.slug, ctx.step) : kept(item.slug, 'SHOULD'),
+        parent: f.parent !== undefined ? must(f.parent, ctx.step) : kept(item.parent, 'SHOULD'),
         dateFuture: f.status !== undefined ? f.status === 'future' : item.dateFuture,
         autosave: item.autosave,
       };
@@ -279,14 +282,14 @@ function transition(world: World, item: PItem, cls: Cls, op: Exclude<Op, { kind:
             label: 'still in the trash',
             preferred: true,
             response: ANSWER.any(410),
-            world: replace(world, { ...item, exists: must(true), status: must(TRASH), title: kept(item.title, 'SHOULD'), slug: kept(item.slug, 'SHOULD'), parent: kept(item.parent, 'SHOULD') }),
+            world: replace(world, { ...item, exists: must(true, ctx.step), status: must(TRASH, ctx.step), title: kept(item.title, 'SHOULD'), slug: kept(item.slug, 'SHOULD'), parent: kept(item.parent, 'SHOULD') }),
             because: `${SPEC_RULE1}; a DELETE without force never deletes permanently`,
           },
         ];
       const trashed: PItem = {
         ...item,
-        exists: must(true),
-        status: must(TRASH),
+        exists: must(true, ctx.step),
+        status: must(TRASH, ctx.step),
         title: kept(item.title, 'SHOULD'),
         // WordPress appends __trashed to the slug of a trashed item: not determined.
         slug: undefined,
@@ -296,7 +299,7 @@ function transition(world: World, item: PItem, cls: Cls, op: Exclude<Op, { kind:
       return [{ label: 'trashed', preferred: true, response: ANSWER.ok, world: replace(world, trashed), because: SPEC_RULE1 }];
     }
     case 'delete': {
-      const gone: PItem = { ...item, exists: must(false), status: undefined, title: undefined, slug: undefined, parent: undefined };
+      const gone: PItem = { ...item, exists: must(false, ctx.step), status: undefined, title: undefined, slug: undefined, parent: undefined };
       return [{ label: 'deleted permanently', preferred: true, response: ANSWER.ok, world: orphan(replace(world, gone), item.id), because: 'part 3, rule 1: with force=true the trash is bypassed and the item is deleted permanently' }];
     }
     case 'autosave':
@@ -402,6 +405,9 @@ export const opRef = (op: Op): number => op.ref;
 /** What was observed of every item of the sequence (null: not readable, not listed in any status). */
 export type Observation = Map<number, Seen | null>;
 
+/** Which step's request gave an expected value: ` (since step 1.2)` (nothing for a value the last check observed). */
+const sinceText = (e: Expect<unknown>): string => (e.since ? ` (since step ${e.since})` : '');
+
 /** Where a predicted world and the observation differ, at MUST level only or at every level. */
 export function mismatches(world: World, seen: Observation, level: Level, name: (ref: number) => string): { text: string; level: Level }[] {
   const out: { text: string; level: Level }[] = [];
@@ -410,14 +416,14 @@ export function mismatches(world: World, seen: Observation, level: Level, name: 
     const obs = seen.get(item.ref);
     if (obs === undefined) continue;
     if (counts(item.exists)) {
-      if (item.exists.value && obs === null) out.push({ text: `${name(item.ref)} should exist (status ${item.status?.value ?? 'any'}), but it is not listed in any status`, level: item.exists.level });
-      if (!item.exists.value && obs !== null) out.push({ text: `${name(item.ref)} should be deleted for good, but it is listed with status ${obs.status}`, level: item.exists.level });
+      if (item.exists.value && obs === null) out.push({ text: `${name(item.ref)} should exist (status ${item.status?.value ?? 'any'}${sinceText(item.status ?? item.exists)}), but it is not listed in any status`, level: item.exists.level });
+      if (!item.exists.value && obs !== null) out.push({ text: `${name(item.ref)} should be deleted for good${sinceText(item.exists)}, but it is listed with status ${obs.status}`, level: item.exists.level });
     }
     if (obs === null || !item.exists.value) continue;
     for (const k of ['status', 'title', 'slug', 'parent'] as const) {
       const e = item[k] as Expect<string | number> | undefined;
       if (!counts(e)) continue;
-      if (obs[k] !== e!.value) out.push({ text: `${name(item.ref)} should have ${k} ${JSON.stringify(e!.value)}, but has ${JSON.stringify(obs[k])}`, level: e!.level });
+      if (obs[k] !== e!.value) out.push({ text: `${name(item.ref)} should have ${k} ${JSON.stringify(e!.value)}${sinceText(e!)}, but has ${JSON.stringify(obs[k])}`, level: e!.level });
     }
   }
   // Part 2: the slug is an identifier unique for the type. Published items only: a draft may keep
