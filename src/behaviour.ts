@@ -120,6 +120,8 @@ export function runContext(): RunContext {
       // on the worker's global object).
       ...(c.maxRps ? { rate: workerRate(info.runId, c.maxRps / workers) } : {}),
       mapRoute: (r) => profile.toTargetRoute(r),
+      // A run that may not write sends no write, whatever a check tries (the check skips).
+      ...(info.writes.allowed ? {} : { readOnly: info.writes.reason }),
       // One line per request in the run's events.ndjson (forks inherit it; each fork tags its behaviour ID).
       ...(info.eventLog ? { onExchange: eventWriter(info.eventLog, 'suite') } : {}),
     }),
@@ -185,6 +187,8 @@ function settle<T>(p: Prerequisite<T>): Promise<Settled<T>> {
         const unmet =
           err instanceof Unmet
             ? err
+            : e?.name === 'WritesNotAllowed'
+              ? new Unmet(e.message, 'skipped')
             : e?.name === 'ConformanceFailure' || e?.name === 'AssertionError'
               ? new Unmet(e.message, 'failed', 'conformance')
               : new Unmet(e?.message ?? String(err), 'error', failureKindOf(err, client.log));
@@ -378,6 +382,8 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
     try {
       await fn(t);
     } catch (err) {
+      // A write the run may not send was refused before it went out: not checked here.
+      if ((err as Error)?.name === 'WritesNotAllowed') skip((err as Error).message);
       // A fixture that could not be made: the behaviour that owns creating it reports that; this one skips.
       if ((err as Error)?.name === 'FixtureError') {
         const owner = (err as FixtureError).owner;

@@ -10,7 +10,7 @@
  */
 import { Agent, request as undiciRequest } from './http.ts';
 import type { RecordedExchange } from '../schemas/results.ts';
-import { TargetError } from './errors.ts';
+import { TargetError, WritesNotAllowed } from './errors.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, NOT_SENT, NO_ANSWER, READS, backoffMs, formatBytes, gatewayTrouble, headerValue, parseJson, readBody, refuseBody, retryAfterMs, sleep } from './transient.ts';
 import { Limiter, RateLimiter } from './pacing.ts';
 
@@ -85,6 +85,8 @@ export interface ClientOptions {
   mapRoute?: (route: string) => string;
   /** Called for every completed exchange (event log, attribution). */
   onExchange?: (e: Exchange) => void;
+  /** The run may not write (why, e.g. "--read-only"): every request but GET, HEAD and OPTIONS is refused before it is sent (WritesNotAllowed). */
+  readOnly?: string;
 }
 
 export function serializeQuery(query: Record<string, QueryValue>): string {
@@ -231,6 +233,7 @@ export class Client {
     // WordPress honours ?_method= and X-HTTP-Method-Override: the effective method decides whether a retry is safe.
     const override = String(opts.headers?.['X-HTTP-Method-Override'] ?? opts.headers?.['x-http-method-override'] ?? opts.query?._method ?? (/(?:^|&)_method=([^&]*)/i.exec(opts.rawQuery ?? '')?.[1] ?? '')).toUpperCase();
     const effective = (override || method) as Method;
+    if (this.opts.readOnly !== undefined && !(READS.has(method) && READS.has(effective))) throw new WritesNotAllowed(effective, route, this.opts.readOnly);
     const isRead = READS.has(effective) || this.opts.repeatable?.(effective, targetRoute) === true;
 
     const exchange: Exchange = {

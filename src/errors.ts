@@ -35,3 +35,19 @@ export class ConformanceFailure extends Error {
     this.stack = `${this.name}: ${message}`;
   }
 }
+
+/**
+ * A write the run may not send (--read-only, no --allow-writes on a site that is not on loopback):
+ * the client refuses it before anything goes on the wire, so a read-only run sends no write,
+ * whatever a check tries. The behaviour that tried skips with the reason.
+ */
+export class WritesNotAllowed extends Error {
+  override name = 'WritesNotAllowed';
+  constructor(
+    readonly method: string,
+    readonly route: string,
+    readonly reason: string,
+  ) {
+    super(`writes not allowed: ${reason} (${method} ${route} was not sent)`);
+  }
+}

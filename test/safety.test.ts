@@ -11,6 +11,7 @@ import { Client } from '../src/client.ts';
 import { listTagged } from '../src/fixtures.ts';
 import { getProfile } from '../schemas/profiles.ts';
 import { runSuite, sharedWordPress } from './helpers/harness.ts';
+import { startReferenceServer } from '../targets/reference/index.ts';
 
 const wp = sharedWordPress();
 
@@ -25,6 +26,32 @@ describe('write policy', () => {
     expect(writePolicy(cfg({ 'allow-writes': true }), { url: 'https://site.example', embedded: null }).allowed).toBe(true);
     expect(writePolicy(cfg({}), { url: 'http://127.0.0.1:8080', embedded: null }).allowed).toBe(true);
     expect(writePolicy(cfg({ 'read-only': true, 'allow-writes': true }), { url: 'http://127.0.0.1:8080', embedded: null })).toEqual({ allowed: false, reason: '--read-only' });
+  });
+});
+
+describe('a read-only run sends no write, whatever a check tries (issue 35)', () => {
+  it('the client refuses every write before it is sent, naming the reason', async () => {
+    const client = new Client({ baseUrl: 'http://127.0.0.1:9', readOnly: '--read-only' });
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const)
+      await expect(client.request(method, '/cms/v2/posts')).rejects.toMatchObject({ name: 'WritesNotAllowed', message: `writes not allowed: --read-only (${method} /cms/v2/posts was not sent)` });
+    // A GET that asks to be taken for a write (_method) is one.
+    await expect(client.get('/cms/v2/posts', { query: { _method: 'DELETE' } })).rejects.toMatchObject({ name: 'WritesNotAllowed' });
+    expect(client.requests).toBe(0);
+    await client.close();
+  });
+
+  it('every behaviour against the reference server (every namespace), with credentials: reads only', async () => {
+    const server = await startReferenceServer({ port: 0 });
+    try {
+      const run = await runSuite({ url: server.url, user: server.user, appPassword: server.appPassword, profile: 'spec' }, { faults: [], args: ['--read-only'], removeReport: true });
+      expect(run.stats!.total).toBeGreaterThan(300);
+      expect(run.stats!.byMethod).toEqual({ GET: run.stats!.total });
+      const results = run.results();
+      expect(results.summary.failed).toBe(0);
+      expect(results.behaviours.filter((b) => b.status === 'error')).toEqual([]);
+    } finally {
+      await server.stop();
+    }
   });
 });
 
