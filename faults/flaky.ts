@@ -19,6 +19,8 @@ export interface FlakyOptions {
   stallMs?: number;
   /** Every Nth request is answered `503` with `Retry-After: retryAfterSec` and an HTML page, not forwarded. */
   unavailableEvery?: number;
+  /** Every Nth request is forwarded, and the target's answer replaced by `503` with `Retry-After` and an HTML page: a gateway that answers so after the application acted. */
+  unavailableAfterEvery?: number;
   retryAfterSec?: number;
   /** Every Nth request is answered `200` with an HTML page (a captive portal), not forwarded. */
   captiveEvery?: number;
@@ -34,6 +36,7 @@ export interface FlakyStats {
   reset: number;
   stalled: number;
   unavailable: number;
+  unavailableAfter: number;
   captive: number;
   truncated: number;
   slow: number;

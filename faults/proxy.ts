@@ -144,7 +144,7 @@ export async function startFaultProxy(
 ): Promise<FaultProxy> {
   const chaos = opts.chaos;
   const flaky = opts.flaky;
-  const flakyStats: FlakyStats = { gateway: 0, reset: 0, stalled: 0, unavailable: 0, captive: 0, truncated: 0, slow: 0 };
+  const flakyStats: FlakyStats = { gateway: 0, reset: 0, stalled: 0, unavailable: 0, unavailableAfter: 0, captive: 0, truncated: 0, slow: 0 };
   const huge = { started: 0, bytesSent: 0 };
   const random = prng(chaos?.seed ?? 1);
   const chaosStats: ChaosStats = { stalled: 0, reset: 0, errors: 0, rateLimited: 0, malformed: 0, html: 0 };
@@ -169,7 +169,7 @@ export async function startFaultProxy(
     const n = stats.total;
     const every = (k: number | undefined) => !!k && n % k === 0;
     /** What flaky does with the target's answer (decided now, by request count). */
-    let flakyAfter: 'gateway' | 'truncate' | 'slow' | undefined;
+    let flakyAfter: 'gateway' | 'unavailable' | 'truncate' | 'slow' | undefined;
     if (flaky) {
       if (every(flaky.resetEvery)) {
         flakyStats.reset++;
@@ -194,6 +194,7 @@ export async function startFaultProxy(
         if (req.socket.destroyed) return;
       }
       if (every(flaky.gatewayEvery)) flakyAfter = 'gateway';
+      else if (every(flaky.unavailableAfterEvery)) flakyAfter = 'unavailable';
       else if (every(flaky.truncateEvery)) flakyAfter = 'truncate';
       else if (every(flaky.slowBodyEvery)) flakyAfter = 'slow';
     }
@@ -302,6 +303,13 @@ export async function startFaultProxy(
       flakyStats.gateway++;
       res.writeHead(502, { 'content-type': 'text/html; charset=UTF-8' });
       res.end(GATEWAY_PAGE);
+      return;
+    }
+    if (flakyAfter === 'unavailable') {
+      // The application answered (and did the work); a gateway in front of it answers 503 with Retry-After anyway.
+      flakyStats.unavailableAfter++;
+      res.writeHead(503, { 'content-type': 'text/html; charset=UTF-8', 'retry-after': String(flaky!.retryAfterSec ?? 1) });
+      res.end(UNAVAILABLE_PAGE);
       return;
     }
     const bytes = Buffer.from(text);

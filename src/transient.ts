@@ -12,8 +12,9 @@
  * - a 2xx HTML page where the application answers JSON (a captive portal or a proxy's page).
  * Reads (GET, HEAD, OPTIONS) are sent again freely, and updates whose repetition is harmless
  * (idempotentUpdates). Other writes only when the first attempt cannot have reached the
- * application: the connection was refused or never made, a 429, or a 503 with Retry-After (a
- * refusal before the work). Everything else a write meets is thrown at once
+ * application: the connection was refused or never made, or a 429 (a refusal before the work).
+ * A 503 with Retry-After may come from a gateway after the application acted (reads wait as it
+ * asks; a write is not sent again). Everything else a write meets is thrown at once
  * (src/fixtures.ts finds and removes a tagged item a failed create may have made, then retries).
  * An application's own 5xx (its JSON error) is returned as is: a server failure is a finding.
  *

@@ -11,7 +11,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startFaultProxy, type FlakyOptions } from '../faults/proxy.ts';
+import { startFaultProxy, type Fault, type FlakyOptions } from '../faults/proxy.ts';
 import type { BehaviourResult, Results } from '../schemas/results.ts';
 import { startReferenceServer } from '../targets/reference/index.ts';
 import { BIN, exec, runCli } from './helpers/cli.ts';
@@ -29,6 +29,8 @@ const EVERY_KIND: FlakyOptions = {
   stallEvery: 71,
   stallMs: 3_500,
   unavailableEvery: 97,
+  // A gateway's 503 with Retry-After after the application acted (issue 35): a write is not sent again on it.
+  unavailableAfterEvery: 89,
   retryAfterSec: 1,
   captiveEvery: 61,
   truncateEvery: 43,
@@ -97,7 +99,7 @@ describe('a flaky network between the suite and a healthy target', () => {
       expect(a.summary.passed).toBe(a.summary.total);
       expect(run.stderr).not.toMatch(/internal error/i);
       const f = proxy.flaky;
-      for (const kind of ['gateway', 'reset', 'stalled', 'unavailable', 'captive', 'truncated', 'slow'] as const) expect(f[kind], `flaky ${kind}`).toBeGreaterThan(0);
+      for (const kind of ['gateway', 'reset', 'stalled', 'unavailable', 'unavailableAfter', 'captive', 'truncated', 'slow'] as const) expect(f[kind], `flaky ${kind}`).toBeGreaterThan(0);
       const cmp = compareVerdicts(a, b);
       expect(failedIds(b)).toEqual([]);
       // Reads are retried; writes that may have reached the application are not (they are errors:
@@ -116,6 +118,39 @@ describe('a flaky network between the suite and a healthy target', () => {
       await proxy.close();
       await clean.stop();
       await noisy.stop();
+    }
+  }, 300_000);
+
+  it("a gateway's 503 with Retry-After after the application acted: the write is not sent again, so nothing is made twice (issue 35)", async () => {
+    // Every other create and batch is forwarded (the application acts) and answered 503 with
+    // Retry-After, as a gateway in front of the site can do. Sent again, a batch would create its
+    // items twice and the checks would fail on what the suite did itself.
+    let writes = 0;
+    const afterActing: Fault = {
+      id: 'double.unavailable-after-acting',
+      title: 'a gateway answers 503 with Retry-After after the application acted on every other batch or create',
+      caughtBy: [],
+      response(req, res) {
+        if (req.method !== 'POST' || !/^\/(batch\/v1|cms\/v2\/(posts|pages))$/.test(req.route) || ++writes % 2) return;
+        res.status = 503;
+        res.headers = { 'content-type': 'text/html; charset=UTF-8', 'retry-after': '1' };
+        res.json = undefined;
+        res.text = '<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>';
+      },
+    };
+    const server = await startReferenceServer({ port: 0 });
+    const proxy = await startFaultProxy(server.url, [afterActing], { profile: 'spec' });
+    try {
+      const run = await runCli(['run', '--target', proxy.url, '--profile', 'spec', '--user', server.user, '--app-password', server.appPassword, '--seed', '1', '--only', '^batch\\.(endpoints|item|validation)\\.', '--report', 'json'], { timeoutMs: 240_000, removeReport: true });
+      const results = run.results();
+      expect(writes).toBeGreaterThan(4);
+      expect(failedIds(results)).toEqual([]);
+      const errors = results.behaviours.filter((b) => b.status === 'error');
+      expect(errors.length).toBeGreaterThan(0);
+      for (const b of errors) expect(b.reason, b.id).toMatch(/answered 503 with Retry-After.*a write is not sent again/);
+    } finally {
+      await proxy.close();
+      await server.stop();
     }
   }, 300_000);
 
