@@ -64,8 +64,12 @@ export const batchHandlers: HandlerTable = {
         return p;
       });
       const failed = prepared.some(isRestError);
+      // Another reading of the answer the spec does not show (dialect batch-answers=other).
+      const other = ctx.site.dialect.batchAnswers === 'other';
+      const result = (e: Envelope | null) => (e === null ? null : { status: e.status, body: e.body });
       if (failed && mode === 'require-all-validate') {
-        return new RestResponse({ failed: 'validation', responses: prepared.map((p) => (isRestError(p) ? errorEnvelope(p) : null)) }, 207);
+        const answers = prepared.map((p) => (isRestError(p) ? errorEnvelope(p) : null));
+        return other ? new RestResponse({ results: answers.map(result) }, 400) : new RestResponse({ failed: 'validation', responses: answers }, 207);
       }
 
       // Then each item in order (permission, handler), errors as their envelopes.
@@ -75,7 +79,7 @@ export const batchHandlers: HandlerTable = {
         res.headers.Allow = ctx.pipeline.allow(p.entry, p.req);
         return envelope(res);
       });
-      return new RestResponse({ responses }, 207);
+      return other ? new RestResponse({ results: responses.map(result) }, 200) : new RestResponse({ responses }, 207);
     },
   },
 };

@@ -46,6 +46,13 @@ export interface Dialect {
    * `{code, message, data.status}`; no `_links` on items).
    */
   conventions: 'wordpress' | 'none';
+  /**
+   * The answer of POST /batch/v1 (core part 4: "Batch response shape and the exact behaviour of the
+   * two validation modes: not shown"): WordPress's (207, `{responses: [{body, status, headers}]}`;
+   * `{failed: "validation", responses}` when require-all-validate stops), or another (200,
+   * `{results: [{status, body}]}`; 400 with the same shape when require-all-validate stops).
+   */
+  batchAnswers: 'wordpress' | 'other';
 }
 
 export const DEFAULT_DIALECT: Readonly<Dialect> = Object.freeze({
@@ -55,6 +62,7 @@ export const DEFAULT_DIALECT: Readonly<Dialect> = Object.freeze({
   textFields: 'string-or-object',
   statuses: 'wordpress',
   conventions: 'wordpress',
+  batchAnswers: 'wordpress',
 });
 
 /** The switches as written on the command line, with the Dialect key each sets. */
@@ -65,6 +73,7 @@ const SWITCHES: Record<string, { key: keyof Dialect; values: readonly string[] }
   'text-fields': { key: 'textFields', values: ['string-or-object', 'object'] },
   statuses: { key: 'statuses', values: ['wordpress', 'alternative'] },
   conventions: { key: 'conventions', values: ['wordpress', 'none'] },
+  'batch-answers': { key: 'batchAnswers', values: ['wordpress', 'other'] },
 };
 
 /**

@@ -69,10 +69,20 @@ export async function findLabelled(t: BehaviourContext, collection: Collection, 
   return mine;
 }
 
-/** Track the ids a batch answer reports (when it has the reference shape), before any check. */
+/**
+ * The per-item answers of a batch answer, where it has them in a shape one can tell: WordPress's
+ * `responses[]`, a `results[]`, or a list as the whole body (the shape is not shown: part 4 › Batch).
+ */
+export function perItemAnswers(res: Response): any[] | undefined {
+  const b = res.body;
+  const list = Array.isArray(b) ? b : Array.isArray(b?.responses) ? b.responses : Array.isArray(b?.results) ? b.results : undefined;
+  return list;
+}
+
+/** Track the ids a batch answer reports (when its per-item answers can be told), before any check. */
 export function trackFromAnswer(t: BehaviourContext, res: Response, items: Item[]) {
-  const responses = res.body?.responses;
-  if (!Array.isArray(responses)) return;
+  const responses = perItemAnswers(res);
+  if (!responses) return;
   responses.forEach((r: any, i: number) => {
     const id = r?.body?.id;
     const path = items[i]?.path;
@@ -108,7 +118,7 @@ export async function expectNothingApplied(t: BehaviourContext, label: string, w
 export async function expectItemRefused(t: BehaviourContext, res: Response, badIndex: number, label: string, what: string) {
   if (refused(res.status)) return expectNothingApplied(t, label, `the batch with ${what} was refused (${res.status})`);
   if (!ok(res.status)) t.fail(`the batch with ${what} answered ${res.status}: neither refused (4xx) nor answered per item`);
-  const item = res.body?.responses?.[badIndex];
+  const item = perItemAnswers(res)?.[badIndex];
   if (!item || typeof item.status !== 'number') t.fail(`the batch with ${what} was accepted (${res.status}) and shows no error for that item`);
   if (!refused(item.status)) t.fail(`the batch with ${what} was accepted and that item answered ${item.status}, not an error`);
 }
