@@ -13,6 +13,7 @@
  */
 import { endpointById } from '../schemas/catalog/index.ts';
 import { catalog } from '../schemas/catalog/index.ts';
+import { routeShape } from '../schemas/route-keys.ts';
 import { json, type Fault, type FaultRequest, type FaultResponse } from './proxy.ts';
 
 const TYPES = ['posts', 'pages'] as const;
@@ -670,7 +671,7 @@ export const issue26Faults: Fault[] = [
 function advertisedArgs(req: FaultRequest, res: FaultResponse, edit: (args: Record<string, any>, specRoute: string, methods: string[]) => void): void {
   if (req.route !== '/' || !isGet(req) || !res.json?.routes) return;
   for (const [key, entry] of Object.entries<any>(res.json.routes)) {
-    const spec = req.profile.toSpecRoute(key).replace(/\(\?P<(\w+)>[^)]*\)/g, '<$1>');
+    const spec = routeShape(req.profile.toSpecRoute(key));
     if (!/^\/cms\/v2\/(posts|pages)(\/|$)/.test(spec)) continue;
     for (const e of entry?.endpoints ?? []) if (e?.args && typeof e.args === 'object') edit(e.args, spec, e.methods ?? []);
   }

@@ -22,6 +22,7 @@
  * response throws a TargetError (a check that needs the body cannot be made).
  */
 import { TargetError } from './errors.ts';
+import { routeKeyRegex } from '../schemas/route-keys.ts';
 
 type Method = string;
 
@@ -82,11 +83,9 @@ export function idempotentUpdates(index: any, specNamespace: (ns: string) => str
     if (!IDEMPOTENT_UPDATE_NAMESPACES.has(ns)) continue;
     const endpoints: any[] = Array.isArray(def?.endpoints) ? def.endpoints : [];
     if (!endpoints.some((e) => ['POST', 'PUT', 'PATCH'].every((m) => e?.methods?.includes?.(m)))) continue;
-    try {
-      editable.push(new RegExp(`^${key.replace(/\(\?P</g, '(?<')}$`));
-    } catch {
-      /* a route key JavaScript cannot read: not repeatable */
-    }
+    // A route key JavaScript cannot read is not repeatable.
+    const re = routeKeyRegex(key);
+    if (re) editable.push(re);
   }
   return (method, route) => (method === 'POST' || method === 'PUT' || method === 'PATCH') && editable.some((re) => re.test(route));
 }

@@ -58,7 +58,7 @@ export interface HandlerOptions extends SiteOptions {
 export type ReferenceHandler = ((req: IncomingMessage, res: ServerResponse) => void) & { site: Site; router: Router };
 
 /** The handler tables of every namespace, keyed by catalog endpoint ID. */
-function buildRouter(): Router {
+function buildRouter(dialect: Readonly<Dialect>): Router {
   let router: Router | undefined;
   const index = indexHandlers(() => router!);
   router = new Router(
@@ -72,6 +72,7 @@ function buildRouter(): Router {
       ...suiteHandlers,
     },
     index.namespaceIndex,
+    dialect,
   );
   return router;
 }
@@ -178,7 +179,7 @@ function safeDecode(path: string): string {
 /** A request handler serving one in-memory site. */
 export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHandler {
   const site = new Site(opts);
-  const router = buildRouter();
+  const router = buildRouter(site.dialect);
 
   const context = (base: string): HandlerContext => {
     const ctx: HandlerContext = {
