@@ -98,4 +98,16 @@ export const discoveryFaults: Fault[] = [
     const id = routeParams(key).find((p) => p.name === 'id')!;
     index.routes[`${key.slice(0, id.start)}(?P<id>[\\w-]+)${key.slice(id.end)}`] = entry;
   }),
+  indexFault(
+    'disc.param-name-undefined',
+    "keys the post item route in the spec's notation with a parameter the documents do not define there (/cms/v2/posts/<post>)",
+    ['disc.param.cms.posts.item.id'],
+    (index, k) => {
+      const key = k('/cms/v2/posts/<id>');
+      const entry = index.routes[key];
+      delete index.routes[key];
+      const id = routeParams(key).find((p) => p.name === 'id')!;
+      index.routes[`${key.slice(0, id.start)}<post>${key.slice(id.end)}`] = entry;
+    },
+  ),
 ];
