@@ -13,6 +13,7 @@
  */
 import { endpointById } from '../schemas/catalog/index.ts';
 import { catalog } from '../schemas/catalog/index.ts';
+import { routeShape } from '../schemas/route-keys.ts';
 import { json, type Fault, type FaultRequest, type FaultResponse } from './proxy.ts';
 
 const TYPES = ['posts', 'pages'] as const;
@@ -130,10 +131,11 @@ const queryFaults: Fault[] = [
   numeric('cms.page-zero-accepted', 'answers page 0 (and below) as page 1', [...boundsBehaviours('page'), ...valuesBehaviours('page')], 'page', (n) => (n < 1 ? 1 : undefined)),
   {
     id: 'cms.invalid-as-500',
-    title: 'answers a rejected collection query with 500 instead of 400',
+    title: 'answers a rejected collection query with 500 instead of its refusal (400)',
     caughtBy: [...boundsBehaviours('per_page'), ...boundsBehaviours('page')],
     response(req, res) {
-      if (onQueryCollection(req) && res.status === 400) res.status = 500;
+      // Whatever status the target refuses with (WordPress 400; 422 is another reading), but for credentials.
+      if (onQueryCollection(req) && res.status >= 400 && res.status < 500 && ![401, 403, 404].includes(res.status)) res.status = 500;
     },
   },
   defaulted(
@@ -711,7 +713,7 @@ export const issue26Faults: Fault[] = [
 function advertisedArgs(req: FaultRequest, res: FaultResponse, edit: (args: Record<string, any>, specRoute: string, methods: string[]) => void): void {
   if (req.route !== '/' || !isGet(req) || !res.json?.routes) return;
   for (const [key, entry] of Object.entries<any>(res.json.routes)) {
-    const spec = req.profile.toSpecRoute(key).replace(/\(\?P<(\w+)>[^)]*\)/g, '<$1>');
+    const spec = routeShape(req.profile.toSpecRoute(key));
     if (!/^\/cms\/v2\/(posts|pages)(\/|$)/.test(spec)) continue;
     for (const e of entry?.endpoints ?? []) if (e?.args && typeof e.args === 'object') edit(e.args, spec, e.methods ?? []);
   }

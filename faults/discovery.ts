@@ -2,7 +2,7 @@
  * Faults in what a server advertises (its site index). Each changes one documented fact of
  * the index the target answers with.
  */
-import { routeShape } from '../schemas/route-keys.ts';
+import { routeParams, routeShape } from '../schemas/route-keys.ts';
 import type { Fault, FaultRequest, FaultResponse } from './proxy.ts';
 
 /** Same documented shape, whatever the parameter names and regexes ('/cms/v2/posts/<id>'). */
@@ -27,6 +27,14 @@ function indexFault(id: string, title: string, caughtBy: string[], edit: (index:
 }
 
 const endpoint = (entry: any, method: string) => entry.endpoints.find((e: any) => e.methods.includes(method));
+
+/**
+ * The descriptors of an arg documented "array of integer, or object", in whichever form the target
+ * advertises it (WordPress's `oneOf`, `anyOf`, or one descriptor with a type union): the arg itself
+ * and each of its alternatives.
+ */
+const forms = (arg: any): any[] => [arg, ...(Array.isArray(arg.oneOf) ? arg.oneOf : []), ...(Array.isArray(arg.anyOf) ? arg.anyOf : [])];
+const types = (d: any): string[] => [d?.type ?? []].flat();
 
 export const discoveryFaults: Fault[] = [
   indexFault('disc.maximum-wrong', 'advertises per_page maximum 50 on the posts collection', ['disc.args.cms.posts.collection.list.per_page'], (i, k) => {
@@ -56,6 +64,19 @@ export const discoveryFaults: Fault[] = [
       delete index.routes[k('/cms/v2/pages/<parent>/revisions')];
     },
   ),
+  // "array of integer, or object": faults in either form, in whichever notation the target uses.
+  indexFault('disc.union-form-open', 'advertises the object form of categories without "no other keys" (additionalProperties)', ['disc.args.cms.posts.collection.list.categories'], (i, k) => {
+    for (const d of forms(endpoint(i.routes[k('/cms/v2/posts')], 'GET').args.categories)) delete d.additionalProperties;
+  }),
+  indexFault('disc.union-array-form-missing', 'advertises tags only in its object form (no array of integer)', ['disc.args.cms.posts.collection.list.tags'], (i, k) => {
+    const arg = endpoint(i.routes[k('/cms/v2/posts')], 'GET').args.tags;
+    for (const key of ['oneOf', 'anyOf']) if (Array.isArray(arg[key])) arg[key] = arg[key].filter((alt: any) => !types(alt).includes('array'));
+    if (types(arg).includes('array')) {
+      arg.type = types(arg).filter((t) => t !== 'array');
+      if (arg.type.length === 1) arg.type = arg.type[0];
+      delete arg.items;
+    }
+  }),
   indexFault('disc.field-type-wrong', 'answers page_on_front as the string "0"', ['disc.index.field.page_on_front'], (index) => {
     index.page_on_front = '0';
   }),
@@ -73,6 +94,20 @@ export const discoveryFaults: Fault[] = [
     const key = k('/cms/v2/posts/<id>');
     const entry = index.routes[key];
     delete index.routes[key];
-    index.routes[key.replace(/\(\?P<id>[^)]*\)/, '(?P<id>[\\w-]+)')] = entry;
+    // The <id> segment, a regex group or in the spec's notation, becomes a regex accepting any word.
+    const id = routeParams(key).find((p) => p.name === 'id')!;
+    index.routes[`${key.slice(0, id.start)}(?P<id>[\\w-]+)${key.slice(id.end)}`] = entry;
   }),
+  indexFault(
+    'disc.param-name-undefined',
+    "keys the post item route in the spec's notation with a parameter the documents do not define there (/cms/v2/posts/<post>)",
+    ['disc.param.cms.posts.item.id'],
+    (index, k) => {
+      const key = k('/cms/v2/posts/<id>');
+      const entry = index.routes[key];
+      delete index.routes[key];
+      const id = routeParams(key).find((p) => p.name === 'id')!;
+      index.routes[`${key.slice(0, id.start)}<post>${key.slice(id.end)}`] = entry;
+    },
+  ),
 ];

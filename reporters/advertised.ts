@@ -6,6 +6,7 @@
  */
 
 import type { Advertised, AdvertisedEndpoint, ArgSignature } from '../schemas/results.ts';
+import { routeParams, routeShape } from '../schemas/route-keys.ts';
 
 export type { Advertised, AdvertisedEndpoint, ArgSignature };
 
@@ -23,7 +24,7 @@ export function argSignature(arg: unknown): ArgSignature {
   }
   if (isRecord(arg.items)) parts.push(`items=(${argSignature(arg.items)})`);
   if (isRecord(arg.properties)) parts.push(`properties=${Object.keys(arg.properties).sort().join(',')}`);
-  if (Array.isArray(arg.oneOf ?? arg.anyOf)) parts.push(`oneOf=${(arg.oneOf ?? arg.anyOf).length}`);
+  for (const k of ['oneOf', 'anyOf'] as const) if (Array.isArray(arg[k])) parts.push(`${k}=${arg[k].length}`);
   return parts.join('; ');
 }
 
@@ -76,13 +77,38 @@ export interface AdvertisedDiff {
   argChanges: number;
 }
 
+/**
+ * Keys of B's routes that name the same route as a key of A in the other notation of core part 1
+ * (`/cms/v2/posts/(?P<id>[\d]+)` and `/cms/v2/posts/<id>`): A's key → B's. Two regexes of one shape
+ * with different patterns stay two routes (what the segment accepts differs).
+ */
+function sameRouteOtherNotation(a: Advertised, b: Advertised): Map<string, string> {
+  const spec = (key: string) => routeParams(key).some((p) => p.notation === 'spec');
+  const onlyB = new Map<string, string>();
+  for (const key of Object.keys(b.routes)) if (!(key in a.routes)) onlyB.set(routeShape(key), onlyB.get(routeShape(key)) ?? key);
+  const out = new Map<string, string>();
+  for (const key of Object.keys(a.routes)) {
+    if (key in b.routes) continue;
+    const other = onlyB.get(routeShape(key));
+    if (other !== undefined && (spec(key) || spec(other))) {
+      out.set(key, other);
+      onlyB.delete(routeShape(key));
+    }
+  }
+  return out;
+}
+
 export function diffAdvertised(a: Advertised, b: Advertised): AdvertisedDiff {
   const routes: RouteChange[] = [];
   let argChanges = 0;
-  const keys = [...new Set([...Object.keys(a.routes), ...Object.keys(b.routes)])].sort();
+  // A route keyed in the spec's notation on one side and as a regex on the other is one route,
+  // named by A's key.
+  const paired = sameRouteOtherNotation(a, b);
+  const pairedB = new Set(paired.values());
+  const keys = [...new Set([...Object.keys(a.routes), ...Object.keys(b.routes).filter((k) => !pairedB.has(k))])].sort();
   for (const route of keys) {
     const ra = a.routes[route];
-    const rb = b.routes[route];
+    const rb = b.routes[paired.get(route) ?? route];
     if (!ra || !rb) {
       const only = (ra ?? rb)!;
       routes.push({

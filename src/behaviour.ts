@@ -19,6 +19,7 @@ import type { RunInfo } from './run-info.ts';
 import { Limiter } from './pacing.ts';
 import { withTargetRoutes } from './route-names.ts';
 import { MAX_FILE_CONCURRENCY, workerConcurrency, workerCount } from './suite-files.ts';
+import { setNoRouteAnswer } from './no-route.ts';
 import { workerIndex, workerRate } from './worker-state.ts';
 
 export type { BehaviourDecl, BehaviourMeta, Level, RecordedExchange } from '../schemas/results.ts';
@@ -102,6 +103,7 @@ export function runContext(): RunContext {
   const c = info.config;
   const workers = info.workers ?? workerCount(c.concurrency);
   const index = workerIndex(info, profile);
+  setNoRouteAnswer(info.noRoute);
   shared = {
     info,
     profile,

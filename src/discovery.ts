@@ -9,17 +9,20 @@ import { routeParams, routeShape } from '../schemas/route-keys.ts';
 export { routeParams, routeShape };
 
 export interface Deviation {
-  /** Dotted path of the argument ("per_page", "categories.oneOf[object].operator"). */
+  /** The argument, with `.name` for a property of its object form and `[]` for its items ("categories.operator", "include[]"). */
   path: string;
   attribute: string;
   documented?: unknown;
   advertised?: unknown;
+  /** The deviation in the spec's words, where the attribute and its values would not say it. */
+  message?: string;
 }
 
 export function describeDeviation(d: Deviation): string {
-  const fmt = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
+  const fmt = (v: unknown) => JSON.stringify(v);
+  if (d.message) return `${d.path}: ${d.message}`;
   if (d.attribute === 'presence') return `${d.path}: documented but not advertised`;
-  return `${d.path}: ${d.attribute} is ${fmt(d.advertised)}, documented ${fmt(d.documented)}`;
+  return `${d.path}: ${d.attribute} ${d.advertised === undefined ? 'is not advertised' : `is ${fmt(d.advertised)}`}, documented ${fmt(d.documented)}`;
 }
 
 const anonymous = (shape: string) => shape.replace(/<[^>]*>/g, '<>').toLowerCase();
@@ -125,39 +128,130 @@ function sameDefault(doc: ArgSpec, documented: unknown, advertised: unknown): bo
   return false;
 }
 
-/** Compare one documented arg with its advertised descriptor, attribute by attribute. */
-export function compareArg(path: string, doc: ArgSpec, adv: any): Deviation[] {
-  if (adv === undefined || adv === null || typeof adv !== 'object') return [{ path, attribute: 'presence' }];
-  const out: Deviation[] = [];
-  const dev = (attribute: string, documented: unknown, advertised: unknown) => out.push({ path, attribute, documented, advertised });
+/**
+ * A documented argument in the spec's words ("array of integer", "object: terms (array of integer,
+ * default []), operator (AND or OR, default OR); no other keys"), for messages.
+ */
+export function specWords(a: ArgSpec): string {
+  if (a.oneOf) return a.oneOf.map(specWords).join(', or ');
+  const types = asArray<DeclaredType>(a.type);
+  let s = types.length === 1 && types[0] === 'array' && a.items ? `array of ${specWords(a.items)}` : types.join(' or ');
+  const extra: string[] = [];
+  if (a.enum) extra.push(a.enum.join(' or '));
+  if (a.minimum !== undefined) extra.push(`minimum ${a.minimum}`);
+  if (a.maximum !== undefined) extra.push(`maximum ${a.maximum}`);
+  if ('default' in a) extra.push(`default ${typeof a.default === 'string' ? a.default : JSON.stringify(a.default)}`);
+  if (extra.length) s = s ? `${s}, ${extra.join(', ')}` : extra.join(', ');
+  if (a.properties) s += `: ${Object.entries(a.properties).map(([k, v]) => (specWords(v) ? `${k} (${specWords(v)})` : k)).join(', ')}`;
+  if (a.closedProperties) s += '; no other keys';
+  return s;
+}
 
-  if (doc.type !== undefined && !sameSet(asArray<DeclaredType>(doc.type), asArray(adv.type))) dev('type', doc.type, adv.type);
+/**
+ * The alternatives of an advertised descriptor (`oneOf` or `anyOf`), each with the attributes of
+ * the descriptor around it (as JSON Schema applies both; WordPress gives an alternative without a
+ * type the outer one). Undefined when it has none.
+ */
+function alternatives(adv: Record<string, any>): Record<string, any>[] | undefined {
+  const alts: unknown = Array.isArray(adv.oneOf) ? adv.oneOf : Array.isArray(adv.anyOf) ? adv.anyOf : undefined;
+  if (!Array.isArray(alts)) return undefined;
+  const { oneOf: _o, anyOf: _a, ...outer } = adv;
+  return alts.filter(isObject).map((alt) => {
+    const merged: Record<string, any> = { ...outer, ...alt };
+    if (alt.type !== undefined && outer.type !== undefined) merged.type = asArray(alt.type).filter((t) => asArray(outer.type).includes(t));
+    return merged;
+  });
+}
+
+/** The JSON types an advertised descriptor admits: its type (a type union admits each), or its alternatives' types. */
+function admittedTypes(adv: Record<string, any>): string[] {
+  const alts = alternatives(adv);
+  if (alts) return [...new Set(alts.flatMap(admittedTypes))];
+  return asArray(adv.type).filter((t): t is string => typeof t === 'string');
+}
+
+/**
+ * How an advertised descriptor treats values of one JSON type: a descriptor of that type (a type
+ * union keeps its `items` for arrays and `properties` for objects), or the alternative of `oneOf` /
+ * `anyOf` that admits it (one of that type alone first). Undefined when no form admits the type.
+ */
+function formFor(adv: Record<string, any>, type: string): Record<string, any> | undefined {
+  const alts = alternatives(adv);
+  if (alts) {
+    const admitting = alts.filter((a) => formFor(a, type) !== undefined);
+    const pick = admitting.find((a) => sameSet(admittedTypes(a), [type])) ?? admitting[0];
+    return pick && formFor(pick, type);
+  }
+  return asArray(adv.type).includes(type) ? { ...adv, type } : undefined;
+}
+
+/** The types of a documented arg as words ("array or object"). */
+const typeWords = (types: unknown): string => asArray(types as string | string[]).map((t) => (typeof t === 'string' ? t : JSON.stringify(t))).join(' or ') || 'none';
+
+/**
+ * Compare one documented arg with its advertised descriptor. A descriptor is judged by what it
+ * admits: `oneOf`, `anyOf` and a type union (`type: ["array","object"]` with `items` and
+ * `properties`; core part 1 lists the descriptor keys, `oneOf` not among them) are the same
+ * descriptor when they admit the documented forms with their documented attributes.
+ */
+export function compareArg(path: string, doc: ArgSpec, adv: any): Deviation[] {
+  if (adv === undefined || adv === null || typeof adv !== 'object' || Array.isArray(adv)) return [{ path, attribute: 'presence' }];
+  const out: Deviation[] = [];
+  const dev = (attribute: string, documented: unknown, advertised: unknown, message?: string) =>
+    out.push({ path, attribute, documented, advertised, ...(message ? { message } : {}) });
+
+  const admitted = admittedTypes(adv);
+  if (doc.type !== undefined && !sameSet(asArray<DeclaredType>(doc.type), admitted)) {
+    if (alternatives(adv)) dev('type', doc.type, admitted, `admits ${typeWords(admitted)}, documented ${typeWords(doc.type)}`);
+    else dev('type', doc.type, adv.type, `type ${adv.type === undefined ? 'is not advertised' : `is ${typeWords(adv.type)}`}, documented ${typeWords(doc.type)}`);
+  }
   if ('default' in doc && !('default' in adv && sameDefault(doc, doc.default, adv.default))) dev('default', doc.default, adv.default);
   if (doc.required === true && adv.required !== true) dev('required', true, adv.required);
   if (doc.required === false && adv.required === true) dev('required', false, true);
+
+  if (doc.oneOf !== undefined) {
+    // "array of integer, or object": each documented form must be admitted, with its attributes.
+    for (const alt of doc.oneOf) {
+      const type = asArray(alt.type)[0];
+      const form = type === undefined ? adv : formFor(adv, type);
+      if (!form) dev(`${type} form`, alt, undefined, `the ${type} form (${specWords(alt)}) is not advertised`);
+      else out.push(...compareConstraints(path, alt, form));
+    }
+  }
+  // The documented constraints apply to values of the documented type: compared with the form of
+  // the descriptor that admits that type (itself, unless it has alternatives).
+  const docTypes = asArray<DeclaredType>(doc.type);
+  const view = alternatives(adv) && docTypes.length === 1 ? (formFor(adv, docTypes[0]!) ?? adv) : adv;
+  out.push(...compareConstraints(path, doc, view));
+  return out;
+}
+
+/** The documented constraints on values (enum, bounds, format, items, properties, no other keys) against an advertised form. */
+function compareConstraints(path: string, doc: ArgSpec, adv: Record<string, any>): Deviation[] {
+  const out: Deviation[] = [];
+  const dev = (attribute: string, documented: unknown, advertised: unknown, message?: string) =>
+    out.push({ path, attribute, documented, advertised, ...(message ? { message } : {}) });
   if (doc.enum !== undefined && !(Array.isArray(adv.enum) && sameSet([...doc.enum], adv.enum))) dev('enum', doc.enum, adv.enum);
   for (const attr of ['minimum', 'maximum', 'maxItems', 'format'] as const)
     if (doc[attr] !== undefined && adv[attr] !== doc[attr]) dev(attr, doc[attr], adv[attr]);
-  if (doc.uniqueItems === true && adv.uniqueItems !== true) dev('uniqueItems', true, adv.uniqueItems);
+  if (doc.uniqueItems === true && adv.uniqueItems !== true) dev('uniqueItems', true, adv.uniqueItems, 'items are not advertised as unique (uniqueItems), documented unique items');
   if (doc.items !== undefined) {
-    if (adv.items === undefined) dev('items', doc.items, undefined);
+    if (!isObject(adv.items)) dev('items', doc.items, adv.items, `the items are not advertised (items), documented ${specWords(doc.items)}`);
     else out.push(...compareArg(`${path}[]`, doc.items, adv.items));
   }
   if (doc.properties !== undefined) {
-    const props = adv.properties && typeof adv.properties === 'object' && !Array.isArray(adv.properties) ? adv.properties : undefined;
-    if (!props) dev('properties', Object.keys(doc.properties), adv.properties);
+    const props = isObject(adv.properties) ? adv.properties : undefined;
+    const names = Object.keys(doc.properties);
+    if (!props) dev('properties', names, adv.properties, `the object's keys are not advertised (properties), documented ${names.join(', ')}`);
     else for (const [k, sub] of Object.entries(doc.properties)) out.push(...compareArg(`${path}.${k}`, sub, props[k]));
   }
-  if (doc.closedProperties === true && adv.additionalProperties !== false) dev('additionalProperties', false, adv.additionalProperties);
-  if (doc.oneOf !== undefined) {
-    const alts: any[] = Array.isArray(adv.oneOf) ? adv.oneOf : [];
-    for (const alt of doc.oneOf) {
-      const t = asArray(alt.type).join(',');
-      const match = alts.find((a) => sameSet(asArray(a?.type), asArray(alt.type)));
-      if (!match) dev(`oneOf[${t}]`, alt, undefined);
-      else out.push(...compareArg(`${path}<${t}>`, alt, match));
-    }
-  }
+  if (doc.closedProperties === true && adv.additionalProperties !== false)
+    dev(
+      'additionalProperties',
+      false,
+      adv.additionalProperties,
+      `the object form admits other keys (additionalProperties is ${JSON.stringify(adv.additionalProperties) ?? 'not advertised'}); the spec says no other keys than ${Object.keys(doc.properties ?? {}).join(', ')}`,
+    );
   return out;
 }
 

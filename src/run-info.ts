@@ -5,6 +5,7 @@
 import type { RunConfig } from './config.ts';
 import type { FreshSite } from './fresh-site.ts';
 import type { ProfileName } from '../schemas/profiles.ts';
+import type { NoRouteAnswer } from './no-route.ts';
 
 export interface RunInfo {
   runId: string;
@@ -17,6 +18,8 @@ export interface RunInfo {
   profileReason: string;
   /** The target's own site index (GET /), as fetched once by the CLI. */
   index: unknown;
+  /** The target's answer to a route that does not exist (GET of src/no-route.ts NO_SUCH_ROUTE), asked once by the CLI; absent when it gave none. */
+  noRoute?: NoRouteAnswer;
   writes: { allowed: boolean; reason: string };
   /** Whether the site is fresh (defaults of site state observable), and its settings as the run found them (src/fresh-site.ts). */
   freshSite: FreshSite;

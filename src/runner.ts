@@ -17,6 +17,7 @@ import { describeRestored, restoreSiteState, snapshotSiteState, type SiteState }
 import { parseShard, type ShardInfo } from './shard.ts';
 import { detectProfile, getProfile, normalizeIndex, type ProfileName } from '../schemas/profiles.ts';
 import type { RunInfo } from './run-info.ts';
+import { NO_SUCH_ROUTE, type NoRouteAnswer } from './no-route.ts';
 import { MAX_FILE_CONCURRENCY, suiteFiles, workerCount } from './suite-files.ts';
 import type { Exchange } from './client.ts';
 import { runExitCode, type Results } from '../schemas/results.ts';
@@ -149,6 +150,17 @@ export async function fetchIndex(client: Client, attempts = 5): Promise<any> {
       `${client.url('/')} answered ${res.status}${res.body === undefined ? ' with no JSON' : ''}: is it a Content Site REST Interface server?`,
     );
   return res.body;
+}
+
+/** The target's answer to a route that does not exist, or undefined when it gave none (a 5xx, no answer). */
+export async function probeNoRoute(client: Client): Promise<NoRouteAnswer | undefined> {
+  try {
+    const res = await client.get(NO_SUCH_ROUTE, { anyAnswer: true });
+    return res.status >= 400 && res.status < 500 ? { status: res.status, text: res.text } : undefined;
+  } catch (err) {
+    if (err instanceof TargetError) return undefined;
+    throw err;
+  }
 }
 
 export function chooseProfile(cfg: RunConfig, index: unknown): { profile: ProfileName; reason: string } {
@@ -505,7 +517,9 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
     const effective: RunConfig = { ...cfg, ...(prepared.credentials && !cfg.user && !cfg.authHeader ? prepared.credentials : {}) };
     const setupExchanges: Exchange[] = [];
     const indexClient = setupClient(prepared.url, effective, (e) => setupExchanges.push(e));
-    const index = await fetchIndex(indexClient).finally(() => indexClient.close());
+    const index = await fetchIndex(indexClient);
+    // How the target answers a route that does not exist (src/no-route.ts): one request.
+    const noRoute = await probeNoRoute(indexClient).finally(() => indexClient.close());
     const { profile, reason } = chooseProfile(cfg, index);
     if (Array.isArray(index?.namespaces)) progress.advertised((ns) => index.namespaces.includes(getProfile(profile).toTargetNamespace(ns)));
     // Defaults of site state: read before any behaviour runs, on a fresh site only (src/fresh-site.ts).
@@ -536,6 +550,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
       profile,
       profileReason: reason,
       index,
+      ...(noRoute ? { noRoute } : {}),
       writes: writePolicy(cfg, prepared),
       freshSite,
       ...(eventLog ? { eventLog } : {}),

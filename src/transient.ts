@@ -23,6 +23,7 @@
  * response throws a TargetError (a check that needs the body cannot be made).
  */
 import { TargetError } from './errors.ts';
+import { routeKeyRegex } from '../schemas/route-keys.ts';
 
 type Method = string;
 
@@ -83,19 +84,27 @@ export function idempotentUpdates(index: any, specNamespace: (ns: string) => str
     if (!IDEMPOTENT_UPDATE_NAMESPACES.has(ns)) continue;
     const endpoints: any[] = Array.isArray(def?.endpoints) ? def.endpoints : [];
     if (!endpoints.some((e) => ['POST', 'PUT', 'PATCH'].every((m) => e?.methods?.includes?.(m)))) continue;
-    try {
-      editable.push(new RegExp(`^${key.replace(/\(\?P</g, '(?<')}$`));
-    } catch {
-      /* a route key JavaScript cannot read: not repeatable */
-    }
+    // A route key JavaScript cannot read is not repeatable.
+    const re = routeKeyRegex(key);
+    if (re) editable.push(re);
   }
   return (method, route) => (method === 'POST' || method === 'PUT' || method === 'PATCH') && editable.some((re) => re.test(route));
 }
 
-/** Is the body the application's JSON error, `{code, message, data?}` (WordPress's WP_Error)? */
-export function isApplicationError(text: string | undefined): boolean {
+/** Statuses a gateway or proxy answers with when the application does not answer. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * Is the body the application's JSON error? WordPress's WP_Error, `{code, message, data?}`; and,
+ * given the status and content type, any JSON object served as JSON with a status a gateway does
+ * not answer with (500, 501, not 502 to 504): core part 7 shows no error body, so a server may
+ * have its own (`{"error": {"message": …}}`).
+ */
+export function isApplicationError(text: string | undefined, status?: number, contentType?: string): boolean {
   const body = parseJson(text ?? '') as { code?: unknown; message?: unknown } | undefined;
-  return !!body && typeof body === 'object' && !Array.isArray(body) && typeof body.code === 'string' && typeof body.message === 'string';
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+  if (typeof body.code === 'string' && typeof body.message === 'string') return true;
+  return status !== undefined && !GATEWAY_STATUSES.has(status) && /\bjson\b/i.test(contentType ?? '');
 }
 
 /**
@@ -108,7 +117,7 @@ export function gatewayTrouble(method: string, status: number, headers: Record<s
   if (status === 429) return `answered 429 (too many requests)`;
   if (status >= 500) {
     if (status === 503 && headerValue(headers['retry-after']) !== undefined) return `answered 503 with Retry-After (temporarily unavailable)`;
-    if (!isApplicationError(text)) return `answered ${status} with ${text ? what() : 'an empty body'}, not the application's JSON error (a gateway or the server in trouble)`;
+    if (!isApplicationError(text, status, type)) return `answered ${status} with ${text ? what() : 'an empty body'}, not the application's JSON error (a gateway or the server in trouble)`;
     return undefined;
   }
   if (status >= 200 && status < 300 && method !== 'HEAD' && /html/i.test(type) && parseJson(text) === undefined)

@@ -3,7 +3,8 @@
  * index, served as is and then with one named deviation at a time. A baseline that lists the
  * IDs from before the split (one behaviour per endpoint's args, one for all routes entries)
  * still covers the genuine 7.1 deviations, and a new deviation on an endpoint that already
- * deviates fails the run.
+ * deviates fails the run. The same faults are caught on the reference server in the other
+ * readings of the index that core part 1 allows.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,8 @@ import { formerBehaviourId } from '../src/discovery.ts';
 import { InProcessRunner, proveFaults, type Proof } from '../src/proof.ts';
 import { expectCaught } from './helpers/harness.ts';
 import { serveIndex } from './helpers/index-server.ts';
+import { parseDialect } from '../targets/reference/dialect.ts';
+import { startReferenceServer, type ReferenceServer } from '../targets/reference/index.ts';
 
 const fixture = JSON.parse(readFileSync(new URL('./fixtures/wordpress-7.1-index.json', import.meta.url), 'utf8'));
 
@@ -95,4 +98,38 @@ describe('discovery catches deviations of the recorded 7.1 index', () => {
     expect(run.code).toBe(1);
     expect(run.results().baseline?.newFailures).toEqual(['disc.args.suite.settings.update.carousel_background_color']);
   });
+});
+
+// The same faults against the reference server in the readings of part 1 a server may choose
+// (targets/reference/dialect.ts): route keys in the spec's notation, "array of integer, or object"
+// as a type union or with anyOf. Every discovery behaviour passes there, and every fault is caught.
+describe('discovery catches the same deviations of the reference server in other readings of the index', () => {
+  const DIALECTS = ['route-keys=spec', 'arg-unions=type-union', 'arg-unions=anyOf'];
+  const proofs = new Map<string, Proof>();
+  let inProcess: InProcessRunner;
+  beforeAll(async () => {
+    inProcess = await InProcessRunner.open();
+    for (const dialect of DIALECTS) {
+      const server = await startReferenceServer({ dialect: parseDialect(dialect) });
+      try {
+        proofs.set(dialect, await proveFaults({ url: server.url, profile: 'spec' }, { baseline: '^disc\\.', rounds: discoveryFaults.map((f) => [f]), runner: inProcess.run }));
+      } finally {
+        await server.stop();
+      }
+    }
+  }, 600_000);
+  afterAll(async () => inProcess?.close());
+
+  for (const dialect of DIALECTS) {
+    it(`${dialect}: passes every discovery behaviour and catches every discovery fault`, () => {
+      const proof = proofs.get(dialect)!;
+      const baseline = proof.baseline.results();
+      expect(baseline.behaviours.filter((b) => b.status !== 'passed').map((b) => `${b.id}: ${b.reason}`)).toEqual([]);
+      for (const fault of discoveryFaults) {
+        const round = proof.roundOf.get(fault.id)!;
+        if (round.error) throw round.error;
+        expectCaught(fault, round.run!.results(), baseline);
+      }
+    });
+  }
 });

@@ -3,6 +3,7 @@ import {
   checkIndexField,
   compareArg,
   compareArgs,
+  describeDeviation,
   findAdvertisedRoute,
   routeParams,
   routeShape,
@@ -11,6 +12,7 @@ import {
   siteAddress,
 } from '../src/discovery.ts';
 import { endpointById } from '../schemas/catalog/index.ts';
+import { routeKeyRegex } from '../schemas/route-keys.ts';
 import type { IndexFieldSpec } from '../schemas/types.ts';
 
 describe('route shapes', () => {
@@ -23,6 +25,26 @@ describe('route shapes', () => {
       ['id', '[\\d]+'],
       ['x', '[a-z\\-]+'],
     ]);
+  });
+  it("reads keys in the spec's notation too", () => {
+    expect(routeShape('/cms/v2/posts/<parent>/revisions/<id>')).toBe('/cms/v2/posts/<parent>/revisions/<id>');
+    expect(routeParams('/cms/v2/posts/<parent>/revisions/<id>').map((p) => [p.name, p.notation, p.source])).toEqual([
+      ['parent', 'spec', undefined],
+      ['id', 'spec', undefined],
+    ]);
+    // A named group's body is not read as the spec's notation; a lookbehind is no parameter.
+    expect(routeParams('/a/(?P<x>(?<=a)[^<]+)/<id>').map((p) => [p.name, p.notation])).toEqual([
+      ['x', 'regex'],
+      ['id', 'spec'],
+    ]);
+    const index = { routes: { '/suite/v4/plugin/<plugin>': { n: 1 }, '/cms/v2/posts/<id>': { n: 2 } } };
+    expect(findAdvertisedRoute(index, '/suite/v4/plugin/<plugin>')?.entry).toEqual({ n: 1 });
+    expect(findAdvertisedRoute(index, '/cms/v2/posts/<id>')?.key).toBe('/cms/v2/posts/<id>');
+    expect(routeKeyRegex('/cms/v2/posts/<id>')!.test('/cms/v2/posts/12')).toBe(true);
+    expect(routeKeyRegex('/cms/v2/posts/<id>')!.test('/cms/v2/posts/12/x')).toBe(false);
+    expect(routeKeyRegex('/oembed/1.0/<x>')!.test('/oembed/1x0/a')).toBe(false);
+    expect(routeKeyRegex('/cms/v2/posts/(?P<id>[\\d]+)')!.test('/cms/v2/posts/12')).toBe(true);
+    expect(routeKeyRegex('/cms/v2/posts/(?P<id>[\\d]+)')!.test('/cms/v2/posts/ab')).toBe(false);
   });
   it('finds a route whatever its parameter names, preferring the same names', () => {
     const index = { routes: { '/n/a/(?P<x>\\d+)': { n: 1 }, '/n/a/(?P<id>\\d+)': { n: 2 } } };
@@ -75,6 +97,49 @@ describe('argument comparison', () => {
     broken.oneOf[1]!.properties!.operator.enum = ['AND'];
     delete (broken.oneOf[1] as any).additionalProperties;
     expect(compareArg('categories', cats.categories, broken).map((x) => x.attribute).sort()).toEqual(['additionalProperties', 'enum']);
+  });
+  it('judges "array of integer, or object" by what a descriptor admits: oneOf, anyOf or a type union', () => {
+    const cats = endpointById('cms.posts.collection.list').endpoint.args as Record<string, any>;
+    const objectForm = {
+      properties: {
+        terms: { type: 'array', items: { type: 'integer' }, default: [] },
+        include_children: { type: 'boolean', default: false },
+        operator: { type: 'string', enum: ['AND', 'OR'], default: 'OR' },
+      },
+      additionalProperties: false,
+    };
+    const union = { type: ['array', 'object'], items: { type: 'integer' }, ...objectForm, required: false };
+    const anyOf = { anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'object', ...objectForm }] };
+    expect(compareArg('categories', cats.categories, union)).toEqual([]);
+    expect(compareArg('categories', cats.categories, anyOf)).toEqual([]);
+    expect(compareArg('categories', cats.categories, { type: ['object', 'array'], ...anyOf })).toEqual([]);
+
+    // What is missing, in the spec's words.
+    const says = (adv: unknown) => compareArg('categories', cats.categories, adv).map(describeDeviation);
+    const { items: _, ...noArray } = union;
+    expect(says({ ...noArray, type: 'object' })).toEqual([
+      'categories: type is object, documented array or object',
+      'categories: the array form (array of integer) is not advertised',
+    ]);
+    expect(says({ ...union, additionalProperties: true })).toEqual([
+      'categories: the object form admits other keys (additionalProperties is true); the spec says no other keys than terms, include_children, operator',
+    ]);
+    expect(says({ anyOf: [anyOf.anyOf[0]] })).toEqual([
+      'categories: admits array, documented array or object',
+      'categories: the object form (object: terms (array of integer, default []), include_children (boolean, default false), operator (AND or OR, default OR); no other keys) is not advertised',
+    ]);
+    expect(says({ ...union, items: { type: 'string' } })).toEqual(['categories[]: type is string, documented integer']);
+    expect(says({ ...union, properties: { ...objectForm.properties, operator: { type: 'string' } } })).toEqual([
+      'categories.operator: enum is not advertised, documented ["AND","OR"]',
+      'categories.operator: default is not advertised, documented "OR"',
+    ].reverse());
+    for (const m of [...says({ type: 'object' }), ...says({ ...union, items: undefined })]) expect(m).not.toMatch(/oneOf|closedProperties|is nothing/);
+  });
+  it('compares a documented single-type arg with the form of an advertised union that admits it', () => {
+    expect(compareArg('per_page', perPage, { anyOf: [{ type: 'integer', minimum: 1, maximum: 100 }, { type: 'null' }], default: 10 })).toEqual([
+      { path: 'per_page', attribute: 'type', documented: 'integer', advertised: ['integer', 'null'], message: 'admits integer or null, documented integer' },
+    ]);
+    expect(compareArg('per_page', perPage, { oneOf: [{ type: 'integer', minimum: 1, maximum: 100 }], default: 10 })).toEqual([]);
   });
   it('treats a scalar default of an array argument as a one-item array', () => {
     expect(compareArg('status', { type: 'array', default: 'publish' }, { type: 'array', default: ['publish'] })).toEqual([]);

@@ -5,7 +5,7 @@
  * A namespace the target does not advertise makes its routes skip with that reason.
  */
 import { catalog } from '../../schemas/catalog/index.ts';
-import type { RouteSpec } from '../../schemas/types.ts';
+import type { ArgSpec, RouteSpec } from '../../schemas/types.ts';
 import { behaviour, prerequisite, type BehaviourContext, type Prerequisite } from '../../src/behaviour.ts';
 import { ConformanceFailure } from '../../src/errors.ts';
 import {
@@ -137,6 +137,7 @@ for (const route of catalog.routes) {
 
   for (const [param, spec] of Object.entries(route.params ?? {})) {
     if (!spec.pattern && !spec.enum) continue;
+    const documented = spec.enum ? `exactly ${spec.enum.join(', ')}` : `/${spec.pattern}/`;
     const samples = segmentSamples(spec.pattern ?? (spec.enum ?? []).map(String).map(escapeRe).join('|'), (spec.enum ?? []).map(String));
     behaviour(
       {
@@ -144,7 +145,9 @@ for (const route of catalog.routes) {
         level: 'MUST',
         namespace: route.namespace,
         route: route.path,
-        title: `<${param}> of ${route.path} accepts ${spec.enum ? `exactly ${spec.enum.join(', ')}` : `/${spec.pattern}/`} and nothing else`,
+        title:
+          `<${param}> of ${route.path} is advertised accepting ${documented} and nothing else ` +
+          `(a route regex that does, or <${param}> in the spec's notation)`,
         spec: route.spec,
         covers: [`param:${route.id}.${param}`],
       },
@@ -156,11 +159,27 @@ for (const route of catalog.routes) {
         const position = [...route.path.matchAll(/<([^>]+)>/g)].findIndex((m) => m[1] === param);
         const group = params[position];
         if (!group) t.fail(`${key} has no parameter at the position of <${param}>`);
-        const wrongAccept = samples.accept.filter((s) => !segmentMatches(group.source, s));
-        const wrongReject = samples.reject.filter((s) => segmentMatches(group.source, s));
+        if (group.notation === 'spec') {
+          // A key in the spec's own notation (core preamble: "In route shapes, `<id>` and `<parent>`
+          // are decimal integer identifiers"; the extension document states each other segment)
+          // states no pattern: `<name>` refers to the documented parameter, whose values the
+          // documents state. All the index can show then is that the key names that parameter at
+          // its place; what the route really accepts is not advertised, so it is not judged here.
+          // `<id>` and `<parent>` are the same notation of a decimal integer identifier.
+          const sameNotation = group.name === param || (integerId(spec) && ['id', 'parent'].includes(group.name));
+          if (!sameNotation)
+            t.fail(
+              `${key} gives the segment of <${param}> as <${group.name}> in the spec's notation, which the documents do not define there: ` +
+                `the key does not say that the segment accepts ${documented}`,
+            );
+          return;
+        }
+        const source = group.source ?? '';
+        const wrongAccept = samples.accept.filter((s) => !segmentMatches(source, s));
+        const wrongReject = samples.reject.filter((s) => segmentMatches(source, s));
         if (wrongAccept.length || wrongReject.length)
           t.fail(
-            `advertised pattern ${group.source}` +
+            `advertised pattern ${source}` +
               (wrongAccept.length ? ` rejects documented ${wrongAccept.map((s) => JSON.stringify(s)).join(', ')}` : '') +
               (wrongReject.length ? `${wrongAccept.length ? ' and' : ''} accepts undocumented ${wrongReject.map((s) => JSON.stringify(s)).join(', ')}` : ''),
           );
@@ -168,6 +187,9 @@ for (const route of catalog.routes) {
     );
   }
 }
+
+/** A segment the core preamble calls a decimal integer identifier (`<id>`, `<parent>`). */
+const integerId = (spec: ArgSpec): boolean => spec.type === 'integer' && spec.pattern === '\\d+';
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

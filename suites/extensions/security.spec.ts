@@ -249,7 +249,7 @@ const PLANS: Record<string, Plan> = {
 const ok = (res: Response) => res.status >= 200 && res.status < 300;
 
 /** An anonymous answer: accepted is a leak, a server error is no refusal, no route is no route. */
-function expectAnonymousRefused(t: BehaviourContext, res: Response, what: string, write: boolean, existence?: string): void {
+function expectAnonymousRefused(t: BehaviourContext, res: Response, what: string, write: boolean, params: readonly string[], existence?: string): void {
   if (existence && isNoRoute(res)) t.skip(`depends on ${existence}: ${what} answered ${brief(res)}, the route does not exist on the target`);
   if (ok(res)) t.fail(`${what} without credentials was ${write ? 'accepted' : 'answered'} (${res.status})${write ? '' : `: ${show(res.body)}`}`);
   if (isNoRoute(res)) t.fail(`${what} without credentials answered ${brief(res)}: the documented route does not take ${what.split(' ')[0]}`);
@@ -257,7 +257,7 @@ function expectAnonymousRefused(t: BehaviourContext, res: Response, what: string
   // The reference implementation refuses for want of credentials (401/403), after checking the
   // parameters (a parameter error comes first there). Any other refusal was made after the
   // request was let through: the answer of a server that processed it as anyone's.
-  if (!forbidden(res) && !isValidationError(res))
+  if (!forbidden(res) && !isValidationError(res, params))
     t.fail(`${what} without credentials answered ${brief(res)}: not a refusal for want of credentials (401/403) nor of its parameters, so the request was processed without them`);
 }
 
@@ -309,7 +309,7 @@ for (const route of routes) {
           // A read that fails with a server error for everyone shows nothing about who may read it
           // (its own read check judges the error): the same read with credentials, compared.
           if (isRead && res.status >= 500) skipIfAlike(t, `${method} ${path}`, ctx.before ?? (ctx.before = await t.client.get(path, { query: ctx.params as Record<string, never> })), [res]);
-          expectAnonymousRefused(t, res, `${method} ${path}${Object.keys(ctx.params).length ? ` ${show(ctx.params)}` : ''}`, !isRead, plan.existence);
+          expectAnonymousRefused(t, res, `${method} ${path}${Object.keys(ctx.params).length ? ` ${show(ctx.params)}` : ''}`, !isRead, Object.keys(ctx.params), plan.existence);
         }
         const changed = plan.verify ? await plan.verify(t, ctx) : await readBack(t, route, read, ctx);
         if (changed) t.fail(`after the refused anonymous ${methods.join(', ')} ${path}: ${changed}`);
@@ -359,7 +359,7 @@ async function control(
     const required = Object.keys(ctx.params);
     const res = await send(t, method, ctx.path, {}, false);
     if (isNoRoute(res)) t.fail(`${method} ${ctx.path} {} with credentials answered ${brief(res)}: the route does not exist`);
-    if (!(isValidationError(res) && required.every((p) => namesParam(res, p))))
+    if (!(isValidationError(res, required) && required.every((p) => namesParam(res, p))))
       t.skip(`${method} ${ctx.path} without credentials was refused (${anonymous.map(brief).join('; ')}), but every valid request to this route changes the site for good, and the request without ${required.join(', ')} with credentials answered ${brief(res)}, not a refusal naming it: the refusal cannot be told from a route that refuses everything`);
     return;
   }

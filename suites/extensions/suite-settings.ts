@@ -480,7 +480,7 @@ export async function withOwnerActive(
   known?: Known,
 ): Promise<Outcome> {
   const first = await attempt();
-  if (first.ok || isValidationError(first.res) || forbidden(first.res)) return first;
+  if (first.ok || isValidationError(first.res, [targetKey(t, s)]) || forbidden(first.res)) return first;
   const hints = await moduleHints();
   const owner = hints.owners.get(s.name);
   // Which module owns the setting (and whether it is active) cannot be told when GET /module/all
@@ -687,7 +687,7 @@ async function roundtrip(t: BehaviourContext, s: SettingSpec, original: unknown,
         `${out.problem}. The spec leaves the valid values of ${s.name} open and documents none other than its current value ${show(original)}; ` +
           'the target refused this plausible one, which is not a failure',
       );
-    if (isValidationError(out.res)) t.fail(`${out.problem}: a value the ${sample.documented ? 'spec documents (or the target advertises) as valid' : "setting's type allows"} was refused as invalid`);
+    if (isValidationError(out.res, [key])) t.fail(`${out.problem}: a value the ${sample.documented ? 'spec documents (or the target advertises) as valid' : "setting's type allows"} was refused as invalid`);
     t.fail(out.problem);
   }, restore);
 }
@@ -721,7 +721,7 @@ async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: 
     for (const v of values) {
       const res = await via.write(v);
       refusals.push(res);
-      if (via.passesValidation && refused(res) && !isValidationError(res)) {
+      if (via.passesValidation && refused(res) && !isValidationError(res, [key])) {
         t.counterexample({ [key]: v });
         t.fail(`POST ${via.route} {${key}: ${show(v)}} (${why}): answered ${brief(res)}, not a refusal of the value: it passed the route's validation`);
       }
@@ -778,7 +778,7 @@ async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: 
     const other = samples(t, s, original).find((x) => x.documented);
     const positive = async (): Promise<Outcome> => {
       const first = await current();
-      if (first.ok || !refused(first.res) || isValidationError(first.res) || forbidden(first.res) || !other) return first;
+      if (first.ok || !refused(first.res) || isValidationError(first.res, [key]) || forbidden(first.res) || !other) return first;
       return attempt(other.value, 'a valid value')();
     };
     const out = await withOwnerActive(t, s, positive, restore, known);

@@ -55,8 +55,8 @@ for (const route of catalog.routes.filter((r) => r.namespace === SUITE)) {
         if (missing.length) t.fail(`${missing.map((a) => `${what(a)} answered ${brief(a.res)}`).join('; ')}: the documented method does not exist on the target`);
         for (const a of answers) skipIfForbidden(t, a.res, what(a));
         for (const a of answers) {
-          const named = namedParams(a.res);
-          if (isValidationError(a.res)) {
+          const named = namedParams(a.res, required);
+          if (isValidationError(a.res, required)) {
             if (!required.length) t.fail(`${what(a)} was refused as invalid (${brief(a.res)}): the route has no required arguments, so a request that omits them all is valid`);
             const wrong = named.filter((n) => !required.includes(n));
             if (!named.length || wrong.length || required.some((n) => !named.includes(n)))

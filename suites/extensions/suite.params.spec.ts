@@ -175,7 +175,7 @@ async function checkControl(t: BehaviourContext, ctx: EndpointCtx, refusals: { c
   if (design.kind === 'names-param') {
     for (const { c, res } of refusals) {
       if (isNoRoute(res)) t.fail(`${method} ${path} ${c.what} answered ${brief(res)}: the route does not exist, so its refusals show nothing`);
-      if (!(isValidationError(res) && namesParam(res, c.arg)))
+      if (!(isValidationError(res, [c.arg]) && namesParam(res, c.arg)))
         t.skip(
           `${method} ${path} ${c.what} was refused (${brief(res)}) without naming ${c.arg}; every valid request to this route changes the site for good, ` +
             'so no positive control is sent and the refusal cannot be told from a route that refuses everything',

@@ -8,7 +8,8 @@
  */
 import { RestError, isRestError, restError } from './errors.ts';
 import { normalizeRoute, parseQuery } from './http.ts';
-import { RestRequest, RestResponse, type HandlerTable, type Prepared } from './types.ts';
+import { inDialect } from './readings.ts';
+import { RestRequest, RestResponse, type HandlerContext, type HandlerTable, type Prepared } from './types.ts';
 import { isPlainObject } from './validate.ts';
 
 interface Envelope {
@@ -17,8 +18,12 @@ interface Envelope {
   headers: Record<string, string>;
 }
 
-const envelope = (r: RestResponse): Envelope => ({ body: r.data, status: r.status, headers: r.headers });
-const errorEnvelope = (e: RestError): Envelope => ({ body: e.toBody(), status: e.status, headers: {} });
+/** One answer of the batch, in the site's dialect (readings.ts); `sub` the item's request, when it could be made. */
+function envelope(r: RestResponse | RestError, sub: RestRequest | undefined, batch: RestRequest, ctx: HandlerContext): Envelope {
+  const answer = isRestError(r) ? { status: r.status, headers: {}, data: r.toBody() } : { status: r.status, headers: r.headers, data: r.data };
+  const { status, headers, data } = inDialect(answer, sub, !batch.headers.authorization, ctx.site.dialect);
+  return { body: data ?? null, status, headers };
+}
 
 /** Header names as WP_REST_Request canonicalizes them (lowercase); values joined. */
 function itemHeaders(raw: unknown): Record<string, string> {
@@ -27,6 +32,8 @@ function itemHeaders(raw: unknown): Record<string, string> {
   for (const [k, v] of Object.entries(raw)) out[k.toLowerCase().replace(/_/g, '-')] = Array.isArray(v) ? v.map(String).join(',') : String(v);
   return out;
 }
+
+const requestOf = (sub: RestRequest | RestError | undefined): RestRequest | undefined => (sub instanceof RestRequest ? sub : undefined);
 
 export const batchHandlers: HandlerTable = {
   'batch.v1.create': {
@@ -68,16 +75,16 @@ export const batchHandlers: HandlerTable = {
       const other = ctx.site.dialect.batchAnswers === 'other';
       const result = (e: Envelope | null) => (e === null ? null : { status: e.status, body: e.body });
       if (failed && mode === 'require-all-validate') {
-        const answers = prepared.map((p) => (isRestError(p) ? errorEnvelope(p) : null));
+        const answers = prepared.map((p, i) => (isRestError(p) ? envelope(p, requestOf(subs[i]), req, ctx) : null));
         return other ? new RestResponse({ results: answers.map(result) }, 400) : new RestResponse({ failed: 'validation', responses: answers }, 207);
       }
 
       // Then each item in order (permission, handler), errors as their envelopes.
-      const responses = prepared.map((p) => {
-        if (isRestError(p)) return errorEnvelope(p);
+      const responses = prepared.map((p, i) => {
+        if (isRestError(p)) return envelope(p, requestOf(subs[i]), req, ctx);
         const res = ctx.pipeline.respond(p);
         res.headers.Allow = ctx.pipeline.allow(p.entry, p.req);
-        return envelope(res);
+        return envelope(res, p.req, req, ctx);
       });
       return other ? new RestResponse({ results: responses.map(result) }, 200) : new RestResponse({ responses }, 207);
     },

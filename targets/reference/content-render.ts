@@ -149,6 +149,34 @@ function classList(rec: PostRecord, ctx: HandlerContext): string[] {
   return out;
 }
 
+/**
+ * Fields WordPress adds to posts, pages, revisions, autosaves and media items that core part 2
+ * does not list ("Response payload shapes for all resources beyond the field lists above: not
+ * shown"): a site that follows none of WordPress's conventions (dialect `conventions=none`) leaves
+ * them out. Kept although part 2 does not list them either:
+ * - `id`: part 2 gives revisions and autosaves theirs, and the routes address every item by it;
+ * - `link`: the oEmbed routes return embed data for a URL, and a post's own URL is the only one the
+ *   documents tie to content (without it the oEmbed checks skip: no URL is known to embed);
+ * - `modified`, `modified_gmt`: the modified_after / modified_before filters and orderby=modified
+ *   are judged by the items' modification dates (a site without them: issue 34 item 7).
+ */
+const UNLISTED_FIELDS = ['guid', 'type', 'class_list', 'permalink_template', 'generated_slug', 'preview_link'];
+
+/**
+ * A date-time of an item: WordPress's form without a zone (`date` in the site's timezone,
+ * `date_gmt` in GMT), or with `conventions=none` RFC 3339's, which "string (date-time)" also reads
+ * as (the site's timezone is UTC: `+00:00`, and `Z` for GMT).
+ */
+const local = (ms: number, ctx: HandlerContext): string => `${fmtDate(ms)}${ctx.site.dialect.conventions === 'none' ? '+00:00' : ''}`;
+const gmt = (ms: number, ctx: HandlerContext): string => `${fmtDate(ms)}${ctx.site.dialect.conventions === 'none' ? 'Z' : ''}`;
+
+function listedOnly(out: Record<string, unknown>, ctx: HandlerContext): Record<string, unknown> {
+  if (ctx.site.dialect.conventions !== 'none') return out;
+  for (const f of UNLISTED_FIELDS) delete out[f];
+  delete out._links;
+  return out;
+}
+
 /** A post or page in the given context. */
 export function renderPost(rec: PostRecord, ctx: HandlerContext, opts: RenderOptions): Record<string, unknown> {
   const link = linkOf(rec, ctx.base);
@@ -156,11 +184,11 @@ export function renderPost(rec: PostRecord, ctx: HandlerContext, opts: RenderOpt
   const excerptText = rec.excerpt !== '' ? rec.excerpt : generatedExcerpt(rec.content, opts.excerptLength ?? 55);
   const data: Record<string, unknown> = {
     id: rec.id,
-    date: fmtDate(rec.date),
-    date_gmt: fmtDate(rec.date),
+    date: local(rec.date, ctx),
+    date_gmt: gmt(rec.date, ctx),
     guid: { rendered: `${ctx.base}/?${rec.type === 'page' ? 'page_id' : 'p'}=${rec.id}`, raw: `${ctx.base}/?${rec.type === 'page' ? 'page_id' : 'p'}=${rec.id}` },
-    modified: fmtDate(rec.modified),
-    modified_gmt: fmtDate(rec.modified),
+    modified: local(rec.modified, ctx),
+    modified_gmt: gmt(rec.modified, ctx),
     slug: rec.slug,
     status: rec.status,
     type: rec.type,
@@ -198,7 +226,7 @@ export function renderPost(rec: PostRecord, ctx: HandlerContext, opts: RenderOpt
   data.generated_slug = rec.slug || ctx.site.content.uniqueSlug(sanitizeTitle(rec.title) || String(rec.id), rec.type, rec.id, rec.parent);
   const out = filterByContext(data, POST_CONTEXTS, opts.context);
   out._links = postLinks(rec, ctx);
-  return out;
+  return listedOnly(out, ctx);
 }
 
 /** A revision or autosave (or, for a draft autosaved in place, the post) with the revision schema. */
@@ -209,12 +237,12 @@ export function renderRevision(rec: PostRecord, ctx: HandlerContext, opts: Rende
   const base = `/cms/v2/${parentType === 'page' ? 'pages' : 'posts'}`;
   const data: Record<string, unknown> = {
     author: rec.author,
-    date: fmtDate(rec.date),
-    date_gmt: fmtDate(rec.date),
+    date: local(rec.date, ctx),
+    date_gmt: gmt(rec.date, ctx),
     guid: { rendered: `${ctx.base}/?p=${rec.id}`, raw: `${ctx.base}/?p=${rec.id}` },
     id: rec.id,
-    modified: fmtDate(rec.modified),
-    modified_gmt: fmtDate(rec.modified),
+    modified: local(rec.modified, ctx),
+    modified_gmt: gmt(rec.modified, ctx),
     parent: parentId,
     slug: rec.slug,
     title: { raw: rec.title, rendered: rec.title },
@@ -229,7 +257,7 @@ export function renderRevision(rec: PostRecord, ctx: HandlerContext, opts: Rende
   const out = filterByContext(data, REVISION_CONTEXTS, opts.context);
   const parentHref = ctx.restUrl(`${base}/${isPost ? rec.id : rec.parent}`);
   out._links = { parent: [{ href: parentHref }] };
-  return out;
+  return listedOnly(out, ctx);
 }
 
 /** A media item. */
@@ -237,11 +265,11 @@ export function renderMedia(rec: PostRecord, ctx: HandlerContext, opts: RenderOp
   const mime = rec.mime_type ?? 'application/octet-stream';
   const data: Record<string, unknown> = {
     id: rec.id,
-    date: fmtDate(rec.date),
-    date_gmt: fmtDate(rec.date),
+    date: local(rec.date, ctx),
+    date_gmt: gmt(rec.date, ctx),
     guid: { rendered: `${ctx.base}${uploadPath(rec)}`, raw: `${ctx.base}${uploadPath(rec)}` },
-    modified: fmtDate(rec.modified),
-    modified_gmt: fmtDate(rec.modified),
+    modified: local(rec.modified, ctx),
+    modified_gmt: gmt(rec.modified, ctx),
     slug: rec.slug,
     status: rec.status,
     type: 'attachment',
@@ -271,5 +299,5 @@ export function renderMedia(rec: PostRecord, ctx: HandlerContext, opts: RenderOp
     self: [{ href: ctx.restUrl(`/cms/v2/media/${rec.id}`) }],
     collection: [{ href: ctx.restUrl('/cms/v2/media') }],
   };
-  return out;
+  return listedOnly(out, ctx);
 }

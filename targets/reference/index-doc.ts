@@ -9,6 +9,15 @@ import type { Router } from './router.ts';
 import { advertise } from './schema.ts';
 import type { EndpointImpl, HandlerContext, HandlerTable, RouteEntry } from './types.ts';
 
+/**
+ * The key of a route in the index and in its `_links.self` href: WordPress's regex
+ * (`/cms/v2/posts/(?P<id>[\d]+)`), or with `route-keys=spec` the documented shape in the spec's
+ * notation (`/cms/v2/posts/<id>`). Routing is the same either way (router.ts matches the regex).
+ */
+export function advertisedKey(entry: RouteEntry, ctx: HandlerContext): string {
+  return ctx.site.dialect.routeKeys === 'spec' ? entry.path : entry.key;
+}
+
 export function routeDoc(entry: RouteEntry, ctx: HandlerContext): Record<string, unknown> {
   return {
     namespace: entry.namespace,
@@ -18,7 +27,7 @@ export function routeDoc(entry: RouteEntry, ctx: HandlerContext): Record<string,
       ...(e.allowBatch ? { allow_batch: { v1: true } } : {}),
       args: Object.fromEntries(Object.entries(e.args).map(([name, s]) => [name, advertise(s)])),
     })),
-    _links: { self: [{ href: ctx.restUrl(entry.key) }] },
+    _links: { self: [{ href: ctx.restUrl(advertisedKey(entry, ctx)) }] },
   };
 }
 
@@ -35,7 +44,7 @@ function routesDoc(router: Router, ctx: HandlerContext, namespace?: string): Rec
   const entries = [...router.routes]
     .filter((r) => namespace === undefined || r.namespace === namespace)
     .sort((a, b) => order.indexOf(a.namespace) - order.indexOf(b.namespace) || (a.path === `/${a.namespace}` ? -1 : b.path === `/${b.namespace}` ? 1 : 0));
-  return Object.fromEntries(entries.map((r) => [r.key, routeDoc(r, ctx)]));
+  return Object.fromEntries(entries.map((r) => [advertisedKey(r, ctx), routeDoc(r, ctx)]));
 }
 
 export function siteIndex(router: Router, ctx: HandlerContext): Record<string, unknown> {

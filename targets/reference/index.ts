@@ -18,6 +18,7 @@ import { RestError, noRoute, restError } from './errors.ts';
 import { basicCredentials, isJsonContentType, normalizeRoute, parseMultipart, parseQuery, rawQueryOf, readBody, type Params } from './http.ts';
 import { indexHandlers, routeDoc } from './index-doc.ts';
 import { maybeXml, oembedHandlers } from './oembed.ts';
+import { inDialect } from './readings.ts';
 import { Router, allowHeader, dispatch, prepare, respond } from './router.ts';
 import { spamfilterHandlers } from './spamfilter.ts';
 import type { Dialect } from './dialect.ts';
@@ -58,7 +59,7 @@ export interface HandlerOptions extends SiteOptions {
 export type ReferenceHandler = ((req: IncomingMessage, res: ServerResponse) => void) & { site: Site; router: Router };
 
 /** The handler tables of every namespace, keyed by catalog endpoint ID. */
-function buildRouter(): Router {
+function buildRouter(dialect: Readonly<Dialect>): Router {
   let router: Router | undefined;
   const index = indexHandlers(() => router!);
   router = new Router(
@@ -72,6 +73,7 @@ function buildRouter(): Router {
       ...suiteHandlers,
     },
     index.namespaceIndex,
+    dialect,
   );
   return router;
 }
@@ -178,7 +180,7 @@ function safeDecode(path: string): string {
 /** A request handler serving one in-memory site. */
 export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHandler {
   const site = new Site(opts);
-  const router = buildRouter();
+  const router = buildRouter(site.dialect);
 
   const context = (base: string): HandlerContext => {
     const ctx: HandlerContext = {
@@ -217,18 +219,24 @@ export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHand
         Vary: 'Origin',
       });
     }
+    // WordPress's global parameters (_fields, _envelope, _method, X-HTTP-Method-Override): a site
+    // that follows none of its conventions does not read them.
+    const wpGlobals = site.dialect.conventions === 'wordpress';
     const prettyJson = query._pretty !== undefined;
+    const anonymous = !req.headers.authorization;
     const finish = (r: RestResponse, restReq?: RestRequest): void => {
       let response = r;
       if (restReq) response = maybeXml(restReq, response);
-      if (response.raw) return send(res, response.status, { ...headers, ...response.headers, 'Content-Type': response.raw.contentType }, response.raw.body, head);
-      let data = response.data;
-      const fields = query._fields;
-      if (fields !== undefined && response.status < 400) data = filterFields(data, parseList(fields).map((f) => String(f).trim()).filter(Boolean));
-      if (query._envelope !== undefined) {
+      const answer = inDialect({ status: response.status, headers: { ...headers, ...response.headers }, data: response.raw ? null : response.data }, restReq, anonymous, site.dialect);
+      if (response.raw) return send(res, answer.status, { ...answer.headers, 'Content-Type': response.raw.contentType }, response.raw.body, head);
+      let data = answer.data;
+      if (data === undefined) return send(res, answer.status, answer.headers, undefined, head);
+      const fields = wpGlobals ? query._fields : undefined;
+      if (fields !== undefined && answer.status < 400) data = filterFields(data, parseList(fields).map((f) => String(f).trim()).filter(Boolean));
+      if (wpGlobals && query._envelope !== undefined) {
         return send(res, 200, headers, JSON.stringify({ body: data, status: response.status, headers: response.headers }, null, prettyJson ? 4 : 0), head);
       }
-      send(res, response.status, { ...headers, ...response.headers }, JSON.stringify(data, null, prettyJson ? 4 : 0), head);
+      send(res, answer.status, answer.headers, JSON.stringify(data, null, prettyJson ? 4 : 0), head);
     };
 
     let raw: Buffer;
@@ -244,7 +252,7 @@ export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHand
 
     // _method (query string only) overrides the method; X-HTTP-Method-Override when it is absent.
     let method = (req.method ?? 'GET').toUpperCase();
-    const override = typeof query._method === 'string' ? query._method : req.headers['x-http-method-override'];
+    const override = !wpGlobals ? undefined : typeof query._method === 'string' ? query._method : req.headers['x-http-method-override'];
     if (typeof override === 'string' && override) method = override.toUpperCase();
 
     const contentType = req.headers['content-type'] ?? '';

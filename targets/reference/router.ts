@@ -12,7 +12,8 @@
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { EndpointSpec, RouteSpec } from '../../schemas/types.ts';
 import { RestError, isRestError, noRoute, restError, restForbidden } from './errors.ts';
-import { fillMissing, fromArgSpec, segmentGroup, type WpSchema } from './schema.ts';
+import { DEFAULT_DIALECT, type Dialect } from './dialect.ts';
+import { fillMissing, fromArgSpec, segmentGroup, unionForm, type WpSchema } from './schema.ts';
 import { RestResponse, type EndpointEntry, type EndpointImpl, type HandlerContext, type HandlerTable, type Prepared, type RestRequest, type RouteEntry } from './types.ts';
 import { sanitizeValue, validateValue } from './validate.ts';
 
@@ -45,7 +46,7 @@ export function routeKey(route: RouteSpec): { key: string; regex: RegExp } {
 }
 
 /** The args of an endpoint: the catalog's, completed by the handler's overlay. */
-function endpointArgs(ep: EndpointSpec, impl: EndpointImpl): Record<string, WpSchema> {
+function endpointArgs(ep: EndpointSpec, impl: EndpointImpl, dialect: Readonly<Dialect>): Record<string, WpSchema> {
   const out: Record<string, WpSchema> = {};
   const overlay = impl.overlay ?? {};
   if (ep.args !== 'not-shown') {
@@ -55,6 +56,7 @@ function endpointArgs(ep: EndpointSpec, impl: EndpointImpl): Record<string, WpSc
     }
   }
   for (const [name, s] of Object.entries(overlay)) if (!(name in out)) out[name] = s;
+  for (const [name, s] of Object.entries(out)) out[name] = unionForm(s, dialect.argUnions);
   return out;
 }
 
@@ -89,7 +91,7 @@ export class Router {
   /** Literal routes are tried before routes with parameters (`/module/all` before `/module/<slug>`). */
   private readonly matchOrder: RouteEntry[];
 
-  constructor(handlers: HandlerTable, namespaceIndexImpl: EndpointImpl) {
+  constructor(handlers: HandlerTable, namespaceIndexImpl: EndpointImpl, dialect: Readonly<Dialect> = DEFAULT_DIALECT) {
     const specs = [...catalog.routes, ...namespaceOnlyRoutes()];
     const missing = catalog.routes.flatMap((r) => r.endpoints.map((e) => e.id)).filter((id) => !handlers[id]);
     if (missing.length) throw new Error(`reference server: no handler for catalog endpoint(s) ${missing.join(', ')}`);
@@ -103,7 +105,7 @@ export class Router {
         regex,
         endpoints: route.endpoints.map((ep) => {
           const impl = handlers[ep.id] ?? namespaceIndexImpl;
-          return { id: ep.id, methods: [...ep.methods], allowBatch: ep.allowBatch === true, args: endpointArgs(ep, impl), impl };
+          return { id: ep.id, methods: [...ep.methods], allowBatch: ep.allowBatch === true, args: endpointArgs(ep, impl, dialect), impl };
         }),
       };
     });

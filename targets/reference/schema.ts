@@ -30,6 +30,7 @@ export interface WpSchema {
   properties?: Record<string, WpSchema>;
   additionalProperties?: boolean | WpSchema;
   oneOf?: WpSchema[];
+  anyOf?: WpSchema[];
 }
 
 /** ArgSpec → WpSchema: every stated attribute, nothing else (notes are not attributes). */
@@ -76,6 +77,28 @@ export function fillMissing(base: WpSchema, patch: WpSchema): WpSchema {
       out[k] = cur.map((alt: WpSchema, i: number) => (v[i] ? fillMissing(alt, v[i] as WpSchema) : alt));
   }
   return out as WpSchema;
+}
+
+/**
+ * An argument documented as alternatives ("array of integer, or object") in the form a dialect
+ * advertises and validates it (dialect.ts `argUnions`): WordPress's `oneOf`; `anyOf` with the same
+ * alternatives; or one descriptor with a type union whose attributes are those of each
+ * alternative (`items` of the array, `properties` and `additionalProperties` of the object), which
+ * admits the same values (each attribute applies to its own type only).
+ */
+export function unionForm(schema: WpSchema, form: 'oneOf' | 'type-union' | 'anyOf'): WpSchema {
+  if (!schema.oneOf || form === 'oneOf') return schema;
+  const { oneOf, ...rest } = schema;
+  if (form === 'anyOf') return { ...rest, anyOf: oneOf };
+  const types = new Set<string>([rest.type ?? []].flat());
+  const out: WpSchema = { ...rest };
+  for (const alt of oneOf) {
+    const { type, title: _t, description: _d, ...attrs } = alt;
+    for (const t of [type ?? []].flat()) types.add(t);
+    for (const [k, v] of Object.entries(attrs)) if ((out as Record<string, unknown>)[k] === undefined) (out as Record<string, unknown>)[k] = structuredClone(v);
+  }
+  out.type = [...types];
+  return out;
 }
 
 /** The descriptor as it appears under `args` in the index (WordPress prints `required` on every arg). */

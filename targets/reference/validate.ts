@@ -186,11 +186,11 @@ function combiningError(value: unknown, param: string, errors: OneOfError[]): Re
   return new RestError('rest_no_matching_schema', `${param} does not match any of the expected formats.`);
 }
 
-/** rest_find_one_matching_schema(). */
-function findOneMatching(value: unknown, schema: WpSchema, param: string, stopAfterFirst: boolean): WpSchema | RestError {
+/** rest_find_one_matching_schema(); with `anyOf`, rest_find_any_matching_schema() (the first alternative that matches). */
+function findOneMatching(value: unknown, schema: WpSchema, param: string, stopAfterFirst: boolean, alternatives = schema.oneOf ?? []): WpSchema | RestError {
   const matching: { schema: WpSchema; index: number }[] = [];
   const errors: OneOfError[] = [];
-  (schema.oneOf ?? []).forEach((alt0, index) => {
+  alternatives.forEach((alt0, index) => {
     const alt = alt0.type === undefined && schema.type !== undefined ? { ...alt0, type: schema.type } : alt0;
     const r = validateValue(value, alt, param);
     if (r === true) matching.push({ schema: alt, index });
@@ -299,8 +299,8 @@ function patternMatches(pattern: string, value: string): boolean {
 /** rest_validate_value_from_schema(): true or the first error. */
 export function validateValue(value: unknown, schema: WpSchema, param: string): true | RestError {
   let s = schema;
-  if (s.oneOf) {
-    const match = findOneMatching(value, s, param, false);
+  if (s.oneOf || s.anyOf) {
+    const match = s.oneOf ? findOneMatching(value, s, param, false) : findOneMatching(value, s, param, true, s.anyOf);
     if (match instanceof RestError) return match;
     if (s.type === undefined && match.type !== undefined) s = { ...s, type: match.type };
   }
@@ -353,8 +353,8 @@ export function validateValue(value: unknown, schema: WpSchema, param: string): 
 /** rest_sanitize_value_from_schema(): the coerced value, or an error (oneOf, uniqueItems). */
 export function sanitizeValue(value: unknown, schema: WpSchema, param: string): unknown {
   let s = schema;
-  if (s.oneOf) {
-    const match = findOneMatching(value, s, param, true);
+  if (s.oneOf || s.anyOf) {
+    const match = findOneMatching(value, s, param, true, s.oneOf ?? s.anyOf);
     if (match instanceof RestError) return match;
     return sanitizeValue(value, match, param);
   }

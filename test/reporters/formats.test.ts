@@ -172,6 +172,14 @@ describe('advertised digest and comparison', () => {
       '+     search: type=string',
     ]);
   });
+  it("pairs a route keyed in the spec's notation with its regex key, not two regexes of one shape", () => {
+    const route = { endpoints: [{ methods: ['GET'], args: { id: { type: 'integer' } } }] };
+    const regex = digestIndex({ namespaces: [], routes: { '/cms/v2/posts/(?P<id>[\\d]+)': route, '/x/(?P<a>[a-z]+)': route } });
+    const spec = digestIndex({ namespaces: [], routes: { '/cms/v2/posts/<id>': route, '/x/(?P<a>[a-z0-9]+)': route } });
+    expect(diffLines(diffAdvertised(regex, spec))).toEqual(['+ /x/(?P<a>[a-z0-9]+)  (GET: 1 args)', '- /x/(?P<a>[a-z]+)  (GET: 1 args)']);
+    const changed = digestIndex({ namespaces: [], routes: { '/cms/v2/posts/<id>': { endpoints: [{ methods: ['GET'], args: {} }] } } });
+    expect(diffAdvertised(regex, changed).routes[0]).toMatchObject({ route: '/cms/v2/posts/(?P<id>[\\d]+)', change: 'changed' });
+  });
   it('groups behaviours by where they fail and gates on failures only B has', () => {
     const A = cannedResults({ advertised: a });
     const bBeh = cannedBehaviours().map((x) =>
