@@ -197,20 +197,25 @@ describe('transient trouble of the target (issue 24)', () => {
     await c0.close();
   });
 
-  it('a write that met a gateway answer is not sent again (the application may have done it); a 429 or 503 with Retry-After is', async () => {
+  it('a write that met a gateway answer is not sent again (the application may have done it), a 503 with Retry-After included; a 429 is', async () => {
     let hits = 0;
     const url = await serve((req, res, n) => {
       hits++;
       if (req.url!.includes('gw')) res.writeHead(502, { 'content-type': 'text/html' }).end(GATEWAY_PAGE);
-      else if (n === 2) res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '0' }).end('<h1>busy</h1>');
+      else if (req.url!.includes('busy') && n === 2) res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '0' }).end('<h1>busy</h1>');
+      else if (req.url!.includes('slow') && n === 3) res.writeHead(429, { 'content-type': 'text/html', 'retry-after': '0' }).end('<h1>slow down</h1>');
       else res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":5}');
     });
     const client = new Client({ baseUrl: url, retries: 3 });
     await expect(client.post('/gw', { a: 1 })).rejects.toThrow(/answered 502 .*a write is not sent again/);
     expect(hits).toBe(1);
-    const r = await client.post('/ok', { a: 1 });
+    // A gateway may answer 503 with Retry-After after the application acted (issue 35).
+    await expect(client.post('/busy', { a: 1 })).rejects.toThrow(/answered 503 with Retry-After.*a write is not sent again/);
+    expect(hits).toBe(2);
+    // A 429 refuses before the work: sent again.
+    const r = await client.post('/slow', { a: 1 });
     expect(r.status).toBe(201);
-    expect(hits).toBe(3);
+    expect(hits).toBe(4);
     // A GET with ?_method=DELETE is a write.
     hits = 0;
     await expect(client.get('/gw', { query: { _method: 'DELETE' } })).rejects.toBeInstanceOf(TargetError);
