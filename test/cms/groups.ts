@@ -35,8 +35,9 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
     // The title left out of embed answers: only the context behaviours read context=embed.
     ['cms.filter-ignored.include', 'cms.filter-ignored.search', 'cms.title-dropped-in-embed'],
     // orderby and tax_relation (authenticated filter reads) with the anonymous-request faults
-    // (which only touch requests sent without credentials).
-    ['cms.filter-ignored.orderby', 'cms.filter-ignored.tax_relation', 'cms.anonymous-write-accepted', 'cms.edit-context-anonymous', 'cms.status-listed-anonymously'],
+    // (which only touch requests sent without credentials; revisions and autosaves are read
+    // anonymously only by their own behaviours).
+    ['cms.filter-ignored.orderby', 'cms.filter-ignored.tax_relation', 'cms.anonymous-write-accepted', 'cms.edit-context-anonymous', 'cms.status-listed-anonymously', 'cms.revisions-served-anonymously'],
     // Item rewrites per context: each touches the field its behaviours check in one context
     // (author in every context, which the sub-property checks of the others do not look at).
     // And orderby=date read as id (only orderby.date sends it; it reads ids, no field of an item).
@@ -62,8 +63,11 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
       // slug-unique behaviours send one; every other write sends a fresh slug or none.
       'cms.slug-echoed-on-create',
       'cms.slug-not-unique-on-update',
-      // anonymous reads of a protected item only (no other named behaviour reads one anonymously)
+      // anonymous reads of a protected item only (no other named behaviour reads one anonymously):
+      // the flags (read by password.protected-flag alone) and the content (password.protects looks
+      // only for the protected words, not at the flags)
       'cms.protected-flag-dropped',
+      'cms.protected-content-served',
     ],
     // Faults on what a create stores, each alone: the fixtures verify themselves when made
     // (src/fixtures.ts), so a fault that changes a stored field makes every behaviour whose

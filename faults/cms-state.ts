@@ -1,0 +1,74 @@
+/**
+ * Faults in what posts and pages show of their state, and to whom (issue 36): private reads served
+ * without credentials (revisions, autosaves, password-protected content), reads a write does not
+ * reach (a cache in front of single items), dates and slugs stored otherwise than part 2 states.
+ * Routes in spec names (the proxy translates through the target's profile).
+ */
+import { json, type Fault, type FaultRequest, type FaultResponse } from './proxy.ts';
+
+const TYPES = ['posts', 'pages'] as const;
+const perType = (suffix: string) => TYPES.map((t) => `cms.${t}.${suffix}`);
+const ITEM = /^\/cms\/v2\/(posts|pages)\/(\d+)$/;
+const COLLECTION = /^\/cms\/v2\/(posts|pages)$/;
+const PRIVATE_SUBROUTE = /^\/cms\/v2\/(posts|pages)\/\d+\/(revisions|autosaves)(\/\d+)?$/;
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The items of a post/page answer: a list's entries, a single item, a force delete's `previous`. */
+const itemsOf = (body: unknown): any[] => {
+  if (Array.isArray(body)) return body;
+  if (body && typeof body === 'object') return 'id' in body ? [body] : 'previous' in body ? [(body as { previous: unknown }).previous] : [];
+  return [];
+};
+
+// ---------------------------------------------------------------------------
+// Private reads served
+// ---------------------------------------------------------------------------
+
+/** Authorization headers the target accepted on cms routes (to answer anonymous requests as if they were made with them). */
+const accepted = new Set<string>();
+function learn(req: FaultRequest, res: FaultResponse): void {
+  const a = req.headers.authorization;
+  if (typeof a === 'string' && res.status < 400 && req.route.startsWith('/cms/v2')) accepted.add(a);
+}
+
+/** Rendered content and excerpt of password-protected items, as their editors were answered them, by item id. */
+const protectedText = new Map<number, { content?: string; excerpt?: string }>();
+
+const privateReads: Fault[] = [
+  {
+    id: 'cms.revisions-served-anonymously',
+    title: 'serves the revisions and autosaves of posts and pages (lists and single reads) to anonymous readers',
+    caughtBy: [...perType('auth.revisions-read'), ...perType('auth.autosaves-read')],
+    request(req) {
+      const good = accepted.values().next().value;
+      if (good && !req.authenticated && req.method === 'GET' && PRIVATE_SUBROUTE.test(req.route)) req.headers.authorization = good;
+    },
+    response: learn,
+  },
+  {
+    id: 'cms.protected-content-served',
+    title: 'answers anonymous reads of a password-protected post or page with its content and excerpt (still flagged protected)',
+    caughtBy: perType('password.protects'),
+    response(req, res) {
+      const items = itemsOf(res.json).filter((i) => i && typeof i === 'object' && Number.isInteger(i.id));
+      if (req.authenticated) {
+        for (const i of items) {
+          const isProtected = (typeof i.password === 'string' && i.password !== '') || i.content?.protected === true;
+          const content = i.content?.rendered;
+          if (isProtected && typeof content === 'string' && content.trim()) protectedText.set(i.id, { content, excerpt: typeof i.excerpt?.rendered === 'string' ? i.excerpt.rendered : undefined });
+        }
+        return;
+      }
+      if (req.method !== 'GET' || !(ITEM.test(req.route) || COLLECTION.test(req.route))) return;
+      for (const i of items) {
+        const text = protectedText.get(i.id);
+        if (!text) continue;
+        if (i.content && typeof i.content === 'object' && text.content) i.content.rendered = text.content;
+        if (i.excerpt && typeof i.excerpt === 'object' && text.excerpt) i.excerpt.rendered = text.excerpt;
+      }
+    },
+  },
+];
+
+export const cmsStateFaults: Fault[] = [...privateReads];
+
