@@ -222,6 +222,15 @@ export const contactformFaults: Fault[] = [
     },
   },
   {
+    // As Contact Form 7 does without context "save": the answer shows the form as updated, nothing is stored.
+    id: 'ext.contactform.update-dry-run',
+    title: 'answers POST, PUT and PATCH /contact-forms/<id> as if the form were updated, storing nothing (a dry run)',
+    caughtBy: ['contactform.forms.update-readback'],
+    request(req) {
+      if (FORM_ITEM.test(req.route) && isWrite(req) && req.json && typeof req.json === 'object') delete req.json.context;
+    },
+  },
+  {
     id: 'ext.contactform.form-not-deleted',
     title: 'answers success on DELETE /contact-forms/<id> but keeps the form',
     caughtBy: ['contactform.forms.delete'],

@@ -120,8 +120,10 @@ export const REFERENCE_ROUNDS: string[][] = [
     'ext.suite.settings-writes-refused',
     'ext.suite.all-active-refuse-all',
     'ext.suite.params-refuse-all',
-    // Submissions answered without a status (the shared form is still created and read).
+    // Submissions answered without a status (the shared form is still created and read); form
+    // updates answered as dry runs (only the update behaviours write a form by id).
     'ext.contactform.feedback-without-status',
+    'ext.contactform.update-dry-run',
   ],
   [
     // Positive controls, 4: every /module/<slug>/active request (alone: the module behaviours of
