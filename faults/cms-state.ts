@@ -70,5 +70,69 @@ const privateReads: Fault[] = [
   },
 ];
 
-export const cmsStateFaults: Fault[] = [...privateReads];
+// ---------------------------------------------------------------------------
+// Dates and slugs
+// ---------------------------------------------------------------------------
+
+/** A create or update of a post or page. */
+const isItemWrite = (req: FaultRequest) => (req.method === 'POST' && COLLECTION.test(req.route)) || (['POST', 'PUT', 'PATCH'].includes(req.method) && ITEM.test(req.route));
+const bodyOf = (req: FaultRequest): Record<string, unknown> | undefined => (req.json && typeof req.json === 'object' && !Array.isArray(req.json) ? req.json : undefined);
+
+/** Slugs asked for and kept as asked, by `<type>/<id>`: answered so in every later answer for the item. */
+function slugKeeper(id: string, title: string, caughtBy: string[], keep: (asked: string, item: any) => string | undefined): Fault {
+  const kept = new Map<string, string>();
+  return {
+    id,
+    title,
+    caughtBy,
+    response(req, res) {
+      const asked = bodyOf(req)?.slug;
+      for (const item of itemsOf(res.json)) {
+        if (!item || typeof item !== 'object' || !Number.isInteger(item.id) || typeof item.slug !== 'string') continue;
+        const key = `${req.route.split('/')[3]}/${item.id}`;
+        if (isItemWrite(req) && typeof asked === 'string' && res.status < 300) {
+          const slug = keep(asked, item);
+          if (slug !== undefined && slug !== item.slug) kept.set(key, slug);
+        }
+        const slug = kept.get(key);
+        if (slug !== undefined) item.slug = slug;
+      }
+    },
+  };
+}
+
+const datesAndSlugs: Fault[] = [
+  {
+    // A server that reads date_gmt as a date in the site timezone (visible where gmt_offset is not 0).
+    id: 'cms.date-gmt-as-local',
+    title: 'takes a date_gmt written without a date as the date in the site timezone',
+    caughtBy: [...perType('fields.dates'), ...perType('fields.update-stored')],
+    request(req) {
+      const body = bodyOf(req);
+      if (!isItemWrite(req) || !body || typeof body.date_gmt !== 'string' || body.date !== undefined) return;
+      body.date = body.date_gmt;
+      delete body.date_gmt;
+    },
+  },
+  {
+    // A server that parses a date-time without its zone: the wall clock is taken as site time.
+    id: 'cms.date-offset-dropped',
+    title: 'drops the offset a written date carries, taking its wall clock as the site timezone',
+    caughtBy: perType('fields.dates'),
+    request(req) {
+      const body = bodyOf(req);
+      if (isItemWrite(req) && body && typeof body.date === 'string') body.date = body.date.replace(/(Z|[+-]\d{2}:?\d{2})$/i, '');
+    },
+  },
+  slugKeeper('cms.draft-slug-not-unique', 'gives a draft the slug it asks for (on create and update) even when another item of the type holds it (answered and read back)', perType('fields.slug-unique-draft'), (asked, item) =>
+    // Only slugs that need nothing else made of them (uniqueness alone is this fault's).
+    (item.status === 'draft' || item.status === 'pending') && /^[a-z0-9_-]+$/.test(asked) ? asked : undefined,
+  ),
+  slugKeeper('cms.slug-accents-kept', 'keeps the accented letters of a slug it is given (lowercased; answered and read back)', perType('fields.slug-alphanumeric'), (asked, item) =>
+    // Kept unique as the target made it (its -2 suffix).
+    /[^\x00-\x7f]/.test(asked) ? `${asked.toLowerCase()}${/-\d+$/.exec(item.slug)?.[0] ?? ''}` : undefined,
+  ),
+];
+
+export const cmsStateFaults: Fault[] = [...privateReads, ...datesAndSlugs];
 

@@ -555,8 +555,8 @@ const fieldFaults: Fault[] = [
   },
   {
     id: 'cms.slug-not-unique',
-    title: 'gives a published item the slug it was sent even when another item of the type has it',
-    caughtBy: perType('fields.slug-unique'),
+    title: 'gives an item the slug it was sent on create even when another item of the type has it (and as sent, accented letters and all)',
+    caughtBy: [...perType('fields.slug-unique'), ...perType('fields.slug-unique-draft'), ...perType('fields.slug-alphanumeric')],
     response(req, res) {
       const item = res.json;
       if (!item || typeof item !== 'object' || typeof item.id !== 'number') return;

@@ -156,10 +156,10 @@ export function renderPost(rec: PostRecord, ctx: HandlerContext, opts: RenderOpt
   const excerptText = rec.excerpt !== '' ? rec.excerpt : generatedExcerpt(rec.content, opts.excerptLength ?? 55);
   const data: Record<string, unknown> = {
     id: rec.id,
-    date: fmtDate(rec.date),
+    date: fmtDate(rec.date, ctx.site.gmtOffset),
     date_gmt: fmtDate(rec.date),
     guid: { rendered: `${ctx.base}/?${rec.type === 'page' ? 'page_id' : 'p'}=${rec.id}`, raw: `${ctx.base}/?${rec.type === 'page' ? 'page_id' : 'p'}=${rec.id}` },
-    modified: fmtDate(rec.modified),
+    modified: fmtDate(rec.modified, ctx.site.gmtOffset),
     modified_gmt: fmtDate(rec.modified),
     slug: rec.slug,
     status: rec.status,
@@ -209,11 +209,11 @@ export function renderRevision(rec: PostRecord, ctx: HandlerContext, opts: Rende
   const base = `/cms/v2/${parentType === 'page' ? 'pages' : 'posts'}`;
   const data: Record<string, unknown> = {
     author: rec.author,
-    date: fmtDate(rec.date),
+    date: fmtDate(rec.date, ctx.site.gmtOffset),
     date_gmt: fmtDate(rec.date),
     guid: { rendered: `${ctx.base}/?p=${rec.id}`, raw: `${ctx.base}/?p=${rec.id}` },
     id: rec.id,
-    modified: fmtDate(rec.modified),
+    modified: fmtDate(rec.modified, ctx.site.gmtOffset),
     modified_gmt: fmtDate(rec.modified),
     parent: parentId,
     slug: rec.slug,
@@ -237,10 +237,10 @@ export function renderMedia(rec: PostRecord, ctx: HandlerContext, opts: RenderOp
   const mime = rec.mime_type ?? 'application/octet-stream';
   const data: Record<string, unknown> = {
     id: rec.id,
-    date: fmtDate(rec.date),
+    date: fmtDate(rec.date, ctx.site.gmtOffset),
     date_gmt: fmtDate(rec.date),
     guid: { rendered: `${ctx.base}${uploadPath(rec)}`, raw: `${ctx.base}${uploadPath(rec)}` },
-    modified: fmtDate(rec.modified),
+    modified: fmtDate(rec.modified, ctx.site.gmtOffset),
     modified_gmt: fmtDate(rec.modified),
     slug: rec.slug,
     status: rec.status,
