@@ -71,6 +71,36 @@ const privateReads: Fault[] = [
 ];
 
 // ---------------------------------------------------------------------------
+// Reads a write does not reach
+// ---------------------------------------------------------------------------
+
+/** What a cache in front of the site holds: answers by URL and credentials, with the time they were stored. */
+const cached = new Map<string, { at: number; res: FaultResponse }>();
+const CACHE_MS = 30_000;
+const cacheKey = (req: FaultRequest) => `${req.headers.authorization ?? ''}\u0000${req.route}?${req.query.toString()}`;
+
+const staleReads: Fault[] = [
+  {
+    // A page cache or CDN rule in front of single items (keyed by URL and credentials, 30 s) that
+    // no write purges: a client that writes an item and reads it back sees the old copy.
+    id: 'cms.item-cache-stale',
+    title: 'answers GET /cms/v2/posts/<id> and /pages/<id> from a 30-second cache keyed by URL and credentials, which writes do not purge',
+    caughtBy: perType('read-your-writes'),
+    request(req) {
+      if (req.method !== 'GET' || !ITEM.test(req.route)) return;
+      const hit = cached.get(cacheKey(req));
+      if (!hit || Date.now() - hit.at > CACHE_MS) return;
+      return { status: hit.res.status, headers: { ...hit.res.headers, age: String(Math.floor((Date.now() - hit.at) / 1000)), 'x-cache': 'HIT' }, json: structuredClone(hit.res.json), text: hit.res.text };
+    },
+    response(req, res) {
+      if (req.method !== 'GET' || !ITEM.test(req.route) || res.headers['x-cache'] === 'HIT' || res.status >= 500) return;
+      res.headers['x-cache'] = 'MISS';
+      cached.set(cacheKey(req), { at: Date.now(), res: { status: res.status, headers: { ...res.headers }, json: structuredClone(res.json), text: res.json === undefined ? res.text : JSON.stringify(res.json) } });
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------
 // Dates and slugs
 // ---------------------------------------------------------------------------
 
@@ -134,5 +164,5 @@ const datesAndSlugs: Fault[] = [
   ),
 ];
 
-export const cmsStateFaults: Fault[] = [...privateReads, ...datesAndSlugs];
+export const cmsStateFaults: Fault[] = [...privateReads, ...staleReads, ...datesAndSlugs];
 

@@ -12,6 +12,7 @@ import { answerOf, expectControlAccepted, noRoute, whyNotAccepted } from '../../
 import { expectIncludeHonoured, idsOf, textOf, tokenMatches } from './lib/items.ts';
 import { eachType, fileSetup } from './lib/setup.ts';
 import { cmsDecl } from './lib/declare.ts';
+import { readAfter, readBefore, type Primed } from './lib/read-back.ts';
 
 interface Data {
   item: number;
@@ -72,8 +73,12 @@ async function control(t: BehaviourContext, res: Promise<Response> | Response, w
   return r;
 }
 
-async function titleOf(t: BehaviourContext, type: PostType, id: number): Promise<{ status: number; title: string; itemStatus?: string }> {
-  const res = await t.client.get(type.item(id), { query: { context: 'edit' } });
+/**
+ * What a refused anonymous write left of an item: read through the URL read before it, and through a
+ * URL not read before when that answers as before (lib/read-back.ts: a cache must not hide a change).
+ */
+async function titleAfter(t: BehaviourContext, primed: Primed): Promise<{ status: number; title: string; itemStatus?: string }> {
+  const res = await readAfter(t, primed, 'none');
   return { status: res.status, title: textOf(res.body?.title?.raw ?? res.body?.title), itemStatus: res.body?.status };
 }
 
@@ -104,11 +109,12 @@ for (const type of postTypes) {
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
+      const primed = await readBefore(t, type.item(f.item));
       for (const method of ['POST', 'PATCH'] as const) {
         const res = await t.client.request(method, type.item(f.item), { body: { title: `${f.tag} anonymous ${method}` }, auth: 'none' });
         refused(t, res, `${method} ${type.item(f.item)}`);
       }
-      const after = await titleOf(t, type, f.item);
+      const after = await titleAfter(t, primed);
       if (after.title !== f.title) t.fail(`after refused anonymous updates the title is ${JSON.stringify(after.title)}, was ${JSON.stringify(f.title)}`);
       // The control writes the title the item already has: accepted, and nothing changes.
       await control(t, t.client.request('PATCH', type.item(f.item), { body: { title: f.title } }), `PATCH ${type.item(f.item)}`, 'the anonymous updates');
@@ -121,8 +127,9 @@ for (const type of postTypes) {
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
+      const primed = await readBefore(t, type.item(f.kept));
       refused(t, await t.client.delete(type.item(f.kept), { query: { force: true }, auth: 'none' }), `DELETE ${type.item(f.kept)}?force=true`);
-      const after = await titleOf(t, type, f.kept);
+      const after = await titleAfter(t, primed);
       if (after.status !== 200 || after.itemStatus !== 'draft') t.fail(`after the refused anonymous DELETE, GET ${type.item(f.kept)} answers ${after.status} with status ${JSON.stringify(after.itemStatus)}`);
       await control(t, t.client.delete(type.item(f.deletable), { query: { force: true } }), `DELETE ${type.item(f.deletable)}?force=true`, 'the anonymous DELETE');
       const gone = await t.client.get(type.item(f.deletable), { query: { context: 'edit' } });

@@ -15,6 +15,7 @@ import { expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts'
 import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
 import { requiredCovers } from './write-fields.ts';
+import { readAfter, readBackEdit, readBefore } from './read-back.ts';
 
 const DAY = 86_400_000;
 
@@ -147,13 +148,14 @@ export function defineLifecycle(type: PostType): void {
     });
     const found = await findByToken(t, token);
     if (found.length) t.fail(`refused creates (statuses ${statuses.join(', ')}) created item(s) ${found.join(', ')}`);
-    const before = (await readEdit(t, f.statusTarget)).status;
+    const primed = await readBefore(t, type.item(f.statusTarget));
+    const before = primed.before.body?.status;
     for (const status of statuses) {
       const upd = await t.client.post(type.item(f.statusTarget), { status });
       if (upd.status >= 200 && upd.status < 300) t.fail(`update to status=${JSON.stringify(status)} was accepted (${upd.status})`);
       if (upd.status >= 500) t.fail(`update to status=${JSON.stringify(status)} answered a server error ${upd.status}`);
     }
-    const after = (await readEdit(t, f.statusTarget)).status;
+    const after = (await readAfter(t, primed, 'none')).body?.status;
     if (after !== before) t.fail(`refused updates (statuses ${statuses.join(', ')}) changed the status from ${before} to ${after}`);
   }
 
@@ -189,9 +191,11 @@ export function defineLifecycle(type: PostType): void {
         const f = setup.get(t);
         const id = f.updates[method]!;
         const title = `${f.tag} updated by ${method} ${f.token()}`;
+        // Read before the write through the URL of the read-back (lib/read-back.ts).
+        const primed = await readBefore(t, type.item(id));
         const res = await t.client.request(method, type.item(id), { body: { title } });
         if (res.status < 200 || res.status > 299) t.fail(`${method} ${type.item(id)} was refused: ${res.status} ${res.text.slice(0, 160)}`);
-        const item = await readEdit(t, id);
+        const item = await readBackEdit(t, primed, `${method} ${type.item(id)}`);
         if (textOf(item.title) !== title && item.title?.raw !== title) t.fail(`after ${method} with title ${JSON.stringify(title)}: read back ${JSON.stringify(item.title)}`);
       },
       { concurrent: true },
@@ -204,10 +208,11 @@ export function defineLifecycle(type: PostType): void {
       t.requireWrites();
       t.requireCredentials();
       const f = setup.get(t);
-      const before = await readEdit(t, f.partial);
+      const primed = await readBefore(t, type.item(f.partial));
+      const before = primed.before.body;
       const res = await t.client.request('PATCH', type.item(f.partial), { body: { title: `${f.tag} partial ${f.token()}` } });
       if (res.status < 200 || res.status > 299) t.fail(`PATCH was refused: ${res.status} ${res.text.slice(0, 160)}`);
-      const after = await readEdit(t, f.partial);
+      const after = await readBackEdit(t, primed, `PATCH ${type.item(f.partial)}`);
       for (const k of ['content', 'excerpt'] as const) {
         if (before[k]?.raw !== after[k]?.raw) t.fail(`${k} changed from ${JSON.stringify(before[k]?.raw)} to ${JSON.stringify(after[k]?.raw)} by an update that did not send it`);
       }
