@@ -210,9 +210,12 @@ export function defineLifecycle(type: PostType): void {
       const f = setup.get(t);
       const primed = await readBefore(t, type.item(f.partial));
       const before = primed.before.body;
-      const res = await t.client.request('PATCH', type.item(f.partial), { body: { title: `${f.tag} partial ${f.token()}` } });
+      const title = `${f.tag} partial ${f.token()}`;
+      const res = await t.client.request('PATCH', type.item(f.partial), { body: { title } });
       if (res.status < 200 || res.status > 299) t.fail(`PATCH was refused: ${res.status} ${res.text.slice(0, 160)}`);
       const after = await readBackEdit(t, primed, `PATCH ${type.item(f.partial)}`);
+      // A pass needs the update seen: a PATCH that changed nothing left everything as it was.
+      if (after.title?.raw !== title && textOf(after.title) !== title) t.dependsOn(`cms.${type.name}.update.patch`, `PATCH ${type.item(f.partial)} {title} answered ${res.status}, but the item reads back title ${JSON.stringify(after.title)}: the update changed nothing`);
       for (const k of ['content', 'excerpt'] as const) {
         if (before[k]?.raw !== after[k]?.raw) t.fail(`${k} changed from ${JSON.stringify(before[k]?.raw)} to ${JSON.stringify(after[k]?.raw)} by an update that did not send it`);
       }
