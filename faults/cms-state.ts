@@ -85,7 +85,7 @@ const staleReads: Fault[] = [
     // no write purges: a client that writes an item and reads it back sees the old copy.
     id: 'cms.item-cache-stale',
     title: 'answers GET /cms/v2/posts/<id> and /pages/<id> from a 30-second cache keyed by URL and credentials, which writes do not purge',
-    caughtBy: perType('read-your-writes'),
+    caughtBy: ['cms.read-your-writes'],
     request(req) {
       if (req.method !== 'GET' || !ITEM.test(req.route)) return;
       const hit = cached.get(cacheKey(req));

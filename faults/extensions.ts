@@ -251,7 +251,7 @@ export const contactformFaults: Fault[] = [
       'contactform.forms.missing-id.*',
       'contactform.forms.read',
       'contactform.forms.update',
-      'contactform.forms.update-readback',
+      // (update-readback skips, depending on contactform.forms.read: the form cannot be read back)
       'contactform.forms.feedback',
       'contactform.forms.feedback-submit',
       'contactform.forms.feedback-schema',
