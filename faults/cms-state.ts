@@ -95,7 +95,8 @@ const staleReads: Fault[] = [
     response(req, res) {
       if (req.method !== 'GET' || !ITEM.test(req.route) || res.headers['x-cache'] === 'HIT' || res.status >= 500) return;
       res.headers['x-cache'] = 'MISS';
-      cached.set(cacheKey(req), { at: Date.now(), res: { status: res.status, headers: { ...res.headers }, json: structuredClone(res.json), text: res.json === undefined ? res.text : JSON.stringify(res.json) } });
+      // The copy as it was served (the same bytes: a cache does not re-encode).
+      cached.set(cacheKey(req), { at: Date.now(), res: { status: res.status, headers: { ...res.headers }, json: structuredClone(res.json), text: res.text } });
     },
   },
 ];
@@ -110,7 +111,8 @@ const bodyOf = (req: FaultRequest): Record<string, unknown> | undefined => (req.
 
 /** Slugs asked for and kept as asked, by `<type>/<id>`: answered so in every later answer for the item. */
 function slugKeeper(id: string, title: string, caughtBy: string[], keep: (asked: string, item: any) => string | undefined): Fault {
-  const kept = new Map<string, string>();
+  /** The slug kept, and the one the target gave instead (a later answer with another is a later write: the slug is let go). */
+  const kept = new Map<string, { slug: string; given: string }>();
   return {
     id,
     title,
@@ -122,10 +124,12 @@ function slugKeeper(id: string, title: string, caughtBy: string[], keep: (asked:
         const key = `${req.route.split('/')[3]}/${item.id}`;
         if (isItemWrite(req) && typeof asked === 'string' && res.status < 300) {
           const slug = keep(asked, item);
-          if (slug !== undefined && slug !== item.slug) kept.set(key, slug);
+          if (slug !== undefined && slug !== item.slug) kept.set(key, { slug, given: item.slug });
+          else kept.delete(key);
         }
-        const slug = kept.get(key);
-        if (slug !== undefined) item.slug = slug;
+        const k = kept.get(key);
+        if (k && k.given !== item.slug) kept.delete(key);
+        else if (k) item.slug = k.slug;
       }
     },
   };

@@ -86,13 +86,15 @@ export const spamfilterFaults: Fault[] = [
   {
     id: 'ext.spamfilter.key-delete-broken',
     title: 'fails on DELETE /key',
-    caughtBy: ['spamfilter.key.delete'],
+    // The anonymous DELETE fails too: a server error where a refusal belongs.
+    caughtBy: ['spamfilter.key.delete', 'spamfilter.security.key.delete'],
     request: (req) => (req.route === KEY && req.method === 'DELETE' ? serverError() : undefined),
   },
   {
     id: 'ext.spamfilter.key-delete-ignored',
     title: 'answers success on DELETE /key but keeps the key',
-    caughtBy: ['spamfilter.key.delete'],
+    // Anonymous ones too: a DELETE accepted without credentials.
+    caughtBy: ['spamfilter.key.delete', 'spamfilter.security.key.delete'],
     request: (req) => (req.route === KEY && req.method === 'DELETE' ? json(200, true) : undefined),
   },
   {

@@ -45,9 +45,18 @@ export function cacheHeaders(res: Pick<Answer, 'headers'>): string {
   }).join(', ');
 }
 
-/** Whether `after` is byte for byte the answer `before` got (same status, same body). */
+/** A body as compared: JSON re-serialized (so that escaping does not count: `\/` and `/` are one), else the text. */
+function canonical(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+
+/** Whether `after` is the answer `before` got (same status, same body, byte for byte once JSON is read). */
 export function sameAnswer(before: Answer, after: Answer): boolean {
-  return before.status === after.status && before.text === after.text;
+  return before.status === after.status && (before.text === after.text || canonical(before.text) === canonical(after.text));
 }
 
 /**
@@ -58,5 +67,5 @@ export function sameAnswer(before: Answer, after: Answer): boolean {
 export function staleNote(before: Answer, after: Answer): string {
   if (!sameAnswer(before, after)) return '';
   const headers = cacheHeaders(after);
-  return ` (byte for byte what it answered before the write${headers ? `; its headers: ${headers}; if a cache sits in front of the site, the write did not reach it` : ''})`;
+  return ` (the same as it answered before the write${headers ? `; its headers: ${headers}; if a cache sits in front of the site, the write did not reach it` : ''})`;
 }

@@ -56,7 +56,7 @@ const freshRead = (client: Client, path: string, query: Query) => {
 function staleMessage(path: string, query: Query, stale: Response, fresh: Response, write: string, shows = 'with the write'): string {
   const headers = cacheHeaders(stale);
   return (
-    `after ${write}, ${shown(path, query)} answered byte for byte what it answered before it (${answerOf(stale)}${headers ? `; ${headers}` : ''}), ` +
+    `after ${write}, ${shown(path, query)} answered what it answered before it (${answerOf(stale)}${headers ? `; ${headers}` : ''}), ` +
     `while the same read through a URL not read before (${shown(path, (fresh as Response & { freshQuery?: Query }).freshQuery ?? query)}) answers ${answerOf(fresh)} ${shows}: ` +
     `it looks like a cache in front of the site that writes do not reach, and a client that writes an item and reads it back sees the old copy`
   );
