@@ -87,6 +87,8 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
       'cms.autosave-not-listed',
       'cms.autosave-not-found',
       'cms.default-context-edit',
+      // any password unlocks a protected item's single read (only password.protects sends a wrong one)
+      'cms.wrong-password-unlocks',
     ],
     // Revision lists, autosave POSTs turned into updates (with content), page 2 by default,
     // updates without content emptying it: disjoint requests.
