@@ -73,35 +73,35 @@ async function probe(client: Client, type: PostType): Promise<{ what: string; me
   const fx = fixtures();
   const label = fx.label(`read-your-writes-${type.noun}`);
   const made = await client.post(type.collection, { title: { raw: label }, slug: label, status: 'publish', content: { raw: `<p>${label}</p>` } });
-  if (!ok(made.status) || !Number.isInteger(made.body?.id)) throw new Unmet(`POST ${type.collection} answered ${answerOf(made)}: no ${type.noun} to write and read back (cms.${type.name}.create.optional-fields reports it)`, 'skipped');
+  if (!ok(made.status) || !Number.isInteger(made.body?.id)) throw new Unmet(`depends on cms.${type.name}.create.optional-fields: POST ${type.collection} answered ${answerOf(made)}, no ${type.noun} to write and read back`, 'skipped');
   const path = type.item(made.body.id);
   fx.track(path);
   const problems: { what: string; message: string }[] = [];
   const before = await Promise.all(PROBED.map((query) => client.get(path, { query })));
   before.forEach((res, i) => {
-    if (res.status !== 200) throw new Unmet(`${shown(path, PROBED[i]!)} answered ${answerOf(res)} for a ${type.noun} just created: nothing to read back`, 'skipped');
+    if (res.status !== 200) throw new Unmet(`depends on cms.${type.name}.context.${i ? 'edit' : 'default'}: ${shown(path, PROBED[i]!)} answered ${answerOf(res)} for a ${type.noun} just created, nothing to read back`, 'skipped');
   });
   // An update (a new title), then the same reads.
   const word = fx.label('updated').replace(/-/g, '');
   const update = await client.request('PATCH', path, { body: { title: { raw: `${label} ${word}` } } });
-  if (!ok(update.status)) throw new Unmet(`PATCH ${path} answered ${answerOf(update)}: nothing written to read back (cms.${type.name}.update.patch reports it)`, 'skipped');
+  if (!ok(update.status)) throw new Unmet(`depends on cms.${type.name}.update.patch: PATCH ${path} answered ${answerOf(update)}, nothing written to read back`, 'skipped');
   for (const [i, query] of PROBED.entries()) {
     const after = await client.get(path, { query });
     if (after.text.includes(word)) continue;
     const fresh = await freshRead(client, path, query);
-    if (!fresh.text.includes(word)) throw new Unmet(`PATCH ${path} {title} was answered ${answerOf(update)}, but no read shows the new title (cms.${type.name}.update.patch reports it)`, 'skipped');
+    if (!fresh.text.includes(word)) throw new Unmet(`depends on cms.${type.name}.update.patch: PATCH ${path} {title} was answered ${answerOf(update)}, but no read shows the new title`, 'skipped');
     const what = `${shown(path, query)} after PATCH`;
     if (sameAnswer(before[i]!, after)) problems.push({ what, message: staleMessage(path, query, after, fresh, `PATCH ${path} (a new title)`) });
     else problems.push({ what, message: `after PATCH ${path}, ${shown(path, query)} answers without the new title (${answerOf(after)}) while ${shown(path, fresh.freshQuery)} shows it` });
   }
   // A delete for good, then the same reads: the item is gone.
   const del = await client.delete(path, { query: { force: true } });
-  if (!ok(del.status)) throw new Unmet(`DELETE ${path}?force=true answered ${answerOf(del)}: nothing deleted to read back (cms.${type.name}.delete.force reports it)`, 'skipped');
+  if (!ok(del.status)) throw new Unmet(`depends on cms.${type.name}.delete.force: DELETE ${path}?force=true answered ${answerOf(del)}, nothing deleted to read back`, 'skipped');
   for (const query of PROBED) {
     const gone = await client.get(path, { query });
     if (!ok(gone.status)) continue;
     const fresh = await freshRead(client, path, query);
-    if (ok(fresh.status)) throw new Unmet(`DELETE ${path}?force=true was answered ${answerOf(del)}, but the ${type.noun} is still read (cms.${type.name}.delete.force reports it)`, 'skipped');
+    if (ok(fresh.status)) throw new Unmet(`depends on cms.${type.name}.delete.force: DELETE ${path}?force=true was answered ${answerOf(del)}, but the ${type.noun} is still read`, 'skipped');
     problems.push({ what: `${shown(path, query)} after DELETE`, message: staleMessage(path, query, gone, fresh, `DELETE ${path}?force=true`, '(the item is gone)') });
   }
   return problems;
