@@ -15,6 +15,7 @@ import { endpointById } from '../schemas/catalog/index.ts';
 import { catalog } from '../schemas/catalog/index.ts';
 import { routeShape } from '../schemas/route-keys.ts';
 import { json, type Fault, type FaultRequest, type FaultResponse } from './proxy.ts';
+import { cmsStateFaults } from './cms-state.ts';
 
 const TYPES = ['posts', 'pages'] as const;
 const COLLECTION = /^\/cms\/v2\/(posts|pages)$/;
@@ -597,8 +598,8 @@ const fieldFaults: Fault[] = [
   },
   {
     id: 'cms.slug-not-unique',
-    title: 'gives a published item the slug it was sent even when another item of the type has it',
-    caughtBy: perType('fields.slug-unique'),
+    title: 'gives an item the slug it was sent on create even when another item of the type has it (and as sent, accented letters and all)',
+    caughtBy: [...perType('fields.slug-unique'), ...perType('fields.slug-unique-draft'), ...perType('fields.slug-alphanumeric')],
     response(req, res) {
       const item = res.json;
       if (!item || typeof item !== 'object' || typeof item.id !== 'number') return;
@@ -769,9 +770,9 @@ const deviationFaults: Fault[] = [
       if (isGet(req) && COLLECTION.test(req.route) && req.query.get('orderby') === 'date') req.query.set('orderby', 'id');
     },
   },
-  // password.protects, without touching what is stored (cms.password-dropped now fails the owner
-  // of "create stores the password", and password.protects skips, depending on it).
-  itemRewrite('cms.protected-flag-dropped', 'answers anonymous reads of a password-protected post or page with content.protected and excerpt.protected false', perType('password.protects'), (req) => !req.authenticated, (item) => {
+  // password.protected-flag, without touching what is stored (cms.password-dropped now fails the owner
+  // of "create stores the password", and the password behaviours skip, depending on it).
+  itemRewrite('cms.protected-flag-dropped', 'answers anonymous reads of a password-protected post or page with content.protected and excerpt.protected false', perType('password.protected-flag'), (req) => !req.authenticated, (item) => {
     for (const k of ['content', 'excerpt']) if (item[k] && typeof item[k] === 'object' && item[k].protected === true) item[k].protected = false;
   }),
   // A create that ignores status: every new post or page is a draft (WordPress's default).
@@ -826,4 +827,4 @@ const deviationFaults: Fault[] = [
   ),
 ];
 
-export const cmsFaults: Fault[] = [...queryFaults, ...filterFaults, ...contextFaults, ...authFaults, ...writeFaults, ...deleteFaults, ...fieldFaults, ...issue26Faults, ...deviationFaults];
+export const cmsFaults: Fault[] = [...queryFaults, ...filterFaults, ...contextFaults, ...authFaults, ...writeFaults, ...deleteFaults, ...fieldFaults, ...issue26Faults, ...deviationFaults, ...cmsStateFaults];

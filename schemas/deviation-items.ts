@@ -342,7 +342,12 @@ export function accessNodes(ix: Index, b: BehaviourResult, profile: Profile): st
     }
     const access = extensionAnonymousAccess[hit.endpoint.id];
     const write = WRITE.has(method);
-    const privateRead = ns === 'cms/v2' && !write && (url.searchParams.get('context') === 'edit' || [...url.searchParams].some(([k, v]) => k.replace(/\[.*$/, '') === 'status' && v !== 'publish'));
+    // Private reads of cms/v2: the edit context, statuses other than publish, revisions and autosaves
+    // (every earlier state of an item, which the reference serves only to who may edit it).
+    const privateRead =
+      ns === 'cms/v2' &&
+      !write &&
+      (url.searchParams.get('context') === 'edit' || [...url.searchParams].some(([k, v]) => k.replace(/\[.*$/, '') === 'status' && v !== 'publish') || /^cms\.(posts|pages)\.(revisions|autosaves)\./.test(hit.endpoint.id));
     if (access ? !access.public : ns === 'cms/v2' && (write || privateRead)) {
       const key = `access.${ns}`;
       if (ix.nodes.has(key)) out.add(key);

@@ -37,8 +37,8 @@
  *    - who may read or write without credentials: a failing behaviour whose recorded requests
  *      show an anonymous request answered 2xx where the reference refuses it (any write of
  *      cms/v2 or of a non-public extension endpoint, a read of a non-public extension endpoint
- *      (docs/anonymous-access.md), a cms/v2 read in the edit context or of a status other than
- *      publish) is about that namespace's anonymous access, one item however many endpoints and
+ *      (docs/anonymous-access.md), a cms/v2 read in the edit context, of a status other than
+ *      publish, or of revisions and autosaves) is about that namespace's anonymous access, one item however many endpoints and
  *      methods show it (the items of an anonymous batch answered 2xx are such requests too);
  *    - a method the route says it does not take (a request answered 405, or 404 rest_no_route, by
  *      an endpoint that takes several methods) is that method of the endpoint.

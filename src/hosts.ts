@@ -33,15 +33,23 @@ export const bootShAvailable = () => existsSync(BOOT_SH);
 const run = promisify(execFile);
 
 /**
+ * A site timezone that is not GMT and has no daylight saving time (India, +5:30): the reference
+ * server of the self-test and of the fault proofs runs in it, so that what a server does with
+ * date_gmt and gmt_offset shows (on a site in GMT, date and date_gmt are the same).
+ */
+export const NON_GMT_TIMEZONE = { gmtOffset: 5.5, timezoneString: 'Asia/Kolkata' } as const;
+
+/**
  * `fresh`: a host whose site stays as nobody set it up, for runs with --fresh-site one after the
  * other (the self-test): the reference server keeps every setting at its default (a booted
  * reference site otherwise has a newsletter category, so its default is not observable), and
- * each run sets back what it changes. The other hosts are fresh sites as booted.
+ * each run sets back what it changes. The other hosts are fresh sites as booted. `timezone`: the
+ * reference server's site timezone (UTC otherwise).
  */
-export async function bootHost(kind: HostKind, opts: { port?: number; fresh?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<Host> {
+export async function bootHost(kind: HostKind, opts: { port?: number; fresh?: boolean; env?: NodeJS.ProcessEnv; timezone?: { gmtOffset: number; timezoneString: string } } = {}): Promise<Host> {
   if (kind === 'reference') {
     const { startReferenceServer } = await import('../targets/reference/index.ts');
-    const s = await startReferenceServer({ port: opts.port ?? 0, ...(opts.fresh ? { deferSiteSetup: true } : {}) });
+    const s = await startReferenceServer({ port: opts.port ?? 0, ...(opts.fresh ? { deferSiteSetup: true } : {}), ...(opts.timezone ? { timezone: opts.timezone } : {}) });
     return { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec', label: 'reference server', stop: () => s.stop() };
   }
   if (kind === 'wordpress') {

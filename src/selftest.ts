@@ -9,7 +9,7 @@ import type { Results } from '../schemas/results.ts';
 import { allFaults } from '../faults/index.ts';
 import type { Fault } from '../faults/proxy.ts';
 import { EXIT, UnreachableError } from './errors.ts';
-import { bootHost, type Host } from './hosts.ts';
+import { NON_GMT_TIMEZONE, bootHost, type Host } from './hosts.ts';
 import { outcome, proveFaults, roundOutcomes, scopeFor, type FaultOutcome } from './proof.ts';
 
 export { bootHost, outcome, scopeFor, type FaultOutcome, type Host };
@@ -106,8 +106,9 @@ export async function selftestCommand(
   const { host, faults, seed } = opts;
   let booted;
   try {
-    // Every run of the self-test passes --fresh-site: a host that stays fresh.
-    booted = await bootHost(host, { fresh: true });
+    // Every run of the self-test passes --fresh-site: a host that stays fresh; the reference server
+    // in a timezone that is not GMT (dates show the offset).
+    booted = await bootHost(host, { fresh: true, ...(host === 'reference' ? { timezone: NON_GMT_TIMEZONE } : {}) });
   } catch (e) {
     throw new UnreachableError(`cannot boot the ${host} host: ${(e as Error).message}`);
   }

@@ -100,6 +100,23 @@ describe('anonymous access through a batch', () => {
   });
 });
 
+describe('anonymous reads of revisions and autosaves (issue 36)', () => {
+  it('served to anonymous readers, the lists and single reads of both post types are one item: anonymous access to cms/v2', () => {
+    const read = (t: string, route: string) => exchange('GET', `/wp/v2/${t}/5${route}`, undefined, 'none', 200);
+    const run = {
+      target: { profile: 'wordpress' },
+      behaviours: ['posts', 'pages'].flatMap((t) => [
+        b(`cms.${t}.auth.revisions-read`, 'failed', [], { level: 'SECURITY', reason: `GET /cms/v2/${t}/5/revisions without credentials was answered (200)`, exchanges: [read(t, '/revisions'), read(t, '/revisions/9')] }),
+        b(`cms.${t}.auth.autosaves-read`, 'failed', [], { level: 'SECURITY', reason: `GET /cms/v2/${t}/5/autosaves without credentials was answered (200)`, exchanges: [read(t, '/autosaves'), read(t, '/autosaves/10')] }),
+      ]),
+    };
+    expect(groupDeviations(run).map((d) => [d.key, d.level, d.behaviours.length])).toEqual([['access.cms/v2', 'SECURITY', 4]]);
+    // A published item read anonymously is no private read.
+    const published = { ...run, behaviours: run.behaviours.map((x) => ({ ...x, exchanges: [exchange('GET', '/wp/v2/posts/5', undefined, 'none', 200)] })) };
+    expect(groupDeviations(published).some((d) => d.key === 'access.cms/v2')).toBe(false);
+  });
+});
+
 describe('a check with no item of its own, on posts and pages', () => {
   it('cms.posts.model.should and cms.pages.model.should failing alike are one deviation', () => {
     const run = {

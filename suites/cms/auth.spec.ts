@@ -8,10 +8,11 @@
 import { behaviour, fixtures, type BehaviourContext } from '../../src/behaviour.ts';
 import { postTypes, SPEC_AUTH, type PostType } from './lib/collections.ts';
 import type { Response } from '../../src/client.ts';
-import { answerOf, expectControlAccepted, noRoute } from '../../src/controls.ts';
+import { answerOf, expectControlAccepted, noRoute, whyNotAccepted } from '../../src/controls.ts';
 import { expectIncludeHonoured, idsOf, textOf, tokenMatches } from './lib/items.ts';
 import { eachType, fileSetup } from './lib/setup.ts';
 import { cmsDecl } from './lib/declare.ts';
+import { readAfter, readBefore, type Primed } from './lib/read-back.ts';
 
 interface Data {
   item: number;
@@ -23,6 +24,10 @@ interface Data {
   kept: number;
   private: number;
   revision?: number;
+  /** The text of the published item's update: what its revision holds. */
+  revised: string;
+  /** An autosave of the published item (its id, and the text it holds), where the target made one. */
+  autosave?: { id: number; text: string };
   tag: string;
   token(): string;
 }
@@ -32,9 +37,13 @@ const setup = fileSetup('auth', (s) =>
     const [item, draft, priv, deletable, kept] = await Promise.all(
       [['public', 'publish'], ['draft', 'draft'], ['private', 'private'], ['deletable', 'draft'], ['kept', 'draft']].map(([hint, status]) => s.create(type.collection, { title: `${hint} ${s.text().title}`, status })),
     );
-    // One update, so that the item has a revision to try deleting.
-    await s.client.post(type.item(item.id), { title: `${s.tag} public updated`, content: s.text().content });
+    // One update, so that the item has a revision (to try deleting and reading), then an autosave
+    // (to try reading): each holds a word of its own, which no anonymous answer may carry.
+    const revised = s.token();
+    await s.client.post(type.item(item.id), { title: `${s.tag} public updated`, content: `<p>${revised}</p>` });
     const revs = await s.client.get(type.revisions(item.id));
+    const autosaved = s.token();
+    const auto = await s.client.post(type.autosaves(item.id), { title: { raw: `${s.tag} public updated` }, content: { raw: `<p>${autosaved}</p>` } });
     return {
       item: item.id,
       deletable: deletable.id,
@@ -43,6 +52,9 @@ const setup = fileSetup('auth', (s) =>
       kept: kept.id,
       private: priv.id,
       revision: Array.isArray(revs.body) ? revs.body.find((r: any) => typeof r?.id === 'number')?.id : undefined,
+      revised,
+      // An autosave answered with the item's own id updated the item itself: no autosave of its own to read.
+      autosave: auto.status >= 200 && auto.status < 300 && Number.isInteger(auto.body?.id) && auto.body.id !== item.id ? { id: auto.body.id, text: autosaved } : undefined,
       tag: s.tag,
       token: () => s.token(),
     };
@@ -61,8 +73,12 @@ async function control(t: BehaviourContext, res: Promise<Response> | Response, w
   return r;
 }
 
-async function titleOf(t: BehaviourContext, type: PostType, id: number): Promise<{ status: number; title: string; itemStatus?: string }> {
-  const res = await t.client.get(type.item(id), { query: { context: 'edit' } });
+/**
+ * What a refused anonymous write left of an item: read through the URL read before it, and through a
+ * URL not read before when that answers as before (lib/read-back.ts: a cache must not hide a change).
+ */
+async function titleAfter(t: BehaviourContext, primed: Primed): Promise<{ status: number; title: string; itemStatus?: string }> {
+  const res = await readAfter(t, primed, 'none');
   return { status: res.status, title: textOf(res.body?.title?.raw ?? res.body?.title), itemStatus: res.body?.status };
 }
 
@@ -93,11 +109,12 @@ for (const type of postTypes) {
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
+      const primed = await readBefore(t, type.item(f.item));
       for (const method of ['POST', 'PATCH'] as const) {
         const res = await t.client.request(method, type.item(f.item), { body: { title: `${f.tag} anonymous ${method}` }, auth: 'none' });
         refused(t, res, `${method} ${type.item(f.item)}`);
       }
-      const after = await titleOf(t, type, f.item);
+      const after = await titleAfter(t, primed);
       if (after.title !== f.title) t.fail(`after refused anonymous updates the title is ${JSON.stringify(after.title)}, was ${JSON.stringify(f.title)}`);
       // The control writes the title the item already has: accepted, and nothing changes.
       await control(t, t.client.request('PATCH', type.item(f.item), { body: { title: f.title } }), `PATCH ${type.item(f.item)}`, 'the anonymous updates');
@@ -110,8 +127,9 @@ for (const type of postTypes) {
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
+      const primed = await readBefore(t, type.item(f.kept));
       refused(t, await t.client.delete(type.item(f.kept), { query: { force: true }, auth: 'none' }), `DELETE ${type.item(f.kept)}?force=true`);
-      const after = await titleOf(t, type, f.kept);
+      const after = await titleAfter(t, primed);
       if (after.status !== 200 || after.itemStatus !== 'draft') t.fail(`after the refused anonymous DELETE, GET ${type.item(f.kept)} answers ${after.status} with status ${JSON.stringify(after.itemStatus)}`);
       await control(t, t.client.delete(type.item(f.deletable), { query: { force: true } }), `DELETE ${type.item(f.deletable)}?force=true`, 'the anonymous DELETE');
       const gone = await t.client.get(type.item(f.deletable), { query: { context: 'edit' } });
@@ -150,6 +168,45 @@ for (const type of postTypes) {
     },
     { concurrent: true },
   );
+
+  for (const kind of ['revisions', 'autosaves'] as const) {
+    const noun = kind === 'revisions' ? 'revision' : 'autosave';
+    behaviour(
+      cmsDecl(type, `auth.${kind}-read`, {
+        level: 'SECURITY',
+        title: `the ${kind} of a published ${type.noun} are not served without credentials (list and single read), nor a word of them; with credentials both are answered`,
+        route: kind === 'revisions' ? type.paths.revisions : type.paths.autosaves,
+        spec: SPEC_AUTH,
+      }),
+      async (t: BehaviourContext) => {
+        t.requireCredentials();
+        const f = setup.get(t)[type.name]!;
+        // Revisions and autosaves hold every earlier state of an item, drafts included: the reference
+        // implementation serves them only to who may edit the item (401 rest_cannot_read otherwise).
+        const subject = kind === 'revisions' ? (f.revision === undefined ? undefined : { id: f.revision, text: f.revised }) : f.autosave;
+        if (!subject)
+          t.skip(kind === 'revisions' ? `the target made no revision of ${type.item(f.item)} when it was updated: no revision to read` : `the target made no autosave of its own of ${type.item(f.item)} (a published ${type.noun}): no autosave to read`);
+        const reads = [
+          { path: kind === 'revisions' ? type.revisions(f.item) : type.autosaves(f.item), owner: `cms.${type.name}.${kind === 'revisions' ? 'revisions.parent' : 'autosaves.list'}` },
+          { path: kind === 'revisions' ? type.revision(f.item, subject.id) : type.autosave(f.item, subject.id), owner: `cms.${type.name}.${kind === 'revisions' ? 'revisions.parent' : 'autosaves.read'}` },
+        ];
+        for (const { path } of reads) {
+          const res = await t.client.get(path, { auth: 'none' });
+          if (res.status >= 200 && res.status < 300)
+            t.fail(`GET ${path} without credentials was answered (${res.status})${res.text.includes(subject.text) ? `, carrying the ${noun}'s text (${subject.text})` : ''}: the ${kind} of an item are served to anyone (the reference implementation serves them only to who may edit it)`);
+          if (res.text.includes(subject.text)) t.fail(`GET ${path} without credentials answered ${answerOf(res)} carrying the ${noun}'s text (${subject.text})`);
+          if (res.status >= 500) t.fail(`GET ${path} without credentials answered a server error ${answerOf(res)}, not a refusal`);
+        }
+        // The positive control: with the configured credentials both reads are answered. A route the
+        // target lacks, or that refuses the credentials too, is its own behaviour's finding.
+        for (const { path, owner } of reads) {
+          const res = await t.client.get(path);
+          if (res.status < 200 || res.status > 299) t.dependsOn(owner, `positive control: ${whyNotAccepted(res, `GET ${path} with the configured credentials`)}; so the refusal of anonymous reads shows nothing`);
+        }
+      },
+      { concurrent: true },
+    );
+  }
 
   behaviour(
     cmsDecl(type, 'auth.edit-context', { level: 'SECURITY', title: `context=edit is refused without credentials (list and single), and no raw field is served`, route: type.paths.item, spec: SPEC_AUTH, covers: [`arg:cms.${type.name}.item.read.context`, `arg:cms.${type.name}.collection.list.context`] }),

@@ -2,13 +2,15 @@
  * Deletion of posts and pages (3. States and transitions, rule 1): DELETE without force moves
  * the item to the trash (still readable by its author with status trash, gone from the
  * default listing, listed under status=trash); with force=true it is gone for good. Verified
- * by reading the state back, not by the status code alone.
+ * by reading the state back (through the URL read before the delete, lib/read-back.ts), not by
+ * the status code alone.
  */
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import { postTypes, SPEC_STATES, type PostType } from './lib/collections.ts';
 import { expectIncludeHonoured, idsOf } from './lib/items.ts';
 import { eachType, fileSetup } from './lib/setup.ts';
 import { cmsDecl } from './lib/declare.ts';
+import { readAfter, readBefore } from './lib/read-back.ts';
 
 const setup = fileSetup('delete', (s) =>
   eachType(postTypes, async (type) => {
@@ -36,9 +38,11 @@ for (const type of postTypes) {
         [f.trashExplicit, { force: false }],
       ] as const) {
         const how = `DELETE ${type.item(id)}${'force' in query ? '?force=false' : ''}`;
+        // Read before the write through the URL of the read-back (lib/read-back.ts).
+        const primed = await readBefore(t, type.item(id));
         const res = await t.client.delete(type.item(id), { query });
         if (res.status < 200 || res.status > 299) t.fail(`${how} answered ${res.status} ${res.text.slice(0, 160)}`);
-        const read = await t.client.get(type.item(id), { query: { context: 'edit' } });
+        const read = await readAfter(t, primed, 'change', how);
         if (read.status !== 200) t.fail(`after ${how}, the author's GET ${type.item(id)}?context=edit answers ${read.status}: the item was not kept in the trash`);
         if (read.body?.status !== 'trash') t.fail(`after ${how}, the item reads back with status ${JSON.stringify(read.body?.status)}, expected trash`);
         if (await listed(t, type, id)) t.fail(`after ${how}, the item is still in the default listing`);
@@ -53,9 +57,10 @@ for (const type of postTypes) {
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const id = setup.get(t)[type.name]!.force;
+      const primed = await readBefore(t, type.item(id));
       const res = await t.client.delete(type.item(id), { query: { force: true } });
       if (res.status < 200 || res.status > 299) t.fail(`DELETE ${type.item(id)}?force=true answered ${res.status} ${res.text.slice(0, 160)}`);
-      const read = await t.client.get(type.item(id), { query: { context: 'edit' } });
+      const read = await readAfter(t, primed, 'change', `DELETE ${type.item(id)}?force=true`);
       if (read.status >= 200 && read.status < 300) t.fail(`after DELETE ?force=true, GET ${type.item(id)} still answers ${read.status} (status ${JSON.stringify(read.body?.status)})`);
       if (read.status >= 500) t.fail(`after DELETE ?force=true, GET ${type.item(id)} answers a server error ${read.status}`);
       if (await listed(t, type, id, ['any', 'trash'])) t.fail(`after DELETE ?force=true, the item is still listed under status=any,trash`);

@@ -7,6 +7,7 @@
  * their types.
  */
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
+import { zoneOffsetHours } from '../../src/timezone.ts';
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
 import { whyNotAccepted } from '../../src/controls.ts';
@@ -200,19 +201,6 @@ for (const { ns, endpointId, other } of NAMESPACE_INDEXES) {
 // ---------------------------------------------------------------------------
 // Values of the site index beyond their types (part 1)
 // ---------------------------------------------------------------------------
-
-/** The current offset of an IANA zone from GMT, in hours, or undefined when unknown here. */
-function zoneOffsetHours(zone: string): number | undefined {
-  try {
-    const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName')?.value;
-    const m = /GMT(?:([+-])(\d{1,2})(?::(\d{2}))?)?$/.exec(part ?? '');
-    if (!m) return undefined;
-    if (!m[1]) return 0;
-    return (m[1] === '-' ? -1 : 1) * (Number(m[2]) + Number(m[3] ?? 0) / 60);
-  } catch {
-    return undefined;
-  }
-}
 
 behaviour(
   {

@@ -52,7 +52,7 @@ export function mediaHandlers(): HandlerTable {
           : true,
       handler(req, ctx) {
         const statuses = (req.get('status') as string[] | undefined) ?? ['inherit'];
-        const result = queryCollection(ctx.site.content, 'attachment', req, statuses);
+        const result = queryCollection(ctx.site.content, 'attachment', req, statuses, ctx.site.gmtOffset);
         if (result instanceof RestError) return result;
         const context = contextOf(req);
         const headers: Record<string, string> = { 'X-WP-Total': String(result.total), 'X-WP-TotalPages': String(result.totalPages) };

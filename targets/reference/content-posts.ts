@@ -36,7 +36,7 @@ export function postTypeHandlers(def: TypeDef): HandlerTable {
         : true,
     handler(req, ctx) {
       const statuses = (req.get('status') as string[] | undefined) ?? ['publish'];
-      const result = queryCollection(ctx.site.content, def.type, req, statuses);
+      const result = queryCollection(ctx.site.content, def.type, req, statuses, ctx.site.gmtOffset);
       if (result instanceof RestError) return result;
       const context = contextOf(req);
       const body = result.items.filter((p) => canRead(p, req)).map((p) => render(p, ctx, req, context));

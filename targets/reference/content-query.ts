@@ -90,7 +90,7 @@ export interface CollectionPage {
  * The matching items of one page. `statuses` are the sanitized `status` values. Errors:
  * rest_no_search_term_defined, rest_orderby_include_missing_include, rest_post_invalid_page_number.
  */
-export function queryCollection(store: ContentStore, type: PostType, req: RestRequest, statuses: string[]): CollectionPage | RestError {
+export function queryCollection(store: ContentStore, type: PostType, req: RestRequest, statuses: string[], gmtOffset = 0): CollectionPage | RestError {
   const search = typeof req.get('search') === 'string' ? sanitizeTextField(req.get('search') as string) : '';
   const orderby = String(req.get('orderby') ?? 'date');
   const include = ints(req.get('include'));
@@ -131,7 +131,7 @@ export function queryCollection(store: ContentStore, type: PostType, req: RestRe
   const bound = (name: string, field: 'date' | 'modified', cmp: (a: number, b: number) => boolean) => {
     const v = req.get(name);
     if (typeof v !== 'string') return;
-    const t = parseInputDate(v, false);
+    const t = parseInputDate(v, false, gmtOffset);
     if (t !== undefined) items = items.filter((p) => cmp(p[field], t));
   };
   bound('after', 'date', (a, b) => a > b);

@@ -167,8 +167,13 @@ const UNLISTED_FIELDS = ['guid', 'type', 'class_list', 'permalink_template', 'ge
  * `date_gmt` in GMT), or with `conventions=none` RFC 3339's, which "string (date-time)" also reads
  * as (the site's timezone is UTC: `+00:00`, and `Z` for GMT).
  */
-const local = (ms: number, ctx: HandlerContext): string => `${fmtDate(ms)}${ctx.site.dialect.conventions === 'none' ? '+00:00' : ''}`;
+const local = (ms: number, ctx: HandlerContext): string => `${fmtDate(ms, ctx.site.gmtOffset)}${ctx.site.dialect.conventions === 'none' ? offsetText(ctx.site.gmtOffset) : ''}`;
 const gmt = (ms: number, ctx: HandlerContext): string => `${fmtDate(ms)}${ctx.site.dialect.conventions === 'none' ? 'Z' : ''}`;
+/** `+05:30` for gmt_offset 5.5. */
+const offsetText = (hours: number): string => {
+  const m = Math.round(Math.abs(hours) * 60);
+  return `${hours < 0 ? '-' : '+'}${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+};
 
 function listedOnly(out: Record<string, unknown>, ctx: HandlerContext): Record<string, unknown> {
   if (ctx.site.dialect.conventions !== 'none') return out;

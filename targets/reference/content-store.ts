@@ -56,15 +56,15 @@ export interface Term {
 /** The whole seconds of a time (WordPress stores dates to the second). */
 export const toSeconds = (ms: number): number => Math.floor(ms / 1000) * 1000;
 
-/** `YYYY-MM-DDTHH:MM:SS`, no offset (how WordPress prints dates). */
-export const fmtDate = (ms: number): string => new Date(ms).toISOString().slice(0, 19);
+/** `YYYY-MM-DDTHH:MM:SS`, no offset (how WordPress prints dates); in GMT, or `gmtOffset` hours ahead of it (site time). */
+export const fmtDate = (ms: number, gmtOffset = 0): string => new Date(ms + gmtOffset * 3_600_000).toISOString().slice(0, 19);
 
 /**
- * A date-time input as a time: rest_get_date_with_gmt(). `date` is site-local (UTC here) unless it
- * carries an offset; `date_gmt` is GMT, and an explicit ±offset on it is replaced by +00:00
- * (rest_parse_date with force_utc).
+ * A date-time input as a time: rest_get_date_with_gmt(). `date` is site-local (`gmtOffset` hours
+ * ahead of GMT) unless it carries an offset; `date_gmt` is GMT, and an explicit ±offset on it is
+ * replaced by +00:00 (rest_parse_date with force_utc).
  */
-export function parseInputDate(value: string, gmt: boolean): number | undefined {
+export function parseInputDate(value: string, gmt: boolean, gmtOffset = 0): number | undefined {
   let v = value.trim();
   if (gmt) v = v.replace(/[+-]\d+:?\d+$/, '+00:00');
   const m = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(v);
@@ -73,7 +73,9 @@ export function parseInputDate(value: string, gmt: boolean): number | undefined 
   if (/^[+-]\d{2}$/.test(tz)) tz += ':00';
   if (/^[+-]\d{4}$/.test(tz)) tz = `${tz.slice(0, 3)}:${tz.slice(3)}`;
   const t = Date.parse(`${m[1]}T${m[2]}${tz}`);
-  return Number.isNaN(t) ? undefined : toSeconds(t);
+  // A site-local time without a zone: that many hours behind in GMT.
+  const local = !gmt && m[4] === undefined ? gmtOffset * 3_600_000 : 0;
+  return Number.isNaN(t) ? undefined : toSeconds(t - local);
 }
 
 /** sanitize_title(): lowercase, accents dropped, spaces to hyphens, only [a-z0-9_-]. */

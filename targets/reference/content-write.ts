@@ -26,11 +26,11 @@ export function prepareForDatabase(req: RestRequest, ctx: HandlerContext, def: T
     const t = textOf(req.get(k));
     if (t !== undefined) f[k] = t;
   }
-  // date wins over date_gmt; both are site-local = GMT here (timezone UTC).
+  // date wins over date_gmt; date is site-local (ctx.site.gmtOffset), date_gmt GMT.
   const date = req.get('date');
   const dateGmt = req.get('date_gmt');
   if (typeof date === 'string' && date) {
-    const t = parseInputDate(date, false);
+    const t = parseInputDate(date, false, ctx.site.gmtOffset);
     if (t === undefined) return restError('rest_invalid_date', 'Invalid date.', 400);
     f.date = t;
   } else if (typeof dateGmt === 'string' && dateGmt) {

@@ -49,6 +49,8 @@ export interface ReferenceOptions {
   deferSiteSetup?: boolean;
   /** The readings of the documents the site serves (dialect.ts); WordPress's by default. */
   dialect?: Partial<Dialect>;
+  /** The site timezone (state.ts SiteOptions); UTC by default. */
+  timezone?: SiteOptions['timezone'];
 }
 
 export interface HandlerOptions extends SiteOptions {
@@ -337,7 +339,7 @@ export async function listenHttp(port: number, host: string): Promise<{ server: 
 /** Start the reference server on a port (0: any free port). */
 export async function startReferenceServer(opts: ReferenceOptions = {}): Promise<ReferenceServer> {
   const { server, port, url, stop } = await listenHttp(opts.port ?? 0, opts.host ?? '127.0.0.1');
-  const handler = createReferenceHandler({ url, user: opts.user, appPassword: opts.appPassword, ...(opts.dialect ? { dialect: opts.dialect } : {}) });
+  const handler = createReferenceHandler({ url, user: opts.user, appPassword: opts.appPassword, ...(opts.dialect ? { dialect: opts.dialect } : {}), ...(opts.timezone ? { timezone: opts.timezone } : {}) });
   server.on('request', handler);
   const setUpSite = opts.deferSiteSetup ? handler.site.suite.deferSetup() : undefined;
   return { url, user: handler.site.admin.login, appPassword: handler.site.admin.appPasswords[0]!, port, stop, ...(setUpSite ? { setUpSite } : {}) };

@@ -28,6 +28,12 @@ export interface SiteOptions {
   now?: () => number;
   /** The readings of the documents this site serves (dialect.ts); WordPress's by default. */
   dialect?: Partial<Dialect>;
+  /**
+   * The site timezone (default UTC, gmt_offset 0): `date` and `modified` are written and read in
+   * it, `date_gmt` and `modified_gmt` in GMT. A zone without daylight saving time, so that its
+   * offset is gmt_offset at every date (e.g. { gmtOffset: 5.5, timezoneString: 'Asia/Kolkata' }).
+   */
+  timezone?: { gmtOffset: number; timezoneString: string };
 }
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -45,9 +51,9 @@ export const chunkPassword = (p: string): string => p.replace(/(.{4})(?=.)/g, '$
 export class Site {
   readonly name = 'Reference Site';
   readonly description = 'A reference implementation of the Content Site REST Interface';
-  /** The site timezone: UTC (gmt_offset 0). The extension document says timezone_string is non-empty. */
-  readonly timezoneString = 'UTC';
-  readonly gmtOffset = 0;
+  /** The site timezone: UTC (gmt_offset 0) unless told. The extension document says timezone_string is non-empty. */
+  readonly timezoneString: string;
+  readonly gmtOffset: number;
   /** Admin path of the authorization URL ({base_url}/<admin_path>/authorize-application.php). */
   readonly adminPath = 'cms-admin';
   readonly users: User[];
@@ -62,6 +68,8 @@ export class Site {
   constructor(opts: SiteOptions = {}) {
     this.now = opts.now ?? (() => Date.now());
     this.dialect = Object.freeze({ ...DEFAULT_DIALECT, ...opts.dialect });
+    this.gmtOffset = opts.timezone?.gmtOffset ?? 0;
+    this.timezoneString = opts.timezone?.timezoneString ?? 'UTC';
     const login = opts.user ?? 'admin';
     this.users = [
       {
