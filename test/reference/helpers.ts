@@ -1,4 +1,5 @@
 /** A reference server per test file, and a small fetch client for it. */
+import type { Dialect } from '../../targets/reference/dialect.ts';
 import { startReferenceServer, type ReferenceServer } from '../../targets/reference/index.ts';
 
 export interface Reply {
@@ -17,8 +18,8 @@ export interface Api {
   stop(): Promise<void>;
 }
 
-export async function startApi(): Promise<Api> {
-  const server = await startReferenceServer({ port: 0 });
+export async function startApi(dialect?: Partial<Dialect>): Promise<Api> {
+  const server = await startReferenceServer({ port: 0, ...(dialect ? { dialect } : {}) });
   const basic = `Basic ${Buffer.from(`${server.user}:${server.appPassword}`).toString('base64')}`;
   const call: Api['call'] = async (method, route, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
