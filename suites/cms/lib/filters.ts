@@ -19,6 +19,7 @@ import { SPEC_STATES, type PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf, tokenMatches } from './items.ts';
 import { expectListOk, orderbyNotRefused, type ItemKind } from './query.ts';
 import { fileSetup, waitSince } from './setup.ts';
+import { textFields } from '../../../src/wire.ts';
 
 interface Fixture {
   id: number;
@@ -85,7 +86,7 @@ export function defineFilters(type: PostType): void {
     }
     // orderby=modified: modify o1 last, at least a second after the others were written.
     await waitSince(trioDone, 1100);
-    const touched = await s.client.post(type.item(o1.id), { content: `<p>${s.faker.lorem.sentence()}</p>` });
+    const touched = await s.client.post(type.item(o1.id), textFields({ content: `<p>${s.faker.lorem.sentence()}</p>` }));
     const read = await Promise.all([o1, o2, o3].map((o) => s.client.get(type.item(o.id), { query: { context: 'edit' } })));
     const [r1, r2, r3] = read.map((r) => r.body);
     return {
