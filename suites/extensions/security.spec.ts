@@ -226,7 +226,8 @@ const PLANS: Record<string, Plan> = {
   'suite.plugins.item.update': { kind: 'passes-validation', params: () => ({ status: 'active' }) },
   'suite.verify-site.item.update': { kind: 'passes-validation', params: () => ({ keyring_id: 2147480000 }) },
   'suite.recommendations.data.update': {
-    params: (_t, ctx) => ({ data: answered(ctx.before ?? ({ status: 0 } as Response)) && (isObject(ctx.before!.body) || (Array.isArray(ctx.before!.body) && !ctx.before!.body.length)) ? ctx.before!.body : {} }),
+    // The current data written back; an empty one as the documented object (WordPress answers PHP's empty array as []).
+    params: (_t, ctx) => ({ data: answered(ctx.before ?? ({ status: 0 } as Response)) && isObject(ctx.before!.body) ? ctx.before!.body : {} }),
   },
   'suite.recommendations.step.update': {
     open: ['step'],

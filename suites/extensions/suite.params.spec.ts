@@ -130,7 +130,8 @@ const CONTROLS: Record<string, ControlDesign> = {
     kind: 'accepted',
     params: async (_t, read) => {
       const res = await read();
-      return { data: answered(res) && (isObject(res.body) || (Array.isArray(res.body) && res.body.length === 0)) ? res.body : {} };
+      // An empty one as the documented object (WordPress answers PHP's empty array as []).
+      return { data: answered(res) && isObject(res.body) ? res.body : {} };
     },
   },
   'suite.recommendations.step.update': {

@@ -340,7 +340,7 @@ export const OUTSIDE_THE_DOCUMENT: readonly { behaviour: RegExp; route: RegExp; 
   },
   {
     behaviour: /^(setup|sweep)$/,
-    route: /^\/cms\/v2\/settings$/,
+    route: /^\/(cms|wp)\/v2\/settings$/,
     reason: 'the site-state net of src/site-state.ts reads the core settings (WordPress\'s /wp/v2/settings; "all other collections of the core namespace: not shown") to set back what a run changed',
   },
 ];
