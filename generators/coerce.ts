@@ -120,8 +120,9 @@ function listItems(w: Wire): Wire[] | 'not-a-list' | 'ambiguous' {
       .filter((p) => p !== '')
       .map((value) => ({ kind: 'string', value }) as Wire);
   }
-  // An array a comma list cannot carry: never sent.
-  if (w.kind === 'list') return 'ambiguous';
+  // An array a comma list cannot carry: an item holding a separator is never sent (ambiguous); a list
+  // of objects is no query value at all (a body's: judged by its items).
+  if (w.kind === 'list') return w.items.some((i) => i.kind === 'string' && /[\s,]/.test(i.value)) ? 'ambiguous' : w.items;
   // `a[k]=v` for a list: WordPress rejects it, other query parsers build a list.
   if (w.kind === 'map') return 'ambiguous';
   return [];
@@ -183,7 +184,7 @@ function classifyType(type: DeclaredType, arg: ArgSpec, w: Wire): Verdict {
       if (w.kind === 'string') {
         if (w.value !== '') return 'invalid';
         entries = [];
-      } else if (w.kind === 'list') return 'ambiguous';
+      } else if (w.kind === 'list') entries = w.items.map((item, i) => [String(i), item]);
       else if (w.kind === 'map') entries = w.entries;
       else entries = [];
       const verdicts = entries.map(([k, v]) => {

@@ -262,11 +262,7 @@ function expectAnonymousRefused(t: BehaviourContext, res: Response, what: string
     t.fail(`${what} without credentials answered ${brief(res)}: not a refusal for want of credentials (401/403) nor of its parameters, so the request was processed without them`);
 }
 
-/**
- * Send `params` without or with the configured credentials. A write whose route takes no harmless
- * valid value (a licence, a dismissed notice: PLANS has no params for it) is sent without its
- * required arguments, on purpose: `omitted` names them.
- */
+/** Send `params` without or with the configured credentials; `omitted`: the required arguments left out on purpose (a route without a harmless valid value). */
 function send(t: BehaviourContext, method: Method, path: string, params: Params, anonymous: boolean, omitted: string[] = []): Promise<Response> {
   const inQuery = method === 'GET' || method === 'DELETE';
   return t.client.request(method, path, { ...(inQuery ? { query: params as Record<string, never> } : { body: params }), ...(anonymous ? { auth: 'none' as const } : {}), ...(omitted.length ? { invalid: omitted } : {}) });
@@ -367,8 +363,7 @@ async function control(
   const method = endpoint.methods[0] as Method;
   if (plan.control === 'names-param') {
     const required = Object.keys(ctx.params);
-    // The required arguments left out on purpose: the refusal must name them.
-    const res = await send(t, method, ctx.path, {}, false, omittedOf(endpoint, {}));
+    const res = await send(t, method, ctx.path, {}, false, omittedOf(endpoint, {})); // the required arguments left out on purpose
     if (isNoRoute(res)) t.fail(`${method} ${ctx.path} {} with credentials answered ${brief(res)}: the route does not exist`);
     if (!(isValidationError(res) && required.every((p) => namesParam(res, p))))
       t.skip(`${method} ${ctx.path} without credentials was refused (${anonymous.map(brief).join('; ')}), but every valid request to this route changes the site for good, and the request without ${required.join(', ')} with credentials answered ${brief(res)}, not a refusal naming it: the refusal cannot be told from a route that refuses everything`);
