@@ -28,11 +28,12 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const invalidParam = (name: string) => json(400, { code: 'rest_invalid_param', message: `Invalid parameter(s): ${name}`, data: { status: 400, params: { [name]: 'rejected by the fault' } } });
 
-/** Query keys of one argument: `a`, `a[]`, `a[k]`, `a[k][]` ... */
+/** Query keys of one argument, in either form a client may send it: `a` (a comma list), `a[]` (PHP's), `a[k]`, `a[k][]` ... */
 const keysOf = (q: URLSearchParams, name: string) => [...new Set([...q.keys()].filter((k) => k === name || k.startsWith(`${name}[`)))];
 const has = (q: URLSearchParams, name: string) => keysOf(q, name).length > 0;
 const drop = (q: URLSearchParams, name: string) => keysOf(q, name).forEach((k) => q.delete(k));
-const valuesOf = (q: URLSearchParams, name: string) => keysOf(q, name).flatMap((k) => q.getAll(k));
+/** The values of an argument: an array argument's items whether sent as `a=1,2` or `a[]=1&a[]=2` (`a=` is one empty item, as `a[]=`). */
+const valuesOf = (q: URLSearchParams, name: string) => keysOf(q, name).flatMap((k) => q.getAll(k).flatMap((v) => (ARRAY_ARGS.has(name) && k === name ? v.split(',') : [v])));
 
 const isGet = (req: FaultRequest) => req.method === 'GET';
 const contextOf = (req: FaultRequest) => req.query.get('context') ?? 'view';
@@ -62,6 +63,13 @@ const QUERY_COLLECTIONS: QueryCollection[] = [
   { id: 'cms.media', route: /^\/cms\/v2\/media$/, args: argsOf('cms.media.collection.list') },
 ];
 const ALL_ARGS = [...new Set(QUERY_COLLECTIONS.flatMap((c) => c.args))];
+/** The query arguments documented as arrays (`status`, `include` ...). */
+const ARRAY_ARGS = new Set(
+  ['cms.posts.collection.list', 'cms.pages.collection.list', 'cms.posts.revisions.collection.list', 'cms.media.collection.list'].flatMap((id) => {
+    const a = endpointById(id).endpoint.args;
+    return a === 'not-shown' ? [] : Object.entries(a).filter(([, spec]) => [spec.type].flat().includes('array')).map(([n]) => n);
+  }),
+);
 const valuesBehaviours = (arg: string) => QUERY_COLLECTIONS.filter((c) => c.args.includes(arg)).map((c) => `${c.id}.query.${arg}.values`);
 const boundsBehaviours = (arg: 'per_page' | 'page') => QUERY_COLLECTIONS.filter((c) => c.args.includes(arg)).map((c) => `${c.id}.query.${arg}.bounds`);
 const onQueryCollection = (req: FaultRequest, arg?: string) => isGet(req) && QUERY_COLLECTIONS.some((c) => c.route.test(req.route) && (!arg || c.args.includes(arg)));
@@ -409,7 +417,7 @@ const writeFaults: Fault[] = [
     ['cms.posts.create.slug-only'],
     (req) => req.method === 'POST' && req.route === '/cms/v2/posts',
     (body) =>
-      [body.title, body.content, body.excerpt].every((v) => v === undefined || v === '')
+      [body.title, body.content, body.excerpt].every((v) => v === undefined || v === '' || (v && typeof v === 'object' && !v.raw))
         ? json(400, { code: 'empty_content', message: 'Content, title, and excerpt are empty.', data: { status: 400 } })
         : undefined,
   ),
@@ -423,8 +431,10 @@ const writeFaults: Fault[] = [
     ),
   ),
   bodyRewrite('cms.update-clears-content', 'empties content and excerpt on updates that do not send them', perType('update.partial'), (req) => ['POST', 'PUT', 'PATCH'].includes(req.method) && ITEM.test(req.route), (body) => {
-    if (body.content === undefined) body.content = '';
-    if (body.excerpt === undefined) body.excerpt = '';
+    // In the form the request writes its title (the documented object, or WordPress's bare string).
+    const empty = typeof body.title === 'string' ? '' : { raw: '' };
+    if (body.content === undefined) body.content = empty;
+    if (body.excerpt === undefined) body.excerpt = empty;
   }),
   // The fixtures of password.protects and password.query verify themselves (src/fixtures.ts): those
   // skip, depending on fields.create-stored, which owns "create stores the password".

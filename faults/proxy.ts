@@ -250,6 +250,7 @@ export async function startFaultProxy(
       authenticated: req.headers.authorization !== undefined,
     };
     const jsonBefore = fr.json === undefined ? undefined : JSON.stringify(fr.json);
+    const queryBefore = query.toString();
 
     let answer: FaultResponse | undefined;
     for (const f of faults) {
@@ -264,8 +265,10 @@ export async function startFaultProxy(
       out.pathname = (upstream.pathname.replace(/\/+$/, '') + url.pathname).replace(/\/{2,}/g, '/');
       const params = new URLSearchParams();
       if (targetRoute !== null) params.set('rest_route', fr.route ? profile.toTargetRoute(fr.route) : targetRoute);
-      for (const [k, v] of fr.query) params.append(k, v);
-      out.search = params.toString();
+      // A query no fault changed goes on as the client wrote it (a comma list keeps its literal
+      // commas, which URLSearchParams would write as %2C); a changed one, as URLSearchParams writes it.
+      const rest = fr.query.toString() === queryBefore ? url.search.slice(1).split('&').filter((p) => p !== '' && !p.startsWith('rest_route=')).join('&') : fr.query.toString();
+      out.search = [params.toString(), rest].filter(Boolean).join('&');
       const jsonAfter = fr.json === undefined ? undefined : JSON.stringify(fr.json);
       const body = jsonAfter !== undefined && jsonAfter !== jsonBefore ? Buffer.from(jsonAfter) : raw;
       const headers: Record<string, string> = {};

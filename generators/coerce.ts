@@ -10,11 +10,14 @@
  * a time zone ...): the generators must never produce those on either side.
  *
  * Coercions modelled:
- * - every query value reaches the server as a string, a list (`a[]=`) or a map (`a[k]=`);
+ * - every query value reaches the server as a string or a map (`a[k]=`): an array is sent as one
+ *   comma list (`a=1,2`, src/client.ts serializeQuery), which the server splits again; an array
+ *   whose items a comma list cannot carry (an item holding a comma or white space, a nested list)
+ *   is not sent at all, so it is `ambiguous` here and never generated;
  * - boolean: "true", "false", "1", "0" in any case;
  * - integer: PHP `is_numeric` with a whole value ("10", "10.0", "1e1", " 10", "+10");
  * - array: a scalar is split on commas and white space; "" is an empty array;
- * - object: "" is an empty object; a list counts as an object keyed "0", "1" ...;
+ * - object: "" is an empty object;
  * - string: anything.
  */
 import type { ArgSpec, DeclaredType } from '../schemas/types.ts';
@@ -22,14 +25,23 @@ import type { QueryValue } from '../src/client.ts';
 
 export type Verdict = 'valid' | 'invalid' | 'ambiguous';
 
-/** What the server receives for a query value: absent, a string, a list or a map. */
+/** What the server receives for a query value: absent, a string or a map; `list`: an array that cannot be sent (see toWire). */
 export type Wire = { kind: 'absent' } | { kind: 'string'; value: string } | { kind: 'list'; items: Wire[] } | { kind: 'map'; entries: [string, Wire][] };
 
-/** The wire form of a query value, as src/client.ts serialises it (`a[]=1&a[]=2`, `o[k]=v`). */
+/**
+ * The wire form of a query value, as src/client.ts serialises it: an array as one comma list
+ * (`a=1,2`; the empty array `a=`), an object as `o[k]=v`. An array whose items one comma list
+ * cannot carry (serializeQuery refuses it) stays a `list`: nothing a server receives.
+ */
 export function toWire(value: QueryValue): Wire {
   if (value === undefined) return { kind: 'absent' };
   if (value === null) return { kind: 'string', value: '' };
-  if (Array.isArray(value)) return value.length === 0 ? { kind: 'string', value: '' } : { kind: 'list', items: value.map(toWire).filter((w) => w.kind !== 'absent') };
+  if (Array.isArray(value)) {
+    const items = value.filter((v) => v !== undefined);
+    const sendable = items.every((v) => v === null || (typeof v !== 'object' && !/[\s,]/.test(String(v))));
+    if (!sendable) return { kind: 'list', items: items.map(toWire) };
+    return { kind: 'string', value: items.map((v) => (v === null ? '' : String(v))).join(',') };
+  }
   if (typeof value === 'object') {
     const entries = Object.entries(value)
       .map(([k, v]) => [k, toWire(v)] as [string, Wire])
@@ -108,7 +120,9 @@ function listItems(w: Wire): Wire[] | 'not-a-list' | 'ambiguous' {
       .filter((p) => p !== '')
       .map((value) => ({ kind: 'string', value }) as Wire);
   }
-  if (w.kind === 'list') return w.items;
+  // An array a comma list cannot carry: an item holding a separator is never sent (ambiguous); a list
+  // of objects is no query value at all (a body's: judged by its items).
+  if (w.kind === 'list') return w.items.some((i) => i.kind === 'string' && /[\s,]/.test(i.value)) ? 'ambiguous' : w.items;
   // `a[k]=v` for a list: WordPress rejects it, other query parsers build a list.
   if (w.kind === 'map') return 'ambiguous';
   return [];
@@ -156,9 +170,6 @@ function classifyType(type: DeclaredType, arg: ArgSpec, w: Wire): Verdict {
       const items = listItems(w);
       if (items === 'ambiguous') return 'ambiguous';
       if (items === 'not-a-list') return 'invalid';
-      // An item holding a separator inside an explicit list: some servers split it again.
-      if (w.kind === 'list' && arg.items && !typesOf(arg.items).some((t) => t === 'string' || t === 'text') && items.some((i) => i.kind === 'string' && /[\s,]/.test(i.value)))
-        return 'ambiguous';
       const verdicts = items.map((i) => (arg.items ? classifyArg(arg.items, i) : ('valid' as Verdict)));
       let v = combine(verdicts);
       if (arg.maxItems !== undefined && items.length > arg.maxItems) v = 'invalid';

@@ -4,8 +4,8 @@
  * WordPress-style query-string coercion (see ./coerce.ts), and the boundary values tried
  * before any random one. Plus the seeded Faker used for fixture content.
  *
- * Valid values use the canonical wire forms (decimal integers, `true`/`false`, `a[]=` lists,
- * `o[k]=` maps, RFC 3339 date-times with a zone). Invalid values are built so that no
+ * Valid values use the canonical wire forms (decimal integers, `true`/`false`, comma lists
+ * `a=1,2` whose items hold no comma or white space, `o[k]=` maps, RFC 3339 date-times with a zone). Invalid values are built so that no
  * coercion in the list can make them valid, and never use inputs a correct server may read
  * either way (boolean aliases, empty scalars, other-case enum values, dates without a zone).
  */
@@ -94,7 +94,8 @@ export function validArb(arg: ArgSpec): fc.Arbitrary<QueryValue> {
       // Printable ASCII; a plain string argument accepts any string.
       return fc.string({ maxLength: 12 });
     case 'array': {
-      const item = arg.items ? validArb(arg.items) : fc.constant<QueryValue>('1');
+      // Text items one comma list can carry (src/wire.ts serializeQuery): no comma, no white space.
+      const item = (arg.items ? validArb(arg.items) : fc.constant<QueryValue>('1')).filter((v) => typeof v !== 'string' || !/[\s,]/.test(v));
       const max = Math.min(MAX_LIST, arg.maxItems ?? MAX_LIST);
       return arg.uniqueItems ? fc.uniqueArray(item, { maxLength: max, selector: (v) => JSON.stringify(v) }) : fc.array(item, { maxLength: max });
     }

@@ -53,6 +53,7 @@ export function argSchema(arg: ArgSpec): Schema {
     if (req.length) s.required = req;
   }
   if (arg.closedProperties) s.additionalProperties = false;
+  if (arg.values !== undefined) s.additionalProperties = argSchema(arg.values);
   if (arg.oneOf !== undefined) s.oneOf = arg.oneOf.map(argSchema);
   if ('default' in arg) {
     const listType = Array.isArray(arg.type) ? arg.type : [arg.type];
@@ -64,6 +65,20 @@ export function argSchema(arg: ArgSpec): Schema {
   }
   if (arg.note !== undefined) s.description = arg.note;
   return s;
+}
+
+/**
+ * A write's date-time that the spec states in a named zone ("publication date in site timezone",
+ * "publication date in GMT", core part 2): a value without an offset is a time in that zone, as
+ * servers of this interface take and write it, so the offset may be left out (the pattern the
+ * answers use, DATE_TIME_OUT_PATTERN; `x-cms-conformance-format: date-time`). Other date-times
+ * (the list filters after, before ...) name no zone and stay RFC 3339 (`format: date-time`).
+ */
+export function zonedDateTime(arg: ArgSpec): Schema | undefined {
+  if (arg.format !== 'date-time' || !/\bin (site timezone|GMT)\b/.test(arg.note ?? '')) return undefined;
+  const s = argSchema(arg);
+  delete s.format;
+  return { ...s, pattern: DATE_TIME_OUT_PATTERN, [`${X}-format`]: 'date-time', description: `${arg.note}; a date-time without an offset is a time in that zone` };
 }
 
 /** The statuses a post or page can read back with (part 3: write values and the filter-only ones, e.g. a trashed post). */

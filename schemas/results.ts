@@ -98,6 +98,8 @@ export interface RecordedExchange {
   route: string;
   auth: 'none' | 'configured' | 'other';
   requestBody?: string;
+  /** The documented arguments the request sent with a wrong value on purpose (a refusal check's input; RequestOptions.invalid). */
+  invalid?: string[];
   /** 0 when no response arrived. */
   status: number;
   responseHeaders: Record<string, string>;

@@ -43,6 +43,8 @@ export interface ArgSpec {
   properties?: Record<string, ArgSpec>;
   /** true when the spec says "no other keys". */
   closedProperties?: boolean;
+  /** For object-typed args whose keys are free: what each value is ("each value is a string or an array of strings"). */
+  values?: ArgSpec;
   /** Alternatives, e.g. "array of integer, or object". */
   oneOf?: ArgSpec[];
   /** Character classes of a path segment parameter, as documented ("a-z and hyphen"). */

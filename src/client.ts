@@ -1,8 +1,9 @@
 /**
  * HTTP client for a target (undici). Routes are addressed as
- * `{base}/index.php?rest_route=<route>`; query values are serialised the way WordPress
- * parses them (`a[]=1&a[]=2`, `o[k]=v`). Every exchange is counted and attributed to the
- * behaviour that sent it.
+ * `{base}/index.php?rest_route=<route>`; query values are serialised in the form the exported
+ * OpenAPI document declares and every reading of the spec accepts (serializeQuery: arrays as one
+ * comma list, `a=1,2`; objects as `o[k]=v`), never PHP's `a[]=`. Every exchange is counted and
+ * attributed to the behaviour that sent it.
  *
  * Transient trouble of the target (no answer, a gateway's answer, an HTML page for JSON) is sent
  * again and, when it persists, thrown as a TargetError; bodies are read up to --max-body: see
@@ -19,7 +20,9 @@ export { RateLimiter } from './pacing.ts';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, formatBytes, gatewayTrouble, idempotentUpdates, isApplicationError, retryAfterMs } from './transient.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
-export type QueryValue = string | number | boolean | null | undefined | QueryValue[] | { [k: string]: QueryValue };
+import { serializeQuery, type QueryValue } from './wire.ts';
+
+export { serializeQuery, type QueryValue } from './wire.ts';
 
 export interface Credentials {
   user?: string;
@@ -32,6 +35,14 @@ export type AuthChoice = 'default' | 'none' | Credentials;
 
 export interface RequestOptions {
   query?: Record<string, QueryValue>;
+  /**
+   * The documented arguments this request sends with a wrong value on purpose (a refusal check's
+   * input: `per_page` below its minimum, a `status` outside its enum ...), by name; for a batch,
+   * the names of its items' arguments too. Recorded in the exchange (and events.ndjson): the proof
+   * that every request validates against the exported OpenAPI document (test/openapi-requests.test.ts)
+   * holds these to violating the document on exactly those arguments.
+   */
+  invalid?: readonly string[];
   /** Appended verbatim after the serialised query (for inputs that must be sent exactly). */
   rawQuery?: string;
   /** JSON-serialised unless it is a string (then sent as is with `contentType`). */
@@ -87,22 +98,6 @@ export interface ClientOptions {
   onExchange?: (e: Exchange) => void;
   /** The run may not write (why, e.g. "--read-only"): every request but GET, HEAD and OPTIONS is refused before it is sent (WritesNotAllowed). */
   readOnly?: string;
-}
-
-export function serializeQuery(query: Record<string, QueryValue>): string {
-  const parts: string[] = [];
-  const enc = (s: string) => encodeURIComponent(s);
-  const walk = (key: string, v: QueryValue): void => {
-    if (v === undefined) return;
-    if (v === null) parts.push(`${enc(key)}=`);
-    else if (Array.isArray(v)) {
-      if (v.length === 0) parts.push(`${enc(key)}=`);
-      for (const item of v) walk(`${key}[]`, item);
-    } else if (typeof v === 'object') for (const [k, sub] of Object.entries(v)) walk(`${key}[${k}]`, sub);
-    else parts.push(`${enc(key)}=${enc(String(v))}`);
-  };
-  for (const [k, v] of Object.entries(query)) walk(k, v);
-  return parts.join('&');
 }
 
 export function routeUrl(baseUrl: string, route: string, query?: Record<string, QueryValue>, rawQuery?: string): string {
@@ -243,6 +238,7 @@ export class Client {
       route: targetRoute,
       auth: !authValue ? 'none' : auth === 'default' ? 'configured' : 'other',
       requestBody: body,
+      ...(opts.invalid?.length ? { invalid: [...opts.invalid] } : {}),
       status: 0,
       responseHeaders: {},
       responseText: '',

@@ -4,15 +4,21 @@
  * behaviours). For debugging: which behaviour sent what, and what came back.
  *
  * Each line: {"at","behaviour","method","url","status","durationMs","auth","requestBody"?,
- * "responseBytes","responseBody"?,"error"?}. Never credentials: URLs carry none, the
+ * "invalid"?,"responseBytes","responseBody"?,"error"?}. Never credentials: URLs carry none, the
  * Authorization header is recorded only as its kind (none | configured | other), and values of
  * JSON keys that look like secrets (password, token, key ...) are replaced by "[redacted]".
- * Bodies are kept as sent (not re-serialised), truncated to 1000 characters.
+ * Bodies are kept as sent (not re-serialised); response bodies truncated to 1000 characters,
+ * request bodies (the suite's own, a few KB at most: a batch of 25 items) to 64 KB, so that every
+ * request of a run can be read again whole (the proof that each one validates against the
+ * exported OpenAPI document, test/openapi-requests.test.ts). `invalid` names the arguments a
+ * refusal check sent wrong on purpose (RequestOptions.invalid).
  */
 import { appendFileSync } from 'node:fs';
 import type { Exchange } from '../src/client.ts';
 
 export const EVENT_BODY_LIMIT = 1000;
+/** Request bodies are kept whole up to this size (the suite's largest, a batch of 25 items, is a few KB). */
+export const EVENT_REQUEST_BODY_LIMIT = 65_536;
 const SECRET_KEY = /pass(word)?|secret|token|api_?key|^key$|nonce/i;
 
 export interface RequestEvent {
@@ -26,6 +32,8 @@ export interface RequestEvent {
   durationMs: number;
   auth: Exchange['auth'];
   requestBody?: string;
+  /** The arguments sent wrong on purpose (a refusal check's input). */
+  invalid?: string[];
   responseBytes: number;
   /** The body was over --max-body and was read no further. */
   bodyOverLimit?: boolean;
@@ -119,7 +127,7 @@ export function safeBody(text: string | undefined, limit = EVENT_BODY_LIMIT): st
 }
 
 export function requestEvent(e: Exchange, at = new Date()): RequestEvent {
-  const requestBody = safeBody(e.requestBody);
+  const requestBody = safeBody(e.requestBody, EVENT_REQUEST_BODY_LIMIT);
   const responseBody = safeBody(e.responseText);
   return {
     at: at.toISOString(),
@@ -130,6 +138,7 @@ export function requestEvent(e: Exchange, at = new Date()): RequestEvent {
     durationMs: Math.round(e.durationMs * 10) / 10,
     auth: e.auth,
     ...(requestBody !== undefined ? { requestBody } : {}),
+    ...(e.invalid?.length ? { invalid: e.invalid } : {}),
     responseBytes: e.responseBytes ?? Buffer.byteLength(e.responseText ?? ''),
     ...(e.bodyOverLimit ? { bodyOverLimit: true } : {}),
     ...(responseBody !== undefined ? { responseBody } : {}),

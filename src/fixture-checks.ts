@@ -5,6 +5,7 @@
  * that needed it skip with `depends on <owner>`.
  */
 import type { Client } from './client.ts';
+import { rawText } from './wire.ts';
 
 /**
  * The behaviour that owns "an item can be created in this collection": when a fixture cannot be
@@ -43,7 +44,6 @@ export function storedFieldOwner(collection: string, field: string): string | un
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const textSent = (v: unknown) => (typeof v === 'string' ? v : v && typeof v === 'object' ? (v as { raw?: unknown }).raw : undefined);
 
 /**
  * How one sent field reads back in `item` (an edit-context answer): undefined when stored as sent,
@@ -54,7 +54,7 @@ function storedAs(field: string, sent: unknown, item: any): undefined | 'absent'
   const got = item[field];
   const show = (v: unknown) => JSON.stringify(v)?.slice(0, 80);
   if (RENDERED_FIELDS.has(field)) {
-    const want = textSent(sent);
+    const want = rawText(sent);
     if (typeof want !== 'string') return undefined;
     const raw = typeof got === 'string' ? got : got?.raw;
     if (raw === undefined) return 'absent';

@@ -9,6 +9,7 @@ import type { Client } from './client.ts';
 import { TargetError } from './errors.ts';
 import { NOT_SENT } from './transient.ts';
 import { FixtureError, fixtureOwner, verifyStored } from './fixture-checks.ts';
+import { rawText, textFields } from './wire.ts';
 
 export { FIXTURE_OWNERS, FixtureError, fixtureOwner, storedFieldOwner, verifyStored } from './fixture-checks.ts';
 
@@ -42,6 +43,8 @@ interface Tracked {
   batchable?: boolean;
 }
 
+/** The collections of posts and pages. */
+const POSTS_OR_PAGES = /^\/cms\/v2\/(posts|pages)$/;
 /** A post or page item route: its DELETE is batchable (core part 9: allow_batch of the post routes). */
 const BATCHABLE = /^\/cms\/v2\/(posts|pages)\/\d+$/;
 /** Items per POST /batch/v1 (core part 8: at most 25). */
@@ -74,11 +77,16 @@ export class Fixtures {
   /**
    * Create a post or page (collection route `/cms/v2/posts` or `/cms/v2/pages`) with the
    * run tag in title and slug, and track it. Throws when creation does not answer 2xx with an id.
+   * `title`, `content` and `excerpt` may be given as text: they are sent as the documented object
+   * (`{raw: …}`, src/wire.ts textFields).
    */
   async create(collection: string, fields: Record<string, unknown> = {}, client: Client = this.client): Promise<any> {
     const label = this.label(collection.split('/').pop());
-    const title = typeof fields.title === 'string' ? `${label} ${fields.title}` : label;
-    const body = { status: 'publish', content: `<p>${label}</p>`, ...fields, title, slug: fields.slug ?? label };
+    const given = rawText(fields.title);
+    const title = given !== undefined ? `${label} ${given}` : label;
+    const fieldsOf = { status: 'publish', content: `<p>${label}</p>`, ...fields, title, slug: fields.slug ?? label };
+    // Posts and pages take title, content and excerpt as the documented object (core part 2).
+    const body = POSTS_OR_PAGES.test(collection) ? textFields(fieldsOf) : fieldsOf;
     const res = await createRecovering(client, collection, body);
     if (res.status < 200 || res.status > 299 || typeof res.body?.id !== 'number')
       throw new FixtureError(`could not create a fixture in ${collection}: ${res.status} ${res.text.slice(0, 200)}`, fixtureOwner(collection));
@@ -156,12 +164,12 @@ export async function createRecovering(client: Client, collection: string, body:
 
 /** IDs of the untracked items among the newest that `body` would have made, or undefined when they cannot be listed. */
 async function madeBy(client: Client, collection: string, body: Record<string, unknown>): Promise<number[] | undefined> {
-  const title = typeof body.title === 'string' ? body.title : undefined;
+  const title = rawText(body.title);
   const slug = typeof body.slug === 'string' && body.slug ? body.slug.toLowerCase() : undefined;
   if (title === undefined && slug === undefined) return undefined;
   for (let i = 1; i <= 4; i++) {
     try {
-      const res = await client.get(collection, { query: { orderby: 'id', order: 'desc', status: ['any', 'trash'], per_page: 100, context: 'edit', _fields: 'id,slug,title' } });
+      const res = await client.get(collection, { query: { orderby: 'id', order: 'desc', status: ['any', 'trash'], per_page: 100, context: 'edit' } });
       if (res.status !== 200 || !Array.isArray(res.body)) return undefined;
       return res.body
         .filter((p: any) => typeof p?.id === 'number' && !trackedRoutes.has(`${collection}/${p.id}`))
@@ -326,7 +334,7 @@ export async function listTagged(client: Client, collection: string, tag = TAG_P
   const lists: any[][] = TAGGED_LISTINGS.map(() => []);
   let answered = false;
   await Promise.all(TAGGED_LISTINGS.map(async (listing, n) => {
-    const query = { ...listing, ...('search' in listing ? { search: tag } : {}), per_page: 100, context: 'edit', _fields: 'id,slug,title' };
+    const query = { ...listing, ...('search' in listing ? { search: tag } : {}), per_page: 100, context: 'edit' };
     for (let i = 1; i <= 4; i++) {
       try {
         const res = await client.get(collection, { query });

@@ -25,7 +25,7 @@
 import { catalog } from '../schemas/catalog/index.ts';
 import { catalogItems, resolveCover } from '../schemas/coverage.ts';
 import { getProfile, wordpressProfileData, type Profile, type ProfileName } from '../schemas/profiles.ts';
-import { X, anchored, argSchema, fieldSchema, typeOf } from '../schemas/openapi-schemas.ts';
+import { X, anchored, argSchema, fieldSchema, typeOf, zonedDateTime } from '../schemas/openapi-schemas.ts';
 import type { EndpointSpec, HttpMethod, ResourceSpec, RouteSpec, SpecRef } from '../schemas/types.ts';
 
 export { X } from '../schemas/openapi-schemas.ts';
@@ -182,10 +182,12 @@ function buildOperation(profile: Profile, route: RouteSpec, endpoint: EndpointSp
   if (BODY_METHODS.has(method) && own.length) {
     const properties: Record<string, Schema> = {};
     const required: string[] = [];
-    for (const [name, arg] of own) {
+    // The body of a write lists every documented arg, a path segment's too: "body: id (integer)
+    // and post fields" (core part 4, the update of /cms/v2/posts/<id>).
+    for (const [name, arg] of Object.entries(args)) {
       const target = settingsRoute ? settingName(profile, name) : name;
-      properties[target] = argSchema(arg);
-      if (arg.required === true) required.push(target);
+      properties[target] = zonedDateTime(arg) ?? argSchema(arg);
+      if (arg.required === true && !(name in params)) required.push(target);
     }
     op.requestBody = {
       required: required.length > 0,
@@ -199,6 +201,9 @@ function buildOperation(profile: Profile, route: RouteSpec, endpoint: EndpointSp
       const p: Doc = { name: settingsRoute ? settingName(profile, name) : name, in: 'query', schema };
       if (arg.required === true) p.required = true;
       if (types.includes('object')) Object.assign(p, { style: 'deepObject', explode: true });
+      // "array of integer, or object": one parameter has one style in OpenAPI; the array form is
+      // sent as the other arrays are (cms-conformance sends, and judges, both forms).
+      if (types.includes('object') && types.includes('array')) p[`${X}-array-style`] = { style: 'form', explode: false, example: `${name}=1,2` };
       else if (types.includes('array')) Object.assign(p, { style: 'form', explode: false });
       if (arg.note) p.description = arg.note;
       return p;

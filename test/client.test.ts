@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client, RateLimiter, curlFor, retryAfterMs, routeUrl, serializeQuery } from '../src/client.ts';
 import { TargetError } from '../src/errors.ts';
+import { textFields } from '../src/wire.ts';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -23,13 +24,25 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse, n: num
 }
 
 describe('addressing', () => {
-  it('puts the route in rest_route and serialises arrays and objects the WordPress way', () => {
+  it('puts the route in rest_route and serialises arrays as comma lists, objects as o[k]=v (never a[]=)', () => {
     expect(routeUrl('http://h', '/cms/v2/posts')).toBe('http://h/index.php?rest_route=/cms/v2/posts');
-    expect(serializeQuery({ include: [1, 2], categories: { terms: [3], operator: 'AND' }, sticky: true, skip: undefined })).toBe(
-      'include%5B%5D=1&include%5B%5D=2&categories%5Bterms%5D%5B%5D=3&categories%5Boperator%5D=AND&sticky=true',
+    expect(serializeQuery({ include: [1, 2], categories: { terms: [3, 4], operator: 'AND' }, sticky: true, skip: undefined })).toBe(
+      'include=1,2&categories%5Bterms%5D=3,4&categories%5Boperator%5D=AND&sticky=true',
     );
     expect(serializeQuery({ exclude: [] })).toBe('exclude=');
+    expect(serializeQuery({ status: ['publish'], slug: ['a-b', 'c%d'] })).toBe('status=publish&slug=a-b,c%25d');
     expect(routeUrl('http://h', '/a b', { q: 'x&y' }, 'raw=1')).toBe('http://h/index.php?rest_route=/a%20b&q=x%26y&raw=1');
+    // A scalar may hold a comma (a search is not a list); an array item may not: a comma list cannot carry it.
+    expect(serializeQuery({ search: 'a, b' })).toBe('search=a%2C%20b');
+    expect(() => serializeQuery({ slug: ['a,b'] })).toThrow(/holds a comma or white space/);
+    expect(() => serializeQuery({ slug: ['a b'] })).toThrow(/holds a comma or white space/);
+    expect(() => serializeQuery({ include: [[1]] })).toThrow(/cannot be sent as a comma list/);
+  });
+
+  it('writes the text fields of posts and pages as the documented object', () => {
+    expect(textFields({ title: 't', content: { raw: 'c' }, excerpt: 3, status: 'draft' })).toEqual({ title: { raw: 't' }, content: { raw: 'c' }, excerpt: 3, status: 'draft' });
+    const body = { slug: 's' };
+    expect(textFields(body)).toBe(body);
   });
 });
 

@@ -2,14 +2,16 @@
  * The way a user installs it: `npm pack`, `npm i -D ./cms-conformance-x.tgz` in a project of
  * their own, `npx cms-conformance run --target reference`. The package holds what runs (no tests,
  * benchmark or CI files), its tarball is not committed by accident, and the installed command
- * runs the whole suite.
+ * runs the whole suite, every request of which validates against the exported OpenAPI document.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApi } from '../src/openapi.ts';
 import { ROOT, exec } from './helpers/cli.ts';
+import { checkRun, describeFailure, OUTSIDE_THE_DOCUMENT } from './helpers/openapi-requests.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; files: string[] };
 const tgzName = `${pkg.name}-${pkg.version}.tgz`;
@@ -57,5 +59,15 @@ describe('installed as a dev dependency', () => {
     expect(readdirSync(join(project, 'reports', dir)).sort()).toEqual(['events.ndjson', 'junit.xml', 'report.html', 'report.md', 'results.json']);
     // the rerun command in the report runs where the package is installed
     expect(readFileSync(join(project, 'reports', dir, 'report.md'), 'utf8')).toContain('npx cms-conformance run --target reference --profile spec --seed 1');
+    // Every request of this full reference run validates against the exported OpenAPI document
+    // (issue 34, item 2), apart from the arguments refusal checks send wrong on purpose, which
+    // violate it on exactly those (test/helpers/openapi-requests.ts; its yardstick:
+    // test/openapi-requests.test.ts).
+    const events = readFileSync(join(project, 'reports', dir, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const judged = checkRun(buildOpenApi({ profile: 'spec' }), events);
+    expect(judged.failures.map(describeFailure)).toEqual([]);
+    expect(judged.checked).toBeGreaterThan(3000);
+    expect(judged.declaredInvalid).toBeGreaterThan(500);
+    expect(Object.keys(judged.outside).length).toBeLessThanOrEqual(OUTSIDE_THE_DOCUMENT.length);
   }, 720_000);
 });

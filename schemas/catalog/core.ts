@@ -564,7 +564,7 @@ const batchRoute: RouteSpec = {
               },
               path: { type: 'string', required: true, note: 'route path of the inner request' },
               body: { type: 'object', required: false, note: 'any properties allowed' },
-              headers: { type: 'object', required: false, note: 'each value is a string or an array of strings' },
+              headers: { type: 'object', required: false, values: { type: ['string', 'array'], items: { type: 'string' } }, note: 'each value is a string or an array of strings' },
             },
           },
         },

@@ -13,6 +13,7 @@ import { expectIncludeHonoured, idsOf, textOf, tokenMatches } from './lib/items.
 import { eachType, fileSetup } from './lib/setup.ts';
 import { cmsDecl } from './lib/declare.ts';
 import { readAfter, readBefore, type Primed } from './lib/read-back.ts';
+import { textFields } from '../../src/wire.ts';
 
 interface Data {
   item: number;
@@ -40,7 +41,7 @@ const setup = fileSetup('auth', (s) =>
     // One update, so that the item has a revision (to try deleting and reading), then an autosave
     // (to try reading): each holds a word of its own, which no anonymous answer may carry.
     const revised = s.token();
-    await s.client.post(type.item(item.id), { title: `${s.tag} public updated`, content: `<p>${revised}</p>` });
+    await s.client.post(type.item(item.id), textFields({ title: `${s.tag} public updated`, content: `<p>${revised}</p>` }));
     const revs = await s.client.get(type.revisions(item.id));
     const autosaved = s.token();
     const auto = await s.client.post(type.autosaves(item.id), { title: { raw: `${s.tag} public updated` }, content: { raw: `<p>${autosaved}</p>` } });
@@ -89,14 +90,14 @@ for (const type of postTypes) {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
       const token = f.token();
-      const res = await t.client.post(type.collection, { title: `${f.tag} ${token}`, content: '<p>anonymous</p>', status: 'publish' }, { auth: 'none' });
+      const res = await t.client.post(type.collection, textFields({ title: `${f.tag} ${token}`, content: '<p>anonymous</p>', status: 'publish' }), { auth: 'none' });
       if (typeof res.body?.id === 'number' && res.status < 300) fixtures().track(type.item(res.body.id));
       refused(t, res, `POST ${type.collection}`);
       const found = await t.client.get(type.collection, { query: { search: token, status: ['any', 'trash'] } });
       const created = tokenMatches(t, type, token, found.body, `GET ${type.collection}?search=<token>&status=any,trash`);
       if (created.length) t.fail(`the refused anonymous create (${res.status}) created item ${created.join(', ')}`);
       const own = f.token();
-      const made = await control(t, t.client.post(type.collection, { title: `${f.tag} ${own}`, content: '<p>control</p>', status: 'draft' }), `POST ${type.collection}`, 'the anonymous create');
+      const made = await control(t, t.client.post(type.collection, textFields({ title: `${f.tag} ${own}`, content: '<p>control</p>', status: 'draft' })), `POST ${type.collection}`, 'the anonymous create');
       if (typeof made.body?.id === 'number') fixtures().track(type.item(made.body.id));
       const stored = await t.client.get(type.collection, { query: { search: own, status: ['any'] } });
       if (!tokenMatches(t, type, own, stored.body, `GET ${type.collection}?search=<token>&status=any`).length) t.fail(`positive control: the authenticated create answered ${made.status} but nothing was stored (GET ${type.collection}?search=${own} answered ${answerOf(stored)})`);
@@ -111,13 +112,13 @@ for (const type of postTypes) {
       const f = setup.get(t)[type.name]!;
       const primed = await readBefore(t, type.item(f.item));
       for (const method of ['POST', 'PATCH'] as const) {
-        const res = await t.client.request(method, type.item(f.item), { body: { title: `${f.tag} anonymous ${method}` }, auth: 'none' });
+        const res = await t.client.request(method, type.item(f.item), { body: textFields({ title: `${f.tag} anonymous ${method}` }), auth: 'none' });
         refused(t, res, `${method} ${type.item(f.item)}`);
       }
       const after = await titleAfter(t, primed);
       if (after.title !== f.title) t.fail(`after refused anonymous updates the title is ${JSON.stringify(after.title)}, was ${JSON.stringify(f.title)}`);
       // The control writes the title the item already has: accepted, and nothing changes.
-      await control(t, t.client.request('PATCH', type.item(f.item), { body: { title: f.title } }), `PATCH ${type.item(f.item)}`, 'the anonymous updates');
+      await control(t, t.client.request('PATCH', type.item(f.item), { body: textFields({ title: f.title }) }), `PATCH ${type.item(f.item)}`, 'the anonymous updates');
     },
     { concurrent: true },
   );
@@ -143,10 +144,10 @@ for (const type of postTypes) {
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
-      refused(t, await t.client.post(type.autosaves(f.item), { title: `${f.tag} anonymous autosave` }, { auth: 'none' }), `POST ${type.autosaves(f.item)}`);
+      refused(t, await t.client.post(type.autosaves(f.item), textFields({ title: `${f.tag} anonymous autosave` }), { auth: 'none' }), `POST ${type.autosaves(f.item)}`);
       const list = await t.client.get(type.autosaves(f.item));
       if (Array.isArray(list.body) && list.body.some((a: any) => textOf(a?.title).includes('anonymous autosave'))) t.fail('the refused anonymous autosave was stored');
-      await control(t, t.client.post(type.autosaves(f.item), { title: f.title, content: '<p>control autosave</p>' }), `POST ${type.autosaves(f.item)}`, 'the anonymous autosave');
+      await control(t, t.client.post(type.autosaves(f.item), textFields({ title: f.title, content: '<p>control autosave</p>' })), `POST ${type.autosaves(f.item)}`, 'the anonymous autosave');
     },
     { concurrent: true },
   );

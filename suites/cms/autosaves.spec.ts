@@ -10,11 +10,12 @@ import { eachType, fileSetup } from './lib/setup.ts';
 import { requiredCovers } from './lib/write-fields.ts';
 import { FixtureError } from '../../src/fixtures.ts';
 import { cmsDecl } from './lib/declare.ts';
+import { textFields } from '../../src/wire.ts';
 
 const setup = fileSetup('autosaves', (s) =>
   eachType(postTypes, async (type): Promise<{ listed: number; autosave: number | string; posted: string | undefined; created: number; title: string; tag: string }> => {
     const [listed, created] = await Promise.all(['autosaved', 'autosave-create'].map((hint) => s.create(type.collection, { title: `${hint} ${s.text().title}`, content: s.text().content })));
-    const res = await s.client.post(type.autosaves(listed.id), { title: `${s.tag} autosaved draft`, content: s.text().content });
+    const res = await s.client.post(type.autosaves(listed.id), textFields({ title: `${s.tag} autosaved draft`, content: s.text().content }));
     // The fixture verifies itself: an autosave answered with its parent's id has no id of its own to list or read by.
     const autosave =
       res.status >= 200 && res.status < 300 && typeof res.body?.id === 'number' && res.body.id !== listed.id
@@ -39,7 +40,7 @@ for (const type of postTypes) {
     async (t: BehaviourContext) => {
       t.requireCredentials();
       const f = setup.get(t)[type.name]!;
-      const res = await t.client.post(type.autosaves(f.created), { title: `${f.tag} autosave of a published ${type.noun}`, content: '<p>autosaved content</p>' });
+      const res = await t.client.post(type.autosaves(f.created), textFields({ title: `${f.tag} autosave of a published ${type.noun}`, content: '<p>autosaved content</p>' }));
       if (res.status < 200 || res.status > 299) t.fail(`POST ${type.autosaves(f.created)} answered ${res.status} ${res.text.slice(0, 160)}`);
       const problems = revisionProblems(res.body, f.created);
       if (problems.length) t.fail(problems.join('; '));

@@ -40,9 +40,10 @@ behaviour(
   async (t: BehaviourContext) => {
     const [control, badArg, noItem, noRoute] = await Promise.all([
       t.client.get(posts.collection, { query: { per_page: 1 } }),
-      t.client.get(posts.collection, { query: { per_page: 0 } }),
+      t.client.get(posts.collection, { query: { per_page: 0 }, invalid: ['per_page'] }),
       t.client.get(posts.item(987654321)),
-      t.client.get(NO_ROUTE),
+      // A route the interface does not have, on purpose.
+      t.client.get(NO_ROUTE, { invalid: ['route'] }),
     ]);
     expectControlAccepted(t, control, `GET ${posts.collection}?per_page=1`, 'the refused requests');
     const problems = [

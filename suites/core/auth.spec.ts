@@ -17,6 +17,7 @@ import { catalog } from '../../schemas/catalog/index.ts';
 import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/behaviour.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
 import { posts, WRITE_STATUSES } from '../cms/lib/collections.ts';
+import { textFields } from '../../src/wire.ts';
 
 const SPEC = catalog.authentication.spec;
 const ok = (status: number) => status >= 200 && status <= 299;
@@ -149,11 +150,11 @@ behaviour(
     t.requireWrites();
     t.requireCredentials();
     const label = fixtures().label('auth-valid');
-    const created = await t.client.post(posts.collection, { title: label, content: label, status: 'draft' });
+    const created = await t.client.post(posts.collection, textFields({ title: label, content: label, status: 'draft' }));
     const found = await findLabelled(t, label);
     if (!ok(created.status) || found.length !== 1) t.fail(`a create with valid credentials answered ${created.status} and made ${found.length} posts: ${created.text.slice(0, 200)}`);
     const id = found[0].id;
-    const updated = await t.client.request('PUT', posts.item(id), { body: { title: `${label} updated` } });
+    const updated = await t.client.request('PUT', posts.item(id), { body: textFields({ title: `${label} updated` }) });
     const after = await readBack(t, id);
     if (!ok(updated.status) || after.body?.title?.raw !== `${label} updated`)
       t.fail(`an update with valid credentials answered ${updated.status}; the title is now ${JSON.stringify(after.body?.title?.raw)}`);
@@ -179,13 +180,13 @@ behaviour(
     if (!user) t.skip('credentials were given as a complete header (--auth-header): no user name to pair a wrong password with');
     const wrong = `cmscWrong${Math.random().toString(36).slice(2, 17)}`.slice(0, 24);
     const label = fixtures().label('auth-wrong');
-    const res = await t.client.post(posts.collection, { title: label, content: label, status: 'draft' }, { auth: { user, appPassword: wrong } });
+    const res = await t.client.post(posts.collection, textFields({ title: label, content: label, status: 'draft' }), { auth: { user, appPassword: wrong } });
     const found = await findLabelled(t, label);
     if (found.length) t.fail(`a create with a wrong password was applied (post ${found[0].id}, answer ${res.status})`);
     if (!refused(res.status)) t.fail(`a create with a wrong password answered ${res.status}, not refused (4xx)`);
     // Positive control: the same create with the right password is accepted and stored.
     const right = fixtures().label('auth-right');
-    const control = await t.client.post(posts.collection, { title: right, content: right, status: 'draft' });
+    const control = await t.client.post(posts.collection, textFields({ title: right, content: right, status: 'draft' }));
     expectControlAccepted(t, control, 'the same create with the configured credentials', 'the wrong password');
     if ((await findLabelled(t, right)).length !== 1) t.fail(`positive control: the create with the configured credentials answered ${control.status} but was not stored`);
   },
@@ -213,8 +214,8 @@ behaviour(
     const label = fixtures().label('auth-anon');
     const target = posts.item(f.target.id);
     const [create, update] = await Promise.all([
-      t.client.post(posts.collection, { title: label, content: label, status: 'publish' }, { auth: 'none' }),
-      t.client.post(target, { title: `${label} anonymous edit` }, { auth: 'none' }),
+      t.client.post(posts.collection, textFields({ title: label, content: label, status: 'publish' }), { auth: 'none' }),
+      t.client.post(target, textFields({ title: `${label} anonymous edit` }), { auth: 'none' }),
     ]);
     const del = await t.client.delete(target, { query: { force: true }, auth: 'none' });
     const [found, after] = await Promise.all([findLabelled(t, label), readBack(t, f.target.id)]);
@@ -226,7 +227,7 @@ behaviour(
     for (const [what, res] of [['create', create], ['update', update], ['delete', del]] as const) if (!refused(res.status)) problems.push(`anonymous ${what} answered ${res.status}, not refused (4xx)`);
     if (problems.length) t.fail(problems.join('; '));
     // Positive control: the same update with the configured credentials (the title it has) is accepted.
-    expectControlAccepted(t, await t.client.post(target, { title: f.target.title.raw }), `POST ${target} with the configured credentials`, 'the anonymous writes');
+    expectControlAccepted(t, await t.client.post(target, textFields({ title: f.target.title.raw })), `POST ${target} with the configured credentials`, 'the anonymous writes');
   },
   { concurrent: true },
 );
@@ -250,8 +251,8 @@ behaviour(
       '/batch/v1',
       {
         requests: [
-          { method: 'POST', path: t.run.profile.toTargetRoute(posts.collection), body: { title: label, content: label, status: 'publish' } },
-          { method: 'POST', path: t.run.profile.toTargetRoute(posts.item(f.target.id)), body: { title: `${label} anonymous edit` } },
+          { method: 'POST', path: t.run.profile.toTargetRoute(posts.collection), body: textFields({ title: label, content: label, status: 'publish' }) },
+          { method: 'POST', path: t.run.profile.toTargetRoute(posts.item(f.target.id)), body: textFields({ title: `${label} anonymous edit` }) },
         ],
       },
       { auth: 'none' },
@@ -261,7 +262,7 @@ behaviour(
     if (after.body?.title?.raw !== f.target.title.raw) t.fail(`an anonymous batch changed post ${f.target.id}'s title to ${JSON.stringify(after.body?.title?.raw)}`);
     // Positive control: the same kind of batch with the configured credentials is applied.
     const own = fixtures().label('auth-batch-control');
-    const control = await t.client.post('/batch/v1', { requests: [{ method: 'POST', path: t.run.profile.toTargetRoute(posts.collection), body: { title: own, content: own, status: 'draft' } }] });
+    const control = await t.client.post('/batch/v1', { requests: [{ method: 'POST', path: t.run.profile.toTargetRoute(posts.collection), body: textFields({ title: own, content: own, status: 'draft' }) }] });
     expectControlAccepted(t, control, 'the same batch with the configured credentials', 'the anonymous batch');
     if ((await findLabelled(t, own)).length !== 1) t.fail(`positive control: the batch with the configured credentials answered ${control.status} but its create was not applied`);
   },

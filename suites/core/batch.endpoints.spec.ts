@@ -12,6 +12,7 @@ import { behaviour, fixtures, type BehaviourContext } from '../../src/behaviour.
 import type { Response } from '../../src/client.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
 import { perItemAnswers } from './lib/batch.ts';
+import { textFields, textObject } from '../../src/wire.ts';
 
 const BATCH = endpointById('batch.v1.create');
 const ROUTE = BATCH.route.path;
@@ -62,8 +63,8 @@ for (const type of ['posts', 'pages'] as const) {
       const label = fixtures().label(`batch-${type}`);
       const title = `${label} updated`;
       const items: Item[] = [
-        { method: 'POST', path: collection, body: { title: label, content: label, status: 'draft' } },
-        { method: 'POST', path: `${collection}/${updated.id}`, body: { title } },
+        { method: 'POST', path: collection, body: textFields({ title: label, content: label, status: 'draft' }) },
+        { method: 'POST', path: `${collection}/${updated.id}`, body: { title: textObject(title) } },
         { method: 'DELETE', path: `${collection}/${deleted.id}?force=true` },
       ];
       const res = await sendBatch(t, items);
@@ -104,13 +105,13 @@ behaviour(
     const page = await t.create(endpointById('cms.pages.collection.create').route.path, { title: 'not batchable' });
     // Positive control: the batch route applies a batchable item aimed at the same page.
     const title = `${page.title?.raw ?? 'page'} via batch`;
-    const control = await sendBatch(t, [{ method: 'POST', path: `/cms/v2/pages/${page.id}`, body: { title } }]);
+    const control = await sendBatch(t, [{ method: 'POST', path: `/cms/v2/pages/${page.id}`, body: { title: textObject(title) } }]);
     expectControlAccepted(t, control, 'a batch updating the page', 'the autosave and revision items');
     const after = await t.client.get(`/cms/v2/pages/${page.id}`, { query: { context: 'edit' } });
     if (after.body?.title?.raw !== title) t.fail(`positive control: a batch update of page ${page.id} answered ${control.status} but was not applied, so the refusal of the autosave item shows nothing`);
     const revs = await t.client.get(`/cms/v2/pages/${page.id}/revisions`);
     const revision = Array.isArray(revs.body) ? revs.body[0]?.id : undefined;
-    const items: Item[] = [{ method: 'POST', path: `/cms/v2/pages/${page.id}/autosaves`, body: { title: `${title} autosaved`, content: 'autosave' } }];
+    const items: Item[] = [{ method: 'POST', path: `/cms/v2/pages/${page.id}/autosaves`, body: textFields({ title: `${title} autosaved`, content: 'autosave' }) }];
     if (typeof revision === 'number') items.push({ method: 'DELETE', path: `/cms/v2/pages/${page.id}/revisions/${revision}?force=true` });
     await sendBatch(t, items);
     const [autosaves, rev] = await Promise.all([

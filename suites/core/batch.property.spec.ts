@@ -22,6 +22,7 @@ import {
   trackFromAnswer,
 } from './lib/batch.ts';
 import { WRITE_STATUSES } from '../cms/lib/collections.ts';
+import { textFields } from '../../src/wire.ts';
 
 // ---------------------------------------------------------------------------
 // Property: a batch is the same as its items sent one by one (part 1: "a batch route that
@@ -67,7 +68,7 @@ interface Side {
 
 /** The write request of an op on one side: method, spec route (with query), body. */
 function requestOf(op: Op, side: Side, k: number): { method: Method; path: string; body?: Record<string, unknown> } {
-  const tagged = (f: Record<string, any>) => (f.title === undefined ? f : { ...f, title: `${side.label} c${k} ${f.title}` });
+  const tagged = (f: Record<string, any>) => textFields(f.title === undefined ? f : { ...f, title: `${side.label} c${k} ${f.title}` });
   if (op.kind === 'create') return { method: 'POST', path: COLLECTION_ROUTE(op.collection), body: tagged(op.fields) };
   const item = `${COLLECTION_ROUTE(op.collection)}/${side.pool[op.collection][op.ref].id}`;
   if (op.kind === 'update') return { method: op.method as Method, path: item, body: tagged(op.fields) };

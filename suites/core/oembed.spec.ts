@@ -68,10 +68,10 @@ function comparable(body: unknown): string {
 }
 
 /** Reads use the configured credentials: these behaviours are about embedding, not about anonymous access. */
-const embed = (t: BehaviourContext, query: Record<string, string | number>, auth: 'none' | 'default' = 'default') =>
-  t.client.get(EMBED.route.path, { query, auth });
-const proxy = (t: BehaviourContext, query: Record<string, string | number>, auth: 'none' | 'default' = 'default') =>
-  t.client.get(PROXY.route.path, { query, auth });
+const embed = (t: BehaviourContext, query: Record<string, string | number>, auth: 'none' | 'default' = 'default', invalid?: string[]) =>
+  t.client.get(EMBED.route.path, { query, auth, ...(invalid ? { invalid } : {}) });
+const proxy = (t: BehaviourContext, query: Record<string, string | number>, auth: 'none' | 'default' = 'default', invalid?: string[]) =>
+  t.client.get(PROXY.route.path, { query, auth, ...(invalid ? { invalid } : {}) });
 
 // ---------------------------------------------------------------------------
 // embed
@@ -91,7 +91,7 @@ behaviour(
     t.requireNamespace('oembed/1.0');
     const p = publishedPost(t)!;
     expectControlAccepted(t, await embed(t, { url: p.link }), `GET ${EMBED.route.path}?url=<a published post>`, 'a request without url');
-    const res = await embed(t, {});
+    const res = await embed(t, {}, 'default', ['url']);
     if (!refused(res.status)) t.fail(`GET ${EMBED.route.path} without url answered ${res.status}, not refused (4xx)`);
   },
   { concurrent: true },
@@ -260,7 +260,7 @@ behaviour(
   async (t) => {
     const p = proxyPrepare(t);
     expectControlAccepted(t, await proxy(t, { url: p.link }), `GET ${PROXY.route.path}?url=<a published post>`, 'a request without url');
-    const res = await proxy(t, {});
+    const res = await proxy(t, {}, 'default', ['url']);
     if (!refused(res.status)) t.fail(`GET ${PROXY.route.path} without url answered ${res.status}, not refused (4xx)`);
   },
   { concurrent: true },
@@ -290,7 +290,7 @@ function proxyArg(arg: string, good: (string | number)[], bad: string, what: str
           if (!ok(res.status)) wrong.push(whyNotAccepted(res, `${arg}=${value}`));
         }),
       );
-      const res = await proxy(t, { url: p.link, [arg]: bad });
+      const res = await proxy(t, { url: p.link, [arg]: bad }, 'default', [arg]);
       if (!refused(res.status)) wrong.push(`${arg}=${bad} answered ${res.status}, not refused (4xx)`);
       if (wrong.length) t.fail(wrong.join('; '));
     },
@@ -340,9 +340,10 @@ behaviour(
     t.requireNamespace('oembed/1.0');
     const p = publishedPost(t)!;
     const wrong: string[] = [];
-    const cases: Record<string, string>[] = [{}, { url: p.link, format: 'yaml' }, { url: p.link, discover: 'perhaps' }];
-    for (const query of cases) {
-      const res = await proxy(t, query, 'none');
+    // Each with the argument it sends wrong on purpose.
+    const cases: [Record<string, string>, string][] = [[{}, 'url'], [{ url: p.link, format: 'yaml' }, 'format'], [{ url: p.link, discover: 'perhaps' }, 'discover']];
+    for (const [query, arg] of cases) {
+      const res = await proxy(t, query, 'none', [arg]);
       // WordPress answers 400 rest_invalid_param (rest_missing_callback_param without url); part 7
       // shows no status codes, so the order is what is checked: a refusal of the args, not of the credentials.
       if (!isValidationError(res, ['url', ...Object.keys(query)])) wrong.push(`${JSON.stringify(query)}: ${res.status}`);

@@ -226,7 +226,8 @@ const PLANS: Record<string, Plan> = {
   'suite.plugins.item.update': { kind: 'passes-validation', params: () => ({ status: 'active' }) },
   'suite.verify-site.item.update': { kind: 'passes-validation', params: () => ({ keyring_id: 2147480000 }) },
   'suite.recommendations.data.update': {
-    params: (_t, ctx) => ({ data: answered(ctx.before ?? ({ status: 0 } as Response)) && (isObject(ctx.before!.body) || (Array.isArray(ctx.before!.body) && !ctx.before!.body.length)) ? ctx.before!.body : {} }),
+    // The current data written back; an empty one as the documented object (WordPress answers PHP's empty array as []).
+    params: (_t, ctx) => ({ data: answered(ctx.before ?? ({ status: 0 } as Response)) && isObject(ctx.before!.body) ? ctx.before!.body : {} }),
   },
   'suite.recommendations.step.update': {
     open: ['step'],
@@ -261,10 +262,15 @@ function expectAnonymousRefused(t: BehaviourContext, res: Response, what: string
     t.fail(`${what} without credentials answered ${brief(res)}: not a refusal for want of credentials (401/403) nor of its parameters, so the request was processed without them`);
 }
 
-function send(t: BehaviourContext, method: Method, path: string, params: Params, anonymous: boolean): Promise<Response> {
+/** Send `params` without or with the configured credentials; `omitted`: the required arguments left out on purpose (a route without a harmless valid value). */
+function send(t: BehaviourContext, method: Method, path: string, params: Params, anonymous: boolean, omitted: string[] = []): Promise<Response> {
   const inQuery = method === 'GET' || method === 'DELETE';
-  return t.client.request(method, path, { ...(inQuery ? { query: params as Record<string, never> } : { body: params }), ...(anonymous ? { auth: 'none' as const } : {}) });
+  return t.client.request(method, path, { ...(inQuery ? { query: params as Record<string, never> } : { body: params }), ...(anonymous ? { auth: 'none' as const } : {}), ...(omitted.length ? { invalid: omitted } : {}) });
 }
+
+/** The documented required arguments `params` leaves out. */
+const omittedOf = (endpoint: EndpointSpec, params: Params): string[] =>
+  endpoint.args === 'not-shown' ? [] : Object.entries(endpoint.args).filter(([n, a]) => a.required === true && !(n in params)).map(([n]) => n);
 
 /** The route's path with harmless samples for its segments (support.ts sampleSegment; else a value of the documented pattern, or '1'). */
 const concretePath = (t: BehaviourContext, route: RouteSpec): string =>
@@ -303,7 +309,7 @@ for (const route of routes) {
         ctx.params = isRead ? requiredQuery(t, endpoint.args) : plan.params ? await plan.params(t, ctx) : {};
         const anonymous: Response[] = [];
         for (const method of methods) {
-          const res = await send(t, method, path, ctx.params, true);
+          const res = await send(t, method, path, ctx.params, true, omittedOf(endpoint, ctx.params));
           anonymous.push(res);
           if (ok(res)) t.counterexample({ method, path, params: ctx.params, auth: 'none', status: res.status });
           // A read that fails with a server error for everyone shows nothing about who may read it
@@ -357,7 +363,7 @@ async function control(
   const method = endpoint.methods[0] as Method;
   if (plan.control === 'names-param') {
     const required = Object.keys(ctx.params);
-    const res = await send(t, method, ctx.path, {}, false);
+    const res = await send(t, method, ctx.path, {}, false, omittedOf(endpoint, {})); // the required arguments left out on purpose
     if (isNoRoute(res)) t.fail(`${method} ${ctx.path} {} with credentials answered ${brief(res)}: the route does not exist`);
     if (!(isValidationError(res, required) && required.every((p) => namesParam(res, p))))
       t.skip(`${method} ${ctx.path} without credentials was refused (${anonymous.map(brief).join('; ')}), but every valid request to this route changes the site for good, and the request without ${required.join(', ')} with credentials answered ${brief(res)}, not a refusal naming it: the refusal cannot be told from a route that refuses everything`);

@@ -34,7 +34,7 @@
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, SettingSpec } from '../../schemas/types.ts';
 import { Unmet, behaviour, declarationSite, prerequisite, type BehaviourContext, type BehaviourDecl, type BehaviourOptions, type Prerequisite } from '../../src/behaviour.ts';
-import type { Client, Response } from '../../src/client.ts';
+import type { Client, RequestOptions, Response } from '../../src/client.ts';
 import { advertisedEndpoint, deepEqual, findAdvertisedRoute, isObject } from '../../src/discovery.ts';
 import { ConformanceFailure } from '../../src/errors.ts';
 import {
@@ -195,8 +195,8 @@ export async function currentValue(t: BehaviourContext, s: SettingSpec): Promise
   return res.body[key];
 }
 
-export async function writeSetting(t: BehaviourContext, s: SettingSpec, value: unknown) {
-  return t.client.post(SETTINGS, { [targetKey(t, s)]: value });
+export async function writeSetting(t: BehaviourContext, s: SettingSpec, value: unknown, opts: Pick<RequestOptions, 'invalid'> = {}) {
+  return t.client.post(SETTINGS, { [targetKey(t, s)]: value }, opts);
 }
 
 /**
@@ -628,7 +628,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
           // else any documented module: the route takes "any suite setting of part 2".
           const owner = (await moduleHints()).owners.get(s.name) ?? catalog.modules[0]!.slug;
           const route = `/suite/v4/module/${t.run.profile.toTargetModule(owner)}`;
-          const via: Via = { route, write: (v) => t.client.post(route, { [targetKey(t, s)]: v }), see: `suite.settings.roundtrip.${id}`, passesValidation: true };
+          const via: Via = { route, write: (v, opts) => t.client.post(route, { [targetKey(t, s)]: v }, opts), see: `suite.settings.roundtrip.${id}`, passesValidation: true };
           await exclusive([await settingLock(s)], () =>
             settingCheck(t, s, opts.concurrent, (original, known) => refusedAndNotStored(t, s, bad, `not a ${s.type}${s.enum ? ' or outside the allowed values' : ''}`, original, known, via)),
           );
@@ -695,7 +695,8 @@ async function roundtrip(t: BehaviourContext, s: SettingSpec, original: unknown,
 /** The route a setting is written through: POST /settings, or POST /module/<slug> of its module. */
 interface Via {
   route: string;
-  write: (value: unknown) => Promise<Response>;
+  /** `opts.invalid` names the setting when the value is sent wrong on purpose. */
+  write: (value: unknown, opts?: Pick<RequestOptions, 'invalid'>) => Promise<Response>;
   /** Where the failure of the valid request itself is reported. */
   see: string;
   /**
@@ -708,7 +709,7 @@ interface Via {
 
 const viaSettings = (t: BehaviourContext, s: SettingSpec): Via => ({
   route: SETTINGS,
-  write: (v) => writeSetting(t, s, v),
+  write: (v, opts) => writeSetting(t, s, v, opts),
   see: `suite.settings.roundtrip.${idPart(s.name)}`,
 });
 
@@ -719,7 +720,7 @@ async function refusedAndNotStored(t: BehaviourContext, s: SettingSpec, values: 
     const refusals: Response[] = [];
     known.value = undefined;
     for (const v of values) {
-      const res = await via.write(v);
+      const res = await via.write(v, { invalid: [key] });
       refusals.push(res);
       if (via.passesValidation && refused(res) && !isValidationError(res, [key])) {
         t.counterexample({ [key]: v });

@@ -28,7 +28,9 @@ export const spamService = (t: BehaviourContext): string => t.run.profile.toTarg
 export function sampleSegment(t: BehaviourContext, route: RouteSpec, param: string, fallback: string): string {
   if (route.id === 'suite.module.key.check') return spamService(t);
   if (param === 'slug') return t.run.profile.toTargetModule('stats');
-  if (param === 'plugin') return 'cmsc-none/cmsc-none';
+  // A plugin file takes a slash where the segment's documented pattern admits one (`/plugin/<plugin>`);
+  // `/plugins/<plugin>` states no pattern, so one segment (which WordPress's pattern admits too).
+  if (param === 'plugin') return route.params?.plugin?.pattern?.includes('/') ? 'cmsc-none/cmsc-none' : 'cmsc-none';
   if (param === 'service') return 'google';
   return fallback;
 }

@@ -7,7 +7,7 @@
  * stops everything: `{failed:"validation", responses:[null | error envelope]}`.
  */
 import { RestError, isRestError, restError } from './errors.ts';
-import { normalizeRoute, parseQuery } from './http.ts';
+import { normalizeRoute, parseQueryAs } from './http.ts';
 import { inDialect } from './readings.ts';
 import { RestRequest, RestResponse, type HandlerContext, type HandlerTable, type Prepared } from './types.ts';
 import { isPlainObject } from './validate.ts';
@@ -57,7 +57,7 @@ export const batchHandlers: HandlerTable = {
         if (!path.startsWith('/')) return restError('parse_path_failed', 'Could not parse the path.', 400);
         const q = path.indexOf('?');
         const route = normalizeRoute(q === -1 ? path : path.slice(0, q));
-        const query = q === -1 ? {} : parseQuery(path.slice(q + 1));
+        const query = q === -1 ? {} : parseQueryAs(path.slice(q + 1), ctx.site.dialect.queryArrays);
         const body = isPlainObject(item.body) ? item.body : {};
         return new RestRequest(String(item.method ?? 'POST').toUpperCase(), route, query, body, null, itemHeaders(item.headers), req.user);
       });

@@ -62,6 +62,21 @@ export function templateHook(type: PostType): ArgHook {
 export const NO_VALIDATION: ArgHook = { validate: () => true, sanitize: (v) => v };
 
 /**
+ * title / content / excerpt of posts and pages on write: WordPress takes a string or an object with
+ * `raw` (NO_VALIDATION); in the `text-fields=object` dialect only the documented object (part 2:
+ * "title | object | raw (string, context edit) ..."), its `raw` a string: anything else is refused as
+ * an invalid parameter.
+ */
+export const TEXT_FIELD: ArgHook = {
+  validate(value, _req, param, _schema, ctx) {
+    if (ctx.site.dialect.textFields !== 'object') return true;
+    if (isPlainObject(value) && (value.raw === undefined || typeof value.raw === 'string')) return true;
+    return new RestError('rest_invalid_type', isPlainObject(value) ? `${param}[raw] is not of type string.` : `${param} is not of type object.`, { param });
+  },
+  sanitize: (v) => v,
+};
+
+/**
  * What WordPress's schema has where the catalog states less: the titles of the two forms of a
  * taxonomy filter (they appear in its error messages), the item type of `terms` and the type of
  * `operator`, and `type: string` of the `context` / `order` / `orderby` args stated without a type.
@@ -90,9 +105,9 @@ export const META_HOOK: ArgHook = { validate: (v) => isPlainObject(v) || Array.i
 /** The write hooks of a post type's create, update and autosave. */
 export function postWriteHooks(type: PostType): Record<string, ArgHook> {
   return {
-    title: NO_VALIDATION,
-    content: NO_VALIDATION,
-    excerpt: NO_VALIDATION,
+    title: TEXT_FIELD,
+    content: TEXT_FIELD,
+    excerpt: TEXT_FIELD,
     meta: META_HOOK,
     status: writeStatusHook(type),
     template: templateHook(type),

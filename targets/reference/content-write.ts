@@ -23,7 +23,11 @@ export function prepareForDatabase(req: RestRequest, ctx: HandlerContext, def: T
   const out: Prepared = { fields: f };
   for (const k of ['title', 'content', 'excerpt'] as const) {
     if (!req.given(k)) continue;
-    const t = textOf(req.get(k));
+    const v = req.get(k);
+    // WordPress takes a title object only when its raw is not PHP-empty ("" or "0" change nothing);
+    // content and excerpt take any raw. A server of the object-only reading stores what was sent.
+    if (k === 'title' && ctx.site.dialect.textFields !== 'object' && isPlainObject(v) && (v.raw === '' || v.raw === '0')) continue;
+    const t = textOf(v);
     if (t !== undefined) f[k] = t;
   }
   // date wins over date_gmt; date is site-local (ctx.site.gmtOffset), date_gmt GMT.

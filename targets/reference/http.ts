@@ -1,7 +1,9 @@
 /**
  * Request parsing the way PHP and WordPress see a request: the query string with PHP's
  * `parse_str` rules (`a[]=1&a[]=2`, `o[k]=v`, `o[k][]=v`), JSON / form / multipart bodies,
- * HTTP Basic credentials, and the `rest_route` and `_method` parameters.
+ * HTTP Basic credentials, and the `rest_route` and `_method` parameters. In the `query-arrays=form`
+ * dialect (dialect.ts) the query string is read as a server written from the spec alone reads it
+ * (parseFormQuery): arrays only without brackets, objects as `o[k]=v`.
  */
 import type { IncomingMessage } from 'node:http';
 
@@ -75,6 +77,42 @@ function finish(v: unknown): unknown {
   for (const k of keys) out[k] = finish(v.get(k));
   return out;
 }
+
+/**
+ * A query string as a server written from the spec alone reads it (`query-arrays=form`): a key
+ * sent once is its value (a comma list `a=1,2` stays the text, which the argument's schema splits,
+ * as OpenAPI's `style: form, explode: false` has it); a key sent more than once is the array of its
+ * values (`a=1&a=2`); `o[k]=v` is the object `o` (`style: deepObject`). Any other name with brackets
+ * (`a[]`, `o[k][]`) is nothing such a server knows: kept under its literal name, an unknown
+ * parameter.
+ */
+export function parseFormQuery(qs: string): Params {
+  const out: Params = {};
+  const put = (target: Params, key: string, value: string) => {
+    if (!(key in target)) target[key] = value;
+    else if (Array.isArray(target[key])) (target[key] as unknown[]).push(value);
+    else target[key] = [target[key], value];
+  };
+  for (const pair of qs.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const name = urldecode(eq === -1 ? pair : pair.slice(0, eq));
+    const value = eq === -1 ? '' : urldecode(pair.slice(eq + 1));
+    const deep = /^([^[\]]+)\[([^[\]]+)\]$/.exec(name);
+    if (deep) {
+      const base = deep[1]!;
+      const obj = out[base];
+      if (obj !== null && typeof obj === 'object' && !Array.isArray(obj)) put(obj as Params, deep[2]!, value);
+      else if (!(base in out)) put((out[base] = {}) as Params, deep[2]!, value);
+      continue;
+    }
+    put(out, name, value);
+  }
+  return out;
+}
+
+/** The query of a request as the dialect reads it: PHP's parse_str (`php`) or parseFormQuery (`form`). */
+export const parseQueryAs = (qs: string, mode: 'php' | 'form'): Params => (mode === 'form' ? parseFormQuery(qs) : parseQuery(qs));
 
 /** PHP parse_str. */
 export function parseQuery(qs: string): Params {

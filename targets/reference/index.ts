@@ -15,7 +15,7 @@ import { contactformHandlers } from './contactform.ts';
 import { contentHandlers } from './content.ts';
 import { linkOf } from './content-render.ts';
 import { RestError, noRoute, restError } from './errors.ts';
-import { basicCredentials, isJsonContentType, normalizeRoute, parseMultipart, parseQuery, rawQueryOf, readBody, type Params } from './http.ts';
+import { basicCredentials, isJsonContentType, normalizeRoute, parseMultipart, parseQueryAs, rawQueryOf, readBody, type Params } from './http.ts';
 import { indexHandlers, routeDoc } from './index-doc.ts';
 import { maybeXml, oembedHandlers } from './oembed.ts';
 import { inDialect } from './readings.ts';
@@ -202,7 +202,7 @@ export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHand
     const base = (opts.url ?? `http://${req.headers.host ?? '127.0.0.1'}`).replace(/\/+$/, '');
     const rawUrl = req.url ?? '/';
     const path = rawUrl.split('?')[0]!.replace(/\/{2,}/g, '/');
-    const query = parseQuery(rawQueryOf(rawUrl));
+    const query = parseQueryAs(rawQueryOf(rawUrl), site.dialect.queryArrays);
     const head = req.method === 'HEAD';
     // `{base}/wp-json/<route>`: WordPress's pretty REST address (with pretty permalinks), the one
     // OpenAPI tools can use (an OpenAPI path cannot carry `?rest_route=`; see `cms-conformance openapi`).
@@ -276,7 +276,7 @@ export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHand
       // PHP parses multipart bodies of real POST requests only.
       if ((req.method ?? '').toUpperCase() === 'POST') ({ fields: body, files } = parseMultipart(raw, contentType));
     } else if (/^application\/x-www-form-urlencoded/i.test(contentType) || (contentType === '' && raw.length > 0)) {
-      body = parseQuery(raw.toString('utf8'));
+      body = parseQueryAs(raw.toString('utf8'), site.dialect.queryArrays);
     }
 
     const headersIn: Record<string, string> = {};

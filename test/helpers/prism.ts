@@ -60,10 +60,14 @@ export interface Prism {
   stop(): Promise<void>;
 }
 
-/** Start `prism proxy DOC UPSTREAM` (request validation off: only the answers are judged) and wait until it listens. */
-export async function startPrism(doc: string, upstream: string, opts: { port?: number; timeoutMs?: number } = {}): Promise<Prism> {
+/**
+ * Start `prism proxy DOC UPSTREAM` and wait until it listens. Request validation off by default
+ * (only the answers are judged); `validateRequest`: Prism judges the requests too (an independent
+ * check of what the suite sends, beside test/helpers/openapi-requests.ts).
+ */
+export async function startPrism(doc: string, upstream: string, opts: { port?: number; timeoutMs?: number; validateRequest?: boolean } = {}): Promise<Prism> {
   const port = opts.port || (await freePort());
-  const child = spawn(process.execPath, [PRISM_BIN, 'proxy', doc, upstream, '--port', String(port), '--host', '127.0.0.1', '--validate-request', 'false', '--verboseLevel', 'warn'], {
+  const child = spawn(process.execPath, [PRISM_BIN, 'proxy', doc, upstream, '--port', String(port), '--host', '127.0.0.1', '--validate-request', String(opts.validateRequest ?? false), '--verboseLevel', 'warn'], {
     env: { ...process.env, SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1', FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -200,6 +204,8 @@ async function serve(handle: (req: IncomingMessage, res: ServerResponse) => Prom
 export interface Shim {
   url: string;
   violations: RecordedViolation[];
+  /** Where the requests broke the document (only when Prism validates requests). */
+  requestViolations: RecordedViolation[];
   /** Requests that went through Prism. */
   validated: number;
   stop(): Promise<void>;
@@ -208,7 +214,7 @@ export interface Shim {
 /** The address shim: REST requests to Prism (pretty addresses), anything else straight to the target. */
 export async function startShim(prismUrl: string, targetBase: string, port = 0): Promise<Shim> {
   const agent = new Agent({ connections: 16 });
-  const shim: Shim = { url: '', violations: [], validated: 0, stop: async () => {} };
+  const shim: Shim = { url: '', violations: [], requestViolations: [], validated: 0, stop: async () => {} };
   const server = await serve(async (req, res) => {
     const body = await readAll(req);
     const pretty = prettyAddress(req.url ?? '/');
@@ -222,6 +228,7 @@ export async function startShim(prismUrl: string, targetBase: string, port = 0):
       if (typeof header === 'string') {
         for (const v of JSON.parse(header) as Violation[]) {
           if (v.location[0] === 'response') shim.violations.push({ ...v, request: `${method} ${pretty}`, status });
+          else if (v.location[0] === 'request') shim.requestViolations.push({ ...v, request: `${method} ${pretty}`, status });
         }
       }
       if (r.headers[STATUS_HEADER] === '501') status = 501;
@@ -250,12 +257,12 @@ export interface PrismChain {
 }
 
 /** shim → Prism proxy (DOC) → relay → target: the whole chain, stopped in reverse order. */
-export async function startPrismChain(doc: string, targetBase: string, ports: { shim?: number; prism?: number } = {}): Promise<PrismChain> {
+export async function startPrismChain(doc: string, targetBase: string, ports: { shim?: number; prism?: number; validateRequest?: boolean } = {}): Promise<PrismChain> {
   const base = targetBase.replace(/\/+$/, '');
   const relay = await startRelay(base);
   let prism: Prism | undefined;
   try {
-    prism = await startPrism(doc, `${relay.url}/wp-json`, { port: ports.prism ?? 0 });
+    prism = await startPrism(doc, `${relay.url}/wp-json`, { port: ports.prism ?? 0, validateRequest: ports.validateRequest });
     const shim = await startShim(prism.url, base, ports.shim ?? 0);
     const p = prism;
     return {

@@ -19,6 +19,7 @@ import { SPEC_STATES, type PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf, tokenMatches } from './items.ts';
 import { expectListOk, orderbyNotRefused, type ItemKind } from './query.ts';
 import { fileSetup, waitSince } from './setup.ts';
+import { textFields } from '../../../src/wire.ts';
 
 interface Fixture {
   id: number;
@@ -99,7 +100,7 @@ export function defineFilters(type: PostType): void {
     // made. Made before trioServerTime + 1 s (the Date is whole seconds), updated after + 3 s: the
     // cut at + 2 s leaves a second of margin on either side for the target's clocks.
     await waitSince(trioDone, 3100);
-    const touched = await s.client.post(type.item(o1.id), { content: `<p>${s.faker.lorem.sentence()}</p>` });
+    const touched = await s.client.post(type.item(o1.id), textFields({ content: `<p>${s.faker.lorem.sentence()}</p>` }));
     const read = await Promise.all([o1, o2, o3].map((o) => s.client.get(type.item(o.id), { query: { context: 'edit' } })));
     const [r1, r2, r3] = read.map((r) => r.body);
     return {

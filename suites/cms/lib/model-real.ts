@@ -161,8 +161,12 @@ export class SeqReal {
   }
 
   /** Send one request (routes and values may hold placeholders) and record it in the current step. */
-  async send(role: Rec['role'], method: Method, route: string, opts: { query?: Record<string, QueryValue>; body?: unknown; refusal501?: boolean } = {}): Promise<Response> {
-    const res = await this.t.client.request(method, this.resolve(route), { query: opts.query ? this.resolve(opts.query) : undefined, body: opts.body === undefined ? undefined : this.resolve(opts.body) });
+  async send(role: Rec['role'], method: Method, route: string, opts: { query?: Record<string, QueryValue>; body?: unknown; refusal501?: boolean; invalid?: string[] } = {}): Promise<Response> {
+    const res = await this.t.client.request(method, this.resolve(route), {
+      query: opts.query ? this.resolve(opts.query) : undefined,
+      body: opts.body === undefined ? undefined : this.resolve(opts.body),
+      ...(opts.invalid ? { invalid: opts.invalid } : {}),
+    });
     const rec: Rec = { method, route, ...(opts.query ? { query: opts.query } : {}), ...(opts.body !== undefined ? { body: opts.body } : {}), status: res.status, role };
     this.current.requests.push(rec);
     if (res.status === 429 || (res.status >= 500 && !(opts.refusal501 && res.status === 501)))

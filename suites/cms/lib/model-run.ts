@@ -27,6 +27,7 @@ import { ALL_STATUSES } from './model.ts';
 import { SeqReal, type SessionEnv, type Step } from './model-real.ts';
 import { curlScript, numberedRequests } from './model-report.ts';
 import { cmsDecl } from './declare.ts';
+import { textFields } from '../../../src/wire.ts';
 
 /** Commands per sequence, at most (fewer run when a command does not apply). */
 export const MAX_COMMANDS = 10;
@@ -173,7 +174,7 @@ async function preflight(t: BehaviourContext, type: PostType): Promise<boolean> 
   // The sequences find their items through include (in every status): that filter's behaviour owns it.
   const listed = await t.client.get(type.collection, { query: { include: [item.id], status: ['any'], per_page: 100 } });
   if (listed.status === 200 && Array.isArray(listed.body)) expectIncludeHonoured(t, type, [item.id], idsOf(listed.body), `GET ${type.collection}?include=${item.id}&status=any`);
-  const res = await t.client.post('/batch/v1', { requests: [{ method: 'POST', path: t.run.profile.toTargetRoute(type.item(item.id)), body: { excerpt: 'model preflight' } }] });
+  const res = await t.client.post('/batch/v1', { requests: [{ method: 'POST', path: t.run.profile.toTargetRoute(type.item(item.id)), body: textFields({ excerpt: 'model preflight' }) }] });
   const ok = (s: unknown) => typeof s === 'number' && s >= 200 && s <= 299;
   // The answer shape is not stated: a 2xx, and no per-item error when the answer has WordPress's shape.
   const items = res.body?.responses;

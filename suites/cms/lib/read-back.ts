@@ -20,6 +20,7 @@ import type { Client, QueryValue, Response } from '../../../src/client.ts';
 import { answerOf, whyNotAccepted } from '../../../src/controls.ts';
 import { cacheHeaders, sameAnswer } from '../../../src/stale.ts';
 import { postTypes, type PostType } from './collections.ts';
+import { textFields } from '../../../src/wire.ts';
 
 export const READ_YOUR_WRITES = 'cms.read-your-writes';
 
@@ -183,8 +184,9 @@ export async function readItemEdit(t: BehaviourContext, type: PostType, id: numb
 }
 
 /** A create that may succeed or not; whatever it creates is tracked for deletion after the file. */
-export async function tryCreateItem(t: BehaviourContext, type: PostType, body: Record<string, unknown>): Promise<Response> {
-  const res = await t.client.post(type.collection, body);
+export async function tryCreateItem(t: BehaviourContext, type: PostType, body: Record<string, unknown>, opts: { invalid?: string[] } = {}): Promise<Response> {
+  // Text fields as the documented objects ({raw}), the form every reading takes (src/wire.ts).
+  const res = await t.client.post(type.collection, textFields(body), opts);
   if (typeof res.body?.id === 'number' && ok(res.status)) fixtures().track(type.item(res.body.id));
   return res;
 }

@@ -10,9 +10,10 @@ import { fileSetup, type SetupContext } from './setup.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { FixtureError } from '../../../src/fixtures.ts';
 import { cmsDecl } from './declare.ts';
+import { textFields } from '../../../src/wire.ts';
 
 async function update(s: SetupContext, type: PostType, id: number, fields: Record<string, unknown>): Promise<void> {
-  const res = await s.client.post(type.item(id), fields);
+  const res = await s.client.post(type.item(id), textFields(fields));
   if (res.status < 200 || res.status > 299) throw new FixtureError(`could not update ${type.item(id)}: ${res.status} ${res.text.slice(0, 160)}`, `cms.${type.name}.update.post`);
 }
 
@@ -61,7 +62,7 @@ export function defineRevisions(type: PostType): void {
       const f = setup.get(t);
       const before = await revisionIds(t.client, type, f.c);
       if (typeof before === 'string') t.fail(before);
-      const res = await t.client.post(type.item(f.c), { title: `${f.tag} fresh updated`, content: '<p>updated content</p>' });
+      const res = await t.client.post(type.item(f.c), textFields({ title: `${f.tag} fresh updated`, content: '<p>updated content</p>' }));
       if (res.status < 200 || res.status > 299) t.fail(`the update was refused: ${res.status} ${res.text.slice(0, 160)}`);
       const after = await revisionIds(t.client, type, f.c);
       if (typeof after === 'string') t.fail(after);

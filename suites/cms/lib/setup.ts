@@ -8,6 +8,7 @@ import { beforeAll } from 'vitest';
 import { mixSeed, seededFaker } from '../../../generators/index.ts';
 import { fixtures, runContext, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { Client } from '../../../src/client.ts';
+import { rawText, textFields } from '../../../src/wire.ts';
 import { FixtureError, createRecovering, fixtureOwner, verifyStored, type Fixtures } from '../../../src/fixtures.ts';
 import type { PostType } from './collections.ts';
 
@@ -24,7 +25,7 @@ export interface SetupContext {
    * (the caller handles what the target made of them).
    */
   create(collection: string, fields?: Record<string, unknown>, unchecked?: readonly string[]): Promise<any>;
-  /** Create with exactly this body (its title or slug must carry the tag), tracked for deletion; verified as `create`. */
+  /** Create with exactly this body (its title or slug must carry the tag; text fields as objects), tracked for deletion; verified as `create`. */
   createExact(collection: string, body: Record<string, unknown>): Promise<any>;
   /** A word no other item on the target contains (for search). */
   token(): string;
@@ -41,10 +42,10 @@ export interface FileSetup<T> {
   skipped(): string | undefined;
 }
 
-/** Create tagged items through `client`, titled `<tag> <title>`. */
+/** Create tagged items through `client`, titled `<tag> <title>` (text fields sent as the documented objects, src/wire.ts). */
 export async function createTagged(client: Client, fx: Fixtures, collection: string, fields: Record<string, unknown> = {}, unchecked: readonly string[] = []): Promise<any> {
-  const title = `${fx.tag} ${typeof fields.title === 'string' ? fields.title : fx.label(collection.split('/').pop())}`.trim();
-  const body = { status: 'publish', content: `<p>${fx.tag}</p>`, ...fields, title };
+  const title = `${fx.tag} ${rawText(fields.title) ?? fx.label(collection.split('/').pop())}`.trim();
+  const body = textFields({ status: 'publish', content: `<p>${fx.tag}</p>`, ...fields, title });
   const res = await createRecovering(client, collection, body);
   if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'number') {
     fx.track(`${collection}/${res.body.id}`);
@@ -54,8 +55,9 @@ export async function createTagged(client: Client, fx: Fixtures, collection: str
 }
 
 /** Create with exactly `body`; its title or slug must carry the tag (so that a sweep finds it). */
-export async function createExact(client: Client, fx: Fixtures, collection: string, body: Record<string, unknown>): Promise<any> {
-  if (![body.title, body.slug].some((v) => typeof v === 'string' && v.includes(fx.tag))) throw new Error(`fixture body without the run tag: ${JSON.stringify(body).slice(0, 120)}`);
+export async function createExact(client: Client, fx: Fixtures, collection: string, given: Record<string, unknown>): Promise<any> {
+  const body = textFields(given);
+  if (![rawText(body.title), body.slug].some((v) => typeof v === 'string' && v.includes(fx.tag))) throw new Error(`fixture body without the run tag: ${JSON.stringify(body).slice(0, 120)}`);
   const res = await createRecovering(client, collection, body);
   if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'number') {
     fx.track(`${collection}/${res.body.id}`);

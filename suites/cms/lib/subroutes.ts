@@ -12,6 +12,7 @@ import type { Method } from '../../../src/client.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { CONTEXTS, SPEC_CONTEXTS, type PostType } from './collections.ts';
 import { fileSetup, waitSince } from './setup.ts';
+import { textFields } from '../../../src/wire.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;
 
@@ -22,12 +23,12 @@ export function defineSubroutes(type: PostType): void {
     // default order by date is then observable); an autosave of the published item makes an autosave.
     for (let i = 0; i < 3; i++) {
       const since = Date.now();
-      await s.client.post(type.item(item.id), { content: `<p>${s.token()} revised ${i}</p>` });
+      await s.client.post(type.item(item.id), textFields({ content: `<p>${s.token()} revised ${i}</p>` }));
       if (i < 2) await waitSince(since, 1100);
     }
     const [revs, auto] = await Promise.all([
       s.client.get(type.revisions(item.id)),
-      s.client.post(type.autosaves(item.id), { title: `${s.tag} subroutes autosave`, content: `<p>${s.token()} autosaved</p>` }),
+      s.client.post(type.autosaves(item.id), textFields({ title: `${s.tag} subroutes autosave`, content: `<p>${s.token()} autosaved</p>` })),
     ]);
     const revision = Array.isArray(revs.body) && typeof revs.body[0]?.id === 'number' ? (revs.body[0].id as number) : undefined;
     const autosave = ok(auto.status) && typeof auto.body?.id === 'number' ? (auto.body.id as number) : undefined;
@@ -75,20 +76,21 @@ export function defineSubroutes(type: PostType): void {
         if (!ok(res.status)) t.fail(`positive control: ${whyNotAccepted(res, `${method} ${route}`)}`);
       }
       const x = 'abc';
-      const invalid: [Method, string][] = [
-        ['GET', `${type.collection}/${x}`],
-        ['DELETE', `${type.collection}/${x}`],
-        ['GET', `${type.collection}/${x}/revisions`],
-        ['GET', `${type.collection}/${x}/revisions/${rev}`],
-        ['GET', `${type.collection}/${f.item}/revisions/${x}`],
-        ['DELETE', `${type.collection}/${f.item}/revisions/${x}`],
-        ['GET', `${type.collection}/${x}/autosaves`],
-        ['GET', `${type.collection}/${x}/autosaves/${auto}`],
-        ['GET', `${type.collection}/${f.item}/autosaves/${x}`],
+      // Each with the path segment that is not a decimal integer (the argument sent wrong on purpose).
+      const invalid: [Method, string, string][] = [
+        ['GET', `${type.collection}/${x}`, 'id'],
+        ['DELETE', `${type.collection}/${x}`, 'id'],
+        ['GET', `${type.collection}/${x}/revisions`, 'parent'],
+        ['GET', `${type.collection}/${x}/revisions/${rev}`, 'parent'],
+        ['GET', `${type.collection}/${f.item}/revisions/${x}`, 'id'],
+        ['DELETE', `${type.collection}/${f.item}/revisions/${x}`, 'id'],
+        ['GET', `${type.collection}/${x}/autosaves`, 'id'],
+        ['GET', `${type.collection}/${x}/autosaves/${auto}`, 'parent'],
+        ['GET', `${type.collection}/${f.item}/autosaves/${x}`, 'id'],
       ];
       const wrong: string[] = [];
-      for (const [method, route] of invalid) {
-        const res = await t.client.request(method, route, method === 'DELETE' ? { query: { force: true } } : {});
+      for (const [method, route, segment] of invalid) {
+        const res = await t.client.request(method, route, { ...(method === 'DELETE' ? { query: { force: true } } : {}), invalid: [segment] });
         if (ok(res.status) || res.status >= 500) wrong.push(`${method} ${route}: ${answerOf(res)}`);
       }
       if (wrong.length) t.fail(`a segment that is not a decimal integer was answered as an identifier: ${wrong.join('; ')}`);
@@ -152,7 +154,7 @@ export function defineSubroutes(type: PostType): void {
         const route = sub.route(f, need(t, f, sub.what));
         const [omitted, ...answers] = await Promise.all([t.client.get(route), ...CONTEXTS.map((context) => t.client.get(route, { query: { context } }))]);
         CONTEXTS.forEach((context, i) => expectControlAccepted(t, answers[i]!, `GET ${route}?context=${context}`, 'context=bogus'));
-        const bogus = await t.client.get(route, { query: { context: 'bogus' } });
+        const bogus = await t.client.get(route, { query: { context: 'bogus' }, invalid: ['context'] });
         if (ok(bogus.status) || bogus.status >= 500) t.fail(`GET ${route}?context=bogus answered ${answerOf(bogus)}; context takes view, embed or edit`);
         if (!ok(omitted!.status)) t.fail(whyNotAccepted(omitted!, `GET ${route}`));
         const view = answers[CONTEXTS.indexOf('view')]!;

@@ -6,9 +6,10 @@
  */
 import { endpointById } from '../../../schemas/catalog/index.ts';
 import { fixtures, type BehaviourContext } from '../../../src/behaviour.ts';
-import type { Response } from '../../../src/client.ts';
+import type { RequestOptions, Response } from '../../../src/client.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { pages, posts, WRITE_STATUSES } from '../../cms/lib/collections.ts';
+import { textFields } from '../../../src/wire.ts';
 
 export const BATCH = endpointById('batch.v1.create');
 export const BATCH_ARGS = BATCH.endpoint.args as Record<string, any>;
@@ -39,7 +40,7 @@ export function prepare(t: BehaviourContext) {
 }
 
 /** Send a batch. Inner `path` values are target routes: they are translated here. */
-export function sendBatch(t: BehaviourContext, items: Item[], extra: Record<string, unknown> = {}, opts: { auth?: 'none' } = {}): Promise<Response> {
+export function sendBatch(t: BehaviourContext, items: Item[], extra: Record<string, unknown> = {}, opts: Pick<RequestOptions, 'auth' | 'invalid'> = {}): Promise<Response> {
   const requests = items.map((i) => (i.path === undefined ? i : { ...i, path: t.run.profile.toTargetRoute(i.path) }));
   return t.client.post(ROUTE, { ...extra, requests }, opts);
 }
@@ -49,7 +50,7 @@ export const refused = (status: number) => status >= 400 && status <= 499;
 
 /** A create item whose title starts with `label` (tagged, found again by `findLabelled`). */
 export function createItem(collection: Collection, label: string, fields: Record<string, unknown> = {}): Item {
-  return { method: 'POST', path: COLLECTION_ROUTE(collection), body: { status: 'draft', content: label, ...fields, title: label } };
+  return { method: 'POST', path: COLLECTION_ROUTE(collection), body: textFields({ status: 'draft', content: label, ...fields, title: label }) };
 }
 
 /**
