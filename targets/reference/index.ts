@@ -21,7 +21,7 @@ import { maybeXml, oembedHandlers } from './oembed.ts';
 import { Router, allowHeader, dispatch, prepare, respond } from './router.ts';
 import { spamfilterHandlers } from './spamfilter.ts';
 import type { Dialect } from './dialect.ts';
-import { Site, type SiteOptions, type User } from './state.ts';
+import { Site, type SiteContent, type SiteOptions, type User } from './state.ts';
 import { suiteHandlers } from './suite.ts';
 import { RestRequest, RestResponse, type HandlerContext } from './types.ts';
 import { isPlainObject, parseList } from './validate.ts';
@@ -48,6 +48,8 @@ export interface ReferenceOptions {
   deferSiteSetup?: boolean;
   /** The readings of the documents the site serves (dialect.ts); WordPress's by default. */
   dialect?: Partial<Dialect>;
+  /** The content it starts with (state.ts): `sample` (default) or `blog`, a small real blog's. */
+  content?: SiteContent;
 }
 
 export interface HandlerOptions extends SiteOptions {
@@ -329,7 +331,7 @@ export async function listenHttp(port: number, host: string): Promise<{ server: 
 /** Start the reference server on a port (0: any free port). */
 export async function startReferenceServer(opts: ReferenceOptions = {}): Promise<ReferenceServer> {
   const { server, port, url, stop } = await listenHttp(opts.port ?? 0, opts.host ?? '127.0.0.1');
-  const handler = createReferenceHandler({ url, user: opts.user, appPassword: opts.appPassword, ...(opts.dialect ? { dialect: opts.dialect } : {}) });
+  const handler = createReferenceHandler({ url, user: opts.user, appPassword: opts.appPassword, ...(opts.dialect ? { dialect: opts.dialect } : {}), ...(opts.content ? { content: opts.content } : {}) });
   server.on('request', handler);
   const setUpSite = opts.deferSiteSetup ? handler.site.suite.deferSetup() : undefined;
   return { url, user: handler.site.admin.login, appPassword: handler.site.admin.appPasswords[0]!, port, stop, ...(setUpSite ? { setUpSite } : {}) };
