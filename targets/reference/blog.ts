@@ -192,8 +192,9 @@ export function realisticBlog(): Blog {
   published[21]!.slug = 'gratitude';
   // A post protected by a password.
   published[33]!.password = 'open-sesame';
-  // An autosave of the administrator's on an edited post.
-  const autosaved = published.find((p) => p.revisions.length >= 2 && p.author === 1)!;
+  // An autosave of the administrator's on the post edited longest after its publication.
+  const gap = (i: BlogItem) => i.modified - i.date;
+  const autosaved = published.filter((p) => p.revisions.length >= 2 && p.author === 1).sort((a, b) => gap(b) - gap(a))[0]!;
   autosaved.autosave = { title: `${autosaved.title} (autosave)`, content: body(rnd, 1) };
 
   // Posts that are not public.
@@ -262,6 +263,9 @@ export function realisticBlog(): Blog {
       revisions: edited ? [{ date, title, content: body(rnd, 1) }, { date: atSecond(date + 2 * DAY), title, content: body(rnd, 2) }, { date: modified, title, content: body(rnd, 2) }] : [],
     });
   });
+  // And one on the page edited longest after its publication.
+  const page = items.filter((i) => i.type === 'page' && i.revisions.length).sort((a, b) => gap(b) - gap(a))[0]!;
+  page.autosave = { title: `${page.title} (autosave)`, content: body(rnd, 1) };
   for (const [title, status, days] of [
     ['Upcoming launch', 'draft', SPAN_DAYS + 3],
     ['Internal notes', 'private', 200],

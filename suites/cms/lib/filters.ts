@@ -228,7 +228,6 @@ export function defineFilters(type: PostType): void {
         const onSite = setup.skipped() ? siteChecks[key] : undefined;
         if (onSite) return onSite(t);
         const f = setup.get(t);
-        t.subjects('fixtures');
         await fn(t, f, f.trio.map((x) => x.id));
       },
       { concurrent: true },

@@ -12,6 +12,7 @@ import type { Method } from '../../../src/client.ts';
 import { FILTER_ONLY_STATUSES, SPEC_STATES, WRITE_STATUSES, type PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf, textOf, tokenMatches } from './items.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
+import { withProtected } from './reads-site.ts';
 import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
 import { requiredCovers } from './write-fields.ts';
@@ -218,26 +219,27 @@ export function defineLifecycle(type: PostType): void {
   behaviour(
     cmsDecl(type, 'password.protects', { level: 'MUST', title: 'a password protects content and excerpt: anonymous list and single reads (view, embed) say protected: true and carry neither the content, the excerpt nor the password', route: type.paths.collection, spec: type.spec.fields, covers: [`field:${type.resource.id}.content`, `field:${type.resource.id}.excerpt`, `field:${type.resource.id}.password`] }),
     async (t: BehaviourContext) => {
-      const f = setup.get(t);
-      const id = f.protectedItem;
-      const reads = await Promise.all([
-        t.client.get(type.item(id), { auth: 'none' }),
-        t.client.get(type.collection, { query: { include: [id] }, auth: 'none' }),
-        t.client.get(type.item(id), { query: { context: 'embed' }, auth: 'none' }),
-        t.client.get(type.collection, { query: { include: [id], context: 'embed' }, auth: 'none' }),
-      ]);
-      const labels = ['single', 'list', 'single embed', 'list embed'];
-      // The single reads by the item's own route first; the list reads find it through include (cms.<type>.filter.include).
-      [0, 2, 1, 3].map((i) => [reads[i]!, i] as const).forEach(([r, i]) => {
-        if (r.status !== 200) t.fail(`${labels[i]}: anonymous read answered ${r.status} ${r.text.slice(0, 120)}`);
-        if (Array.isArray(r.body)) expectIncludeHonoured(t, type, [id], idsOf(r.body), `GET ${type.collection}?include=${id}${i === 3 ? '&context=embed' : ''} (anonymous)`);
-        const item = Array.isArray(r.body) ? r.body.find((x: any) => x?.id === id) : r.body;
-        if (!item) t.fail(`${labels[i]}: the protected item is not listed`);
-        for (const [name, secret] of Object.entries(f.secret))
-          if (r.text.includes(secret)) t.fail(`${labels[i]}: the anonymous response carries the protected ${name} (${secret})`);
-        if (item.excerpt && item.excerpt.protected !== true) t.fail(`${labels[i]}: excerpt.protected is ${JSON.stringify(item.excerpt.protected)}, expected true`);
-        if (item.content && item.content.protected !== true) t.fail(`${labels[i]}: content.protected is ${JSON.stringify(item.content.protected)}, expected true`);
-        if (i < 2 && !item.content) t.fail(`${labels[i]}: no content field in view context`);
+      await withProtected(t, type, setup, async (f, carries) => {
+        const id = f.protectedItem;
+        const reads = await Promise.all([
+          t.client.get(type.item(id), { auth: 'none' }),
+          t.client.get(type.collection, { query: { include: [id] }, auth: 'none' }),
+          t.client.get(type.item(id), { query: { context: 'embed' }, auth: 'none' }),
+          t.client.get(type.collection, { query: { include: [id], context: 'embed' }, auth: 'none' }),
+        ]);
+        const labels = ['single', 'list', 'single embed', 'list embed'];
+        // The single reads by the item's own route first; the list reads find it through include (cms.<type>.filter.include).
+        [0, 2, 1, 3].map((i) => [reads[i]!, i] as const).forEach(([r, i]) => {
+          if (r.status !== 200) t.fail(`${labels[i]}: anonymous read answered ${r.status} ${r.text.slice(0, 120)}`);
+          if (Array.isArray(r.body)) expectIncludeHonoured(t, type, [id], idsOf(r.body), `GET ${type.collection}?include=${id}${i === 3 ? '&context=embed' : ''} (anonymous)`);
+          const item = Array.isArray(r.body) ? r.body.find((x: any) => x?.id === id) : r.body;
+          if (!item) t.fail(`${labels[i]}: the protected item is not listed`);
+          for (const [name, secret] of Object.entries(f.secret))
+            if (secret && carries(r.text, secret)) t.fail(`${labels[i]}: the anonymous response carries the protected ${name} (${secret})`);
+          if (item.excerpt && item.excerpt.protected !== true) t.fail(`${labels[i]}: excerpt.protected is ${JSON.stringify(item.excerpt.protected)}, expected true`);
+          if (item.content && item.content.protected !== true) t.fail(`${labels[i]}: content.protected is ${JSON.stringify(item.content.protected)}, expected true`);
+          if (i < 2 && !item.content) t.fail(`${labels[i]}: no content field in view context`);
+      });
       });
     },
     { concurrent: true },
@@ -246,14 +248,15 @@ export function defineLifecycle(type: PostType): void {
   behaviour(
     cmsDecl(type, 'password.query', { level: 'MUST', title: 'the password query argument of a single GET unlocks the content; a wrong one does not', route: type.paths.item, spec: type.spec.routes , covers: [`arg:cms.${type.name}.item.read.password`] }),
     async (t: BehaviourContext) => {
-      const f = setup.get(t);
-      const id = f.protectedItem;
-      const right = await t.client.get(type.item(id), { query: { password: f.secret.password }, auth: 'none' });
-      if (right.status !== 200) t.fail(`GET ${type.item(id)}?password=<the password> answered ${right.status} ${right.text.slice(0, 120)}`);
-      if (!textOf(right.body?.content).includes(f.secret.content)) t.fail(`with the right password, content.rendered does not carry the content: ${JSON.stringify(right.body?.content).slice(0, 160)}`);
-      const wrong = await t.client.get(type.item(id), { query: { password: `${f.secret.password}x` }, auth: 'none' });
-      if (wrong.text.includes(f.secret.content)) t.fail(`with a wrong password (${wrong.status}), the response carries the content`);
-      if (wrong.status >= 500) t.fail(`a wrong password answered a server error ${wrong.status}`);
+      await withProtected(t, type, setup, async (f, carries) => {
+        const id = f.protectedItem;
+        const right = await t.client.get(type.item(id), { query: { password: f.secret.password }, auth: 'none' });
+        if (right.status !== 200) t.fail(`GET ${type.item(id)}?password=<the password> answered ${right.status} ${right.text.slice(0, 120)}`);
+        if (!carries(textOf(right.body?.content), f.secret.content)) t.fail(`with the right password, content.rendered does not carry the content: ${JSON.stringify(right.body?.content).slice(0, 160)}`);
+        const wrong = await t.client.get(type.item(id), { query: { password: `${f.secret.password}x` }, auth: 'none' });
+        if (carries(wrong.text, f.secret.content)) t.fail(`with a wrong password (${wrong.status}), the response carries the content`);
+        if (wrong.status >= 500) t.fail(`a wrong password answered a server error ${wrong.status}`);
+      });
     },
     { concurrent: true },
   );

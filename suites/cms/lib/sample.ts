@@ -242,8 +242,47 @@ export async function publishedOrSkip(t: BehaviourContext, type: PostType, fresh
   return items;
 }
 
+/**
+ * The items in the order a check should take its subjects: the newest third of a listing (newest
+ * first, as the site lists them) last, since what an editor just published is what most likely
+ * changes while a check reads it.
+ */
+export function settledOrder<T>(items: readonly T[]): T[] {
+  const k = items.length >= 3 ? Math.ceil(items.length / 3) : 0;
+  return [...items.slice(k), ...items.slice(0, k)];
+}
+
+/**
+ * Up to `n` subjects spread over the listing, from its settled part (all but the newest third)
+ * where that holds `enough` (default: all `n`, or three of them).
+ */
+export function settled<T>(items: readonly T[], n: number, enough = Math.min(n, 3)): T[] {
+  const k = Math.ceil(items.length / 3);
+  return spread(items.length - k >= enough ? items.slice(k) : items, n);
+}
+
 /** Up to `n` items, spread over the listing (oldest and newest both in). */
 export function spread<T>(items: readonly T[], n: number): T[] {
   if (items.length <= n) return [...items];
   return Array.from({ length: n }, (_, i) => items[Math.round((i * (items.length - 1)) / (n - 1))]!);
 }
+
+/**
+ * A check on one published item of the site (`pick` chooses among them, in settledOrder; undefined:
+ * none fits, and `need` says what would), made again when the item changed meanwhile.
+ */
+export async function onSiteItem(t: BehaviourContext, type: PostType, pick: (items: SiteItem[]) => SiteItem | undefined, need: string, check: (item: SiteItem) => Promise<void>): Promise<void> {
+  await onSite(
+    t,
+    async (fresh) => {
+      const item = pick(settledOrder(await publishedOrSkip(t, type, fresh)));
+      observable(t, item !== undefined, need);
+      return item;
+    },
+    (item) => ({ subjects: [itemSubject(type, item)], detail: describeItems(type, [item], 'published') }),
+    check,
+  );
+}
+
+/** Content a reader may see: not protected by a password. */
+export const unprotected = (i: SiteItem): boolean => i.content?.protected !== true && i.excerpt?.protected !== true;
