@@ -123,7 +123,7 @@ behaviour(
     const own = t.run.info.writes.allowed && t.client.hasCredentials;
     const sticky = own ? await t.create(posts.collection, { title: 'sticky by date', sticky: true, date: '2001-01-15T10:00:00' }) : undefined;
     if (own) await t.create(posts.collection, { title: 'newer than the sticky' });
-    t.subjects(own ? 'fixtures' : 'site', own ? undefined : 'the newest published posts of the site, and its sticky ones');
+
     // Ten items: other checks may hold sticky posts of the same date at the same time (they all
     // lead with ignore_sticky=false), and the newer post must still be in the list after them.
     const [omitted, unsticky] = await Promise.all([
@@ -131,6 +131,7 @@ behaviour(
       t.client.get(posts.collection, { query: { per_page: 10, ignore_sticky: false } }),
     ]);
     if (unsticky.status !== 200 || !Array.isArray(unsticky.body)) t.fail(whyNotAccepted(unsticky, `GET ${posts.collection}?ignore_sticky=false`));
+    t.subjects(own ? 'fixtures' : 'site', own ? undefined : `posts ${unsticky.body.map((p: any) => `${p?.id}${p?.sticky ? ' (sticky)' : ''}`).join(', ')} (the newest published posts of the site, sticky ones first)`);
     // Other checks may hold sticky posts too: what matters is that a sticky post older than a later one leads.
     const dates = (list: any[]) => list.map((p) => String(p?.date ?? ''));
     const outOfOrder = (list: any[]) => dates(list).findIndex((d, i, all) => i + 1 < all.length && d < all[i + 1]!);

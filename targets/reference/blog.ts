@@ -2,10 +2,10 @@
  * The content of a small real blog, for a reference site to be read as a production site is
  * (`serve --content blog`, `startReferenceServer({ content: 'blog' })`): 54 published posts over
  * two years in four categories (one with a child) and six tags, three of them sticky, a few
- * asides and quotes, one protected by a password, drafts, private, pending and future posts; 22
- * pages in a tree with menu_order (a draft and a private one among them); revisions of the edited
- * items and an autosave. Deterministic: the same every time (a fixed PRNG and fixed dates), so a
- * run against it is repeatable.
+ * asides and quotes, one protected by a password, drafts, private, pending and future posts; 23
+ * pages in a tree with menu_order (one protected, a draft and a private one among them); revisions
+ * of the edited items and an autosave of a post and of a page. Deterministic: the same every time
+ * (a fixed PRNG and fixed dates), so a run against it is repeatable.
  *
  * The description is plain data (terms by slug, parents by key), so that the project's tests can
  * give a real WordPress the same content through its own API.
@@ -215,7 +215,7 @@ export function realisticBlog(): Blog {
     items.push(p);
   });
 
-  // Pages: a tree of 20 published pages, a draft and a private one.
+  // Pages: a tree of 21 published pages (one protected by a password), a draft and a private one.
   const tree: [string, string | undefined, number][] = [
     ['About', undefined, 1],
     ['Team', 'About', 1],
@@ -237,6 +237,7 @@ export function realisticBlog(): Blog {
     ['Newsletter', undefined, 7],
     ['Events', undefined, 8],
     ['Colophon', undefined, 9],
+    ['Members area', undefined, 10],
   ];
   tree.forEach(([title, parent, order], i) => {
     const date = atSecond(START + (i * 9 + 2) * DAY + 11 * 3600_000);
@@ -257,7 +258,7 @@ export function realisticBlog(): Blog {
       tags: [],
       sticky: false,
       format: 'standard',
-      password: '',
+      password: title === 'Members area' ? 'members-only' : '',
       ...(parent ? { parent: `page-${slugOf(parent)}` } : {}),
       menu_order: order,
       revisions: edited ? [{ date, title, content: body(rnd, 1) }, { date: atSecond(date + 2 * DAY), title, content: body(rnd, 2) }, { date: modified, title, content: body(rnd, 2) }] : [],
@@ -273,7 +274,13 @@ export function realisticBlog(): Blog {
     const date = atSecond(START + days * DAY);
     items.push({ key: `page-${slugOf(title)}`, type: 'page', status, date, modified: date, title, slug: slugOf(title), content: body(rnd, 2), excerpt: '', author: 1, categories: [], tags: [], sticky: false, format: 'standard', password: '', menu_order: 10, revisions: [] });
   }
-  return { categories: CATEGORIES, tags: TAGS, items };
+  // Items were not written in the order of their dates (drafts published later, pages added to
+  // the tree over time): their identifiers, given in this order, do not follow the dates. Parents first.
+  const shuffled = <T>(list: T[]): T[] => list.map((x) => ({ x, r: rnd() })).sort((a, b) => a.r - b.r).map(({ x }) => x);
+  const posts = shuffled(items.filter((i) => i.type === 'post'));
+  const tops = shuffled(items.filter((i) => i.type === 'page' && !i.parent));
+  const children = shuffled(items.filter((i) => i.type === 'page' && i.parent));
+  return { categories: CATEGORIES, tags: TAGS, items: [...posts, ...tops, ...children] };
 }
 
 /**

@@ -109,9 +109,9 @@ export function siteFilterChecks(type: PostType): Record<string, Check> {
     t.fail(`${what}: ${extra.length ? `lists ${show(extra)}, which should not be listed` : ''}${extra.length && missing.length ? '; ' : ''}${missing.length ? `does not list ${show(missing)}` : ''} (the site's own ${type.name}: expected [${e.join(', ')}], got [${g.join(', ')}])`);
   }
 
-  let orderCheck: Prerequisite<void> | undefined;
-  /** order=asc and order=desc (orderby=id) list three published items one the reverse of the other: owned by filter.order. */
-  const orderHonoured = (): Prerequisite<void> =>
+  let orderCheck: Prerequisite<number[]> | undefined;
+  /** order=asc and order=desc (orderby=id) list three published items one the reverse of the other (their ids): owned by filter.order. */
+  const orderHonoured = (): Prerequisite<number[]> =>
     (orderCheck ??= prerequisite(orderOwner, async (client) => {
       const seen: string[] = [];
       for (let attempt = 1; attempt <= SITE_ATTEMPTS; attempt++) {
@@ -120,7 +120,7 @@ export function siteFilterChecks(type: PostType): Record<string, Check> {
         if (three.length < 2) throw new Unmet(`not observable on the site's content: two published ${type.name} needed, the site lists ${items.length}`, 'skipped');
         const trio = three.map((i) => i.id);
         const [asc, desc] = await orderLists(client, type, trio);
-        if (asc.length === trio.length && JSON.stringify(desc) === JSON.stringify([...asc].reverse())) return;
+        if (asc.length === trio.length && JSON.stringify(desc) === JSON.stringify([...asc].reverse())) return trio;
         const changed = await changedSubjects(client, itemSubjects(type, three));
         if (!changed.length) throw new ConformanceFailure(`orderby=id&order=asc lists [${asc.join(', ')}], order=desc lists [${desc.join(', ')}] (published ${type.name} ${trio.join(', ')} of the site): not the same items in reverse order`);
         seen.push(changed.join(', '));
@@ -352,15 +352,21 @@ export function siteFilterChecks(type: PostType): Record<string, Check> {
     ),
 
     order: async (t) => {
-      t.subjects('site', `three published ${type.name} of the site, in id order`);
-      await t.need(orderHonoured());
+      const trio = await t.need(orderHonoured());
+      t.subjects('site', `${type.name} ${trio.join(', ')} (published), in id order`);
     },
   };
 
   // orderby, one check per documented value.
   const ordered = (items: SiteItem[], key: (i: SiteItem) => number | string) => [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-  /** Up to three items whose `key`s differ (spread over the listing). */
-  const distinct = (all: SiteItem[], key: (i: SiteItem) => string | number | undefined, n = 3) => {
+  /**
+   * Three items whose `key`s differ, put in order by `key` differently than by id and by date
+   * (either way), where the site has such: then a list in that order shows `key` was the order,
+   * not the default (date) nor another (id). `other` leaves out the key itself (orderby=id, date).
+   * Else three whose keys differ (the list in order still shows the key is honoured, not that it
+   * is told apart), spread over the settled part of the listing.
+   */
+  const distinct = (all: SiteItem[], key: (i: SiteItem) => string | number | undefined, other: ('id' | 'date')[] = ['id', 'date']) => {
     const seen = new Set<string | number>();
     const out: SiteItem[] = [];
     for (const i of settledOrder(all)) {
@@ -369,8 +375,19 @@ export function siteFilterChecks(type: PostType): Record<string, Check> {
       seen.add(k);
       out.push(i);
     }
+    const candidates = out.slice(0, 40);
+    const seq = (items: SiteItem[], f: (i: SiteItem) => string | number) => idList(ordered(items, f)).join();
+    const keys: Record<'id' | 'date', (i: SiteItem) => number> = { id: (i) => i.id, date: (i) => timeOf(i.date) };
+    for (let a = 0; a < candidates.length; a++)
+      for (let b = a + 1; b < candidates.length; b++)
+        for (let c = b + 1; c < candidates.length; c++) {
+          const three = [candidates[a]!, candidates[b]!, candidates[c]!];
+          const mine = seq(three, (i) => key(i)!);
+          const others = other.flatMap((o) => [seq(three, keys[o]), seq(three, keys[o]).split(',').reverse().join()]);
+          if (!others.includes(mine)) return three;
+        }
     // `out` is in settled order already: its newest part last.
-    return spread(out.slice(0, Math.max(n, out.length - Math.ceil(out.length / 3))), n);
+    return spread(out.slice(0, Math.max(3, out.length - Math.ceil(out.length / 3))), 3);
   };
   const orderbySite = (pick: (all: SiteItem[]) => SiteItem[], need: string, check: (t: BehaviourContext, items: SiteItem[]) => Promise<void>, atLeast = 2): Check =>
     site(
@@ -382,11 +399,11 @@ export function siteFilterChecks(type: PostType): Record<string, Check> {
     );
   const first = (s: string) => s.charAt(0);
   Object.assign(checks, {
-    'orderby.date': orderbySite((all) => distinct(all, (i) => (Number.isFinite(timeOf(i.date)) ? timeOf(i.date) : undefined)), `published ${type.name} with different dates`, async (t, items) => {
+    'orderby.date': orderbySite((all) => distinct(all, (i) => (Number.isFinite(timeOf(i.date)) ? timeOf(i.date) : undefined), ['id']), `published ${type.name} with different dates`, async (t, items) => {
       const want = idList(ordered(items, (i) => timeOf(i.date)));
       await expectSeq(t, await ids(t, { include: idList(items), orderby: 'date', order: 'asc' }), want, 'orderby=date&order=asc', by(items, (i) => String(i.date)));
     }),
-    'orderby.id': orderbySite((all) => settled(all, 3), `two published ${type.name}`, async (t, items) => {
+    'orderby.id': orderbySite((all) => distinct(all, (i) => i.id, ['date']), `two published ${type.name}`, async (t, items) => {
       const want = idList(items).sort((a, b) => a - b);
       await expectSeq(t, await ids(t, { include: [...want].reverse(), orderby: 'id', order: 'asc' }), want, 'orderby=id&order=asc');
     }),
