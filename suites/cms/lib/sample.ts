@@ -15,7 +15,7 @@
  * item's own route, no filter) and compared with what the check was built from (the item is gone,
  * or its date, modified date, slug, status, title, author, terms, parent or menu order moved); if
  * they changed, the failure is not a finding: the sample is read afresh and the check made again,
- * up to three times, after which it ends as an error of the target ("the site's content kept
+ * up to five times, after which it ends as an error of the target ("the site's content kept
  * changing"), never as a failure. If the subjects are as they were, the failure stands.
  */
 import { runContext, type BehaviourContext } from '../../../src/behaviour.ts';
@@ -47,7 +47,7 @@ export interface Subject {
 }
 
 /** How many times a check on changing content is made before it is given up as the target's error. */
-export const SITE_ATTEMPTS = 3;
+export const SITE_ATTEMPTS = 5;
 export const PUBLISHED_PAGE = 100;
 /** Statuses that are not public (listed with credentials). */
 const HIDDEN = ['draft', 'pending', 'private', 'future'];
@@ -249,22 +249,31 @@ export async function publishedOrSkip(t: BehaviourContext, type: PostType, fresh
 }
 
 /**
- * The items in the order a check should take its subjects: the newest third of a listing (newest
- * first, as the site lists them) last, since what an editor just published is what most likely
- * changes while a check reads it.
+ * Fresh items, which an editor most likely changes while a check reads them: published or
+ * modified within a day of the newest time the listing shows, or among its newest third (a
+ * listing is newest first).
  */
+function isFresh(items: readonly unknown[]): (item: unknown, index: number) => boolean {
+  const time = (i: unknown) => Math.max(timeOf((i as SiteItem)?.date), timeOf((i as SiteItem)?.modified) || -Infinity);
+  const newest = Math.max(...items.map(time).filter((x) => Number.isFinite(x)));
+  const third = items.length >= 3 ? Math.ceil(items.length / 3) : 0;
+  return (item, index) => index < third || (Number.isFinite(newest) && newest - time(item) < 86_400_000);
+}
+
+/** The items in the order a check should take its subjects: the settled ones first, the fresh ones last. */
 export function settledOrder<T>(items: readonly T[]): T[] {
-  const k = items.length >= 3 ? Math.ceil(items.length / 3) : 0;
-  return [...items.slice(k), ...items.slice(0, k)];
+  const fresh = isFresh(items);
+  return [...items.filter((x, i) => !fresh(x, i)), ...items.filter((x, i) => fresh(x, i))];
 }
 
 /**
- * Up to `n` subjects spread over the listing, from its settled part (all but the newest third)
- * where that holds `enough` (default: all `n`, or three of them).
+ * Up to `n` subjects spread over the listing, from its settled items (not fresh) where those are
+ * `enough` (default: all `n`, or three of them).
  */
 export function settled<T>(items: readonly T[], n: number, enough = Math.min(n, 3)): T[] {
-  const k = Math.ceil(items.length / 3);
-  return spread(items.length - k >= enough ? items.slice(k) : items, n);
+  const fresh = isFresh(items);
+  const calm = items.filter((x, i) => !fresh(x, i));
+  return spread(calm.length >= enough ? calm : items, n);
 }
 
 /** Up to `n` items, spread over the listing (oldest and newest both in). */
