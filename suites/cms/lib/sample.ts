@@ -40,8 +40,6 @@ export interface Subject {
   label: string;
   /** What the check relied on, as read when the sample was made. */
   fingerprint: string;
-  /** Read with credentials (an item in a non-public status) or without. */
-  auth?: 'none';
   /** Fingerprint of what the route answers now (default: the item's fields). */
   read?: (body: unknown) => string;
 }
@@ -197,7 +195,7 @@ export async function changedSubjects(client: Client, subjects: readonly Subject
   const out: string[] = [];
   await Promise.all(
     subjects.map(async (s) => {
-      const res = await client.get(s.route, s.auth ? { auth: s.auth } : {});
+      const res = await client.get(s.route);
       if (res.status !== 200) out.push(`${s.label} is gone (GET ${s.route} answers ${res.status})`);
       else if ((s.read ?? fingerprintOf)(res.body) !== s.fingerprint) out.push(`${s.label} changed`);
     }),
