@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { getProfile, type Profile, type ProfileName } from '../schemas/profiles.ts';
 import { GATEWAY_PAGE, CAPTIVE_PAGE, UNAVAILABLE_PAGE, sendHuge, type FlakyOptions, type FlakyStats, type HugeBodyOptions } from './flaky.ts';
+import { prng } from '../schemas/prng.ts';
 
 export type { FlakyOptions, FlakyStats, HugeBodyOptions } from './flaky.ts';
 
@@ -92,18 +93,6 @@ export interface ChaosStats {
   rateLimited: number;
   malformed: number;
   html: number;
-}
-
-/** A small seeded PRNG (mulberry32), so a chaos run can be repeated. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface FaultProxy {

@@ -230,6 +230,7 @@ function failureDetail(r: Results, b: BehaviourResult): string {
   parts.push(
     `<h5>Rerun only this behaviour</h5>${copyBlock(rerunCommand(r, onlyOne(b.id)))}${usesCredentials(r) ? '<p class="note">With <code>TARGET_USER</code> and <code>TARGET_APP_PASSWORD</code> set (curl uses them too).</p>' : ''}${isEmbedded(r) ? `<p class="note">The ${embeddedName(r)} was stopped after the run: curl commands need a target running at that URL; the rerun command starts a fresh one.</p>` : ''}`,
   );
+  if (b.subjects?.source === 'site') parts.push(`<p class="note">Checked on the site's own content (the run had no fixtures of its own): ${esc(b.subjects.detail ?? '')}</p>`);
   parts.push(`<div class="note">Declared at <code>${esc(b.location ?? b.file)}</code> · ${b.requests} request${b.requests === 1 ? '' : 's'} · ${b.durationMs} ms</div>`);
   return parts.join('\n');
 }

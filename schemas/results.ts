@@ -113,6 +113,9 @@ export interface RecordedExchange {
   curl: string;
 }
 
+/** The items a read behaviour checked: its own fixtures, or the site's content (`detail` names them). */
+export type Subjects = { source: 'fixtures' | 'site'; detail?: string };
+
 /** What a behaviour attaches to itself while it runs (and at declaration). */
 export interface BehaviourMeta extends BehaviourDecl {
   /** Where behaviour() was called: "suites/cms/contexts.spec.ts:72". */
@@ -131,6 +134,8 @@ export interface BehaviourMeta extends BehaviourDecl {
   ownerPassed?: boolean;
   /** It checks an answer the run's setup requested for it (counted once, in the setup's requests). */
   setupAnswer?: boolean;
+  /** What a read behaviour that runs on either checked: its fixtures, or the site's own content. */
+  subjects?: Subjects;
   /** Transient trouble of the target this behaviour's requests met (absent when none). */
   network?: NetworkTrouble;
 }

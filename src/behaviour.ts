@@ -245,6 +245,8 @@ export interface BehaviourContext {
   create(collection: string, fields?: Record<string, unknown>): Promise<any>;
   /** Track an item created some other way, for deletion after the file. */
   track(route: string): void;
+  /** Say what this read behaviour checks: its fixtures, or the site's own content (which items). Recorded as `subjects`. */
+  subjects(source: 'fixtures' | 'site', detail?: string): void;
 }
 
 export { failureKindOf, recordExchange, targetTrouble } from './failure-kind.ts';
@@ -333,6 +335,9 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       },
       track(route) {
         fixtures(file).track(route);
+      },
+      subjects(source, detail) {
+        meta.subjects = detail ? { source, detail } : { source };
       },
     };
     try {

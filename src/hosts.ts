@@ -40,17 +40,21 @@ const run = promisify(execFile);
 export const NON_GMT_TIMEZONE = { gmtOffset: 5.5, timezoneString: 'Asia/Kolkata' } as const;
 
 /**
+ * `content`: what a reference site starts with (targets/reference/state.ts; `blog`: a small real blog's).
  * `fresh`: a host whose site stays as nobody set it up, for runs with --fresh-site one after the
  * other (the self-test): the reference server keeps every setting at its default (a booted
  * reference site otherwise has a newsletter category, so its default is not observable), and
  * each run sets back what it changes. The other hosts are fresh sites as booted. `timezone`: the
  * reference server's site timezone (UTC otherwise).
  */
-export async function bootHost(kind: HostKind, opts: { port?: number; fresh?: boolean; env?: NodeJS.ProcessEnv; timezone?: { gmtOffset: number; timezoneString: string } } = {}): Promise<Host> {
+export async function bootHost(
+  kind: HostKind,
+  opts: { port?: number; fresh?: boolean; env?: NodeJS.ProcessEnv; timezone?: { gmtOffset: number; timezoneString: string }; content?: 'sample' | 'blog' } = {},
+): Promise<Host> {
   if (kind === 'reference') {
     const { startReferenceServer } = await import('../targets/reference/index.ts');
-    const s = await startReferenceServer({ port: opts.port ?? 0, ...(opts.fresh ? { deferSiteSetup: true } : {}), ...(opts.timezone ? { timezone: opts.timezone } : {}) });
-    return { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec', label: 'reference server', stop: () => s.stop() };
+    const s = await startReferenceServer({ port: opts.port ?? 0, ...(opts.fresh ? { deferSiteSetup: true } : {}), ...(opts.timezone ? { timezone: opts.timezone } : {}), ...(opts.content ? { content: opts.content } : {}) });
+    return { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec', label: opts.content === 'blog' ? 'reference server with a blog' : 'reference server', stop: () => s.stop() };
   }
   if (kind === 'wordpress') {
     const { bootWordPress } = await import('../targets/wordpress/index.ts');

@@ -8,13 +8,13 @@
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { chunkPassword } from '../targets/reference/state.ts';
+import { SITE_CONTENTS, chunkPassword, type SiteContent } from '../targets/reference/state.ts';
 import { startReferenceServer } from '../targets/reference/index.ts';
 import { describeDialect, parseDialect, type Dialect } from '../targets/reference/dialect.ts';
 import { shq } from '../reporters/html-kit.ts';
 import { helpRows, joinNegativeValues, parseArgsMessage } from './config.ts';
 
-export const SERVE_USAGE = `Usage: cms-conformance serve [--port N] [--host HOST] [--user NAME] [--app-password PASSWORD] [--dialect LIST]
+export const SERVE_USAGE = `Usage: cms-conformance serve [--port N] [--host HOST] [--user NAME] [--app-password PASSWORD] [--dialect LIST] [--content sample|blog]
        cms-conformance serve --sites N [--targets-file PATH] [--port N] ...
 
 Runs the reference server (an in-memory implementation of the documented interface) until
@@ -32,6 +32,7 @@ ${helpRows([
     '--dialect LIST',
     'Serve another reading of the documents where they leave the interface open, as switches: route-keys=spec, arg-unions=type-union|anyOf, query-arrays=form, text-fields=object, statuses=alternative, conventions=none, or spec-only for all of them (default: WordPress\'s reading).',
   ],
+  ['--content sample|blog', 'The content the site starts with: sample (default: a post, two pages, twelve media items, as a new WordPress has) or blog (also a small real blog: 54 published posts over two years in categories and tags, sticky, private, draft and protected posts, 23 pages in a tree, revisions), e.g. to try a read-only run.'],
   ['--sites N', 'Serve N independent sites under /site-1 ... /site-N and write a targets file for run --targets.'],
   ['--targets-file FILE', 'Where --sites writes the targets file (default: in the temporary folder).'],
   ['--help', 'Show this help.'],
@@ -49,13 +50,14 @@ export async function serveMain(
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
-      args: joinNegativeValues(argv, new Set(['port', 'host', 'user', 'app-password', 'dialect'])),
+      args: joinNegativeValues(argv, new Set(['port', 'host', 'user', 'app-password', 'dialect', 'content'])),
       options: {
         port: { type: 'string' },
         host: { type: 'string' },
         user: { type: 'string' },
         'app-password': { type: 'string' },
         dialect: { type: 'string' },
+        content: { type: 'string' },
         sites: { type: 'string' },
         'targets-file': { type: 'string' },
         help: { type: 'boolean' },
@@ -93,9 +95,15 @@ export async function serveMain(
     err.write(`cms-conformance serve: --dialect: ${(e as Error).message}\n`);
     return 2;
   }
+  const content = values.content as string | undefined;
+  if (content !== undefined && !(SITE_CONTENTS as readonly string[]).includes(content)) {
+    err.write(`cms-conformance serve: --content must be ${SITE_CONTENTS.join(' or ')}, got "${content}"\n`);
+    return 2;
+  }
   let server;
   try {
     server = await startReferenceServer({
+      ...(content ? { content: content as SiteContent } : {}),
       ...(dialect ? { dialect } : {}),
       port,
       host: values.host as string | undefined,
@@ -108,7 +116,7 @@ export async function serveMain(
   }
   out.write(
     [
-      `Reference server listening on ${server.url}${dialect ? ` (dialect ${describeDialect(dialect)})` : ''}`,
+      `Reference server listening on ${server.url}${dialect ? ` (dialect ${describeDialect(dialect)})` : ''}${content === 'blog' ? ' (content: a small real blog)' : ''}`,
       `  REST root:            ${server.url}/index.php?rest_route=/`,
       `  user:                 ${server.user}`,
       `  application password: ${chunkPassword(server.appPassword)}`,

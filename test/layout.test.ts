@@ -34,6 +34,7 @@ const LONG_FILES: Record<string, string> = {
   'suites/cms/lib/model-commands.ts': 'the command set of the model-based test (one small class per documented write), read as one',
   'suites/cms/lib/model.ts': 'the model of part 3 (states, trash, filters) the commands are checked against, read as one',
   'suites/cms/lib/filters.ts': 'one check per documented collection filter, over one shared set of fixtures',
+  'suites/cms/lib/filters-site.ts': 'one check per documented collection filter on the site\'s own content, the counterpart of filters.ts read as one with it',
   'suites/extensions/suite-settings.ts': 'the suite/v4 settings behaviours, one declaration per documented setting fact, over shared prerequisites',
   'suites/extensions/suite-modules.ts': 'the suite/v4 module behaviours, one declaration per documented module fact, over shared prerequisites',
   'suites/extensions/support.ts': 'the shared helpers of the three extension suites (answer classes, typed values, restore, probe)',

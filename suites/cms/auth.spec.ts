@@ -10,6 +10,7 @@ import { postTypes, SPEC_AUTH, type PostType } from './lib/collections.ts';
 import type { Response } from '../../src/client.ts';
 import { answerOf, expectControlAccepted, noRoute, whyNotAccepted } from '../../src/controls.ts';
 import { expectIncludeHonoured, idsOf, textOf, tokenMatches } from './lib/items.ts';
+import { describeItems, hidden, itemSubjects, observable, onSite, publishedOrSkip, settledOrder, type SiteItem } from './lib/sample.ts';
 import { eachType, fileSetup } from './lib/setup.ts';
 import { cmsDecl } from './lib/declare.ts';
 import { readAfter, readBefore, type Primed } from './lib/read-back.ts';
@@ -61,6 +62,38 @@ const setup = fileSetup('auth', (s) =>
     };
   }),
 );
+
+/** What the read checks use: a published item, items in non-public statuses (one read alone). */
+interface Reads {
+  item: number;
+  hidden: number[];
+  single: number;
+}
+
+/**
+ * The read checks on the fixtures, or (the run may not write) on the site's own content read with
+ * the credentials: a published item and up to two in non-public statuses (sample.ts).
+ */
+async function withReads(t: BehaviourContext, type: PostType, needHidden: boolean, check: (f: Reads) => Promise<void>): Promise<void> {
+  if (!setup.skipped()) {
+    const f = setup.get(t)[type.name]!;
+    return check({ item: f.item, hidden: [f.draft, f.private], single: f.draft });
+  }
+  await onSite(
+    t,
+    async (fresh) => {
+      const item = settledOrder(await publishedOrSkip(t, type, fresh))[0]!;
+      const { items } = await hidden(type, fresh);
+      const order = ['draft', 'private', 'pending', 'future'];
+      const others = [...items].sort((a, b) => order.indexOf(a.status) - order.indexOf(b.status));
+      const two = [others[0], others.find((i) => i.status !== others[0]?.status) ?? others[1]].filter((i): i is SiteItem => i !== undefined);
+      if (needHidden) observable(t, two.length > 0, `a ${type.noun} in a non-public status (draft, private, pending or future), listed with the credentials`);
+      return { item, two };
+    },
+    ({ item, two }) => ({ subjects: itemSubjects(type, [item, ...two]), detail: describeItems(type, [item, ...two], 'published, and in non-public statuses as the site lists them with the credentials') }),
+    ({ item, two }) => check({ item: item.id, hidden: two.map((i) => i.id), single: two[0]?.id ?? item.id }),
+  );
+}
 
 function refused(t: BehaviourContext, res: { status: number; text: string }, what: string): void {
   if (res.status >= 200 && res.status < 300) t.fail(`${what} without credentials was accepted (${res.status})`);
@@ -213,17 +246,18 @@ for (const type of postTypes) {
     cmsDecl(type, 'auth.edit-context', { level: 'SECURITY', title: `context=edit is refused without credentials (list and single), and no raw field is served`, route: type.paths.item, spec: SPEC_AUTH, covers: [`arg:cms.${type.name}.item.read.context`, `arg:cms.${type.name}.collection.list.context`] }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
-      const f = setup.get(t)[type.name]!;
-      await control(t, t.client.get(type.collection, { query: { context: 'edit', include: [f.item] } }), `GET ${type.collection}?context=edit`, 'the anonymous context=edit');
-      await control(t, t.client.get(type.item(f.item), { query: { context: 'edit' } }), `GET ${type.item(f.item)}?context=edit`, 'the anonymous context=edit');
-      const reads = await Promise.all([
-        t.client.get(type.collection, { query: { context: 'edit', include: [f.item] }, auth: 'none' }),
-        t.client.get(type.item(f.item), { query: { context: 'edit' }, auth: 'none' }),
-      ]);
-      reads.forEach((r, i) => {
-        const what = i === 0 ? `GET ${type.collection}?context=edit` : `GET ${type.item(f.item)}?context=edit`;
-        if (/"raw"\s*:/.test(r.text)) t.fail(`${what} without credentials serves raw fields (${r.status})`);
-        refused(t, r, what);
+      await withReads(t, type, false, async (f) => {
+        await control(t, t.client.get(type.collection, { query: { context: 'edit', include: [f.item] } }), `GET ${type.collection}?context=edit`, 'the anonymous context=edit');
+        await control(t, t.client.get(type.item(f.item), { query: { context: 'edit' } }), `GET ${type.item(f.item)}?context=edit`, 'the anonymous context=edit');
+        const reads = await Promise.all([
+          t.client.get(type.collection, { query: { context: 'edit', include: [f.item] }, auth: 'none' }),
+          t.client.get(type.item(f.item), { query: { context: 'edit' }, auth: 'none' }),
+        ]);
+        reads.forEach((r, i) => {
+          const what = i === 0 ? `GET ${type.collection}?context=edit` : `GET ${type.item(f.item)}?context=edit`;
+          if (/"raw"\s*:/.test(r.text)) t.fail(`${what} without credentials serves raw fields (${r.status})`);
+          refused(t, r, what);
+      });
       });
     },
     { concurrent: true },
@@ -233,25 +267,27 @@ for (const type of postTypes) {
     cmsDecl(type, 'auth.status', { level: 'SECURITY', title: `without credentials no non-public status is listed (draft, pending, private, trash, any)`, route: type.paths.collection, spec: SPEC_AUTH }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
-      const f = setup.get(t)[type.name]!;
-      const hidden = [f.draft, f.private];
-      const shown = await control(t, t.client.get(type.collection, { query: { status: ['draft', 'private'], include: hidden } }), `GET ${type.collection}?status=draft,private`, 'the anonymous status filters');
-      const listed = idsOf(shown.body);
-      expectIncludeHonoured(t, type, hidden, listed, `GET ${type.collection}?status=draft,private&include=${hidden.join(',')}`);
-      if (!hidden.every((id) => listed.includes(id))) t.fail(`positive control: with the configured credentials status=draft,private lists [${listed.join(', ')}], not the draft and the private item ${hidden.join(', ')}`);
-      // The anonymous list of the published item is accepted: the route serves anonymous readers at all.
-      expectControlAccepted(t, await t.client.get(type.collection, { query: { include: [f.item] }, auth: 'none' }), `GET ${type.collection}?include=${f.item} without credentials (a published item)`, 'the non-public statuses');
-      for (const status of ['draft', 'pending', 'private', 'trash', 'any']) {
-        const res = await t.client.get(type.collection, { query: { status: [status], include: [f.item, ...hidden] }, auth: 'none' });
-        if (res.status >= 500) t.fail(`status=${status} without credentials answered a server error ${res.status}`);
-        if (res.status >= 200 && res.status < 300) {
-          const leaked = idsOf(res.body).filter((id) => hidden.includes(id));
-          const nonPublic = (Array.isArray(res.body) ? res.body : []).filter((i: any) => i?.status && i.status !== 'publish');
-          if (leaked.length || nonPublic.length) t.fail(`status=${status} without credentials lists non-public items: ${[...new Set([...leaked, ...nonPublic.map((i: any) => i.id)])].join(', ')}`);
+      await withReads(t, type, true, async (f) => {
+        const hidden = f.hidden;
+        const statuses = setup.skipped() ? ['draft', 'private', 'pending', 'future'] : ['draft', 'private'];
+        const shown = await control(t, t.client.get(type.collection, { query: { status: statuses, include: hidden } }), `GET ${type.collection}?status=${statuses.join(',')}`, 'the anonymous status filters');
+        const listed = idsOf(shown.body);
+        expectIncludeHonoured(t, type, hidden, listed, `GET ${type.collection}?status=${statuses.join(',')}&include=${hidden.join(',')}`);
+        if (!hidden.every((id) => listed.includes(id))) t.fail(`positive control: with the configured credentials status=${statuses.join(',')} lists [${listed.join(', ')}], not the items ${hidden.join(', ')} in those statuses`);
+        // The anonymous list of the published item is accepted: the route serves anonymous readers at all.
+        expectControlAccepted(t, await t.client.get(type.collection, { query: { include: [f.item] }, auth: 'none' }), `GET ${type.collection}?include=${f.item} without credentials (a published item)`, 'the non-public statuses');
+        for (const status of ['draft', 'pending', 'private', 'trash', 'any']) {
+          const res = await t.client.get(type.collection, { query: { status: [status], include: [f.item, ...hidden] }, auth: 'none' });
+          if (res.status >= 500) t.fail(`status=${status} without credentials answered a server error ${res.status}`);
+          if (res.status >= 200 && res.status < 300) {
+            const leaked = idsOf(res.body).filter((id) => hidden.includes(id));
+            const nonPublic = (Array.isArray(res.body) ? res.body : []).filter((i: any) => i?.status && i.status !== 'publish');
+            if (leaked.length || nonPublic.length) t.fail(`status=${status} without credentials lists non-public items: ${[...new Set([...leaked, ...nonPublic.map((i: any) => i.id)])].join(', ')}`);
+          }
         }
-      }
-      const single = await t.client.get(type.item(f.draft), { auth: 'none' });
-      if (single.status >= 200 && single.status < 300) t.fail(`GET ${type.item(f.draft)} (a draft) without credentials answers ${single.status}`);
+        const single = await t.client.get(type.item(f.single), { auth: 'none' });
+        if (single.status >= 200 && single.status < 300) t.fail(`GET ${type.item(f.single)} (${setup.skipped() ? 'an item that is not public' : 'a draft'}) without credentials answers ${single.status}`);
+      });
     },
     { concurrent: true },
   );

@@ -9,7 +9,8 @@
 import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
 import type { Response } from '../../src/client.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
-import { posts, postTypes, SPEC_LIMITS } from './lib/collections.ts';
+import { posts, postTypes, SPEC_LIMITS, type PostType } from './lib/collections.ts';
+import { describeItems, itemSubjects, onSite, publishedOrSkip, settled } from './lib/sample.ts';
 import { expectIncludeHonoured, idsOf } from './lib/items.ts';
 import { advertisedEndpoint, findAdvertisedRoute } from '../../src/discovery.ts';
 
@@ -67,25 +68,36 @@ for (const type of postTypes) {
       spec: SPEC_LIMITS,
     },
     async (t: BehaviourContext) => {
-      t.requireWrites();
-      t.requireCredentials();
+      // Three items of the run's own, or (the run may not write, or has no credentials) three published items of the site's.
+      if (!t.run.info.writes.allowed || !t.client.hasCredentials)
+        return onSite(
+          t,
+          async (fresh) => settled(await publishedOrSkip(t, type, fresh, 3), 3),
+          (items) => ({ subjects: itemSubjects(type, items), detail: describeItems(type, items, 'published') }),
+          (items) => pages(t, type, items.map((i) => i.id)),
+        );
+      t.subjects('fixtures');
       const made = await Promise.all([1, 2, 3].map((n) => t.create(type.collection, { title: `pagination ${n}` })));
-      const include = made.map((m) => m.id as number);
-      const [p1, p2] = await Promise.all([1, 2].map((page) => t.client.get(type.collection, { query: { include, per_page: 2, page } })));
-      const problems: string[] = [];
-      for (const [page, res, n] of [[1, p1!, 2], [2, p2!, 1]] as const) {
-        if (res.status !== 200 || !Array.isArray(res.body)) t.fail(whyNotAccepted(res, `GET ${type.collection}?include=…&per_page=2&page=${page}`));
-        expectIncludeHonoured(t, type, include, idsOf(res.body), `GET ${type.collection}?include=${include.join(',')}&per_page=2&page=${page}`);
-        if (res.body.length !== n) problems.push(`page ${page} lists ${res.body.length} items, expected ${n} of the 3 included`);
-        const total = res.headers['x-wp-total'];
-        const pages = res.headers['x-wp-totalpages'];
-        if (total !== '3') problems.push(`page ${page}: X-WP-Total is ${JSON.stringify(total)}, the collection holds 3`);
-        if (pages !== '2') problems.push(`page ${page}: X-WP-TotalPages is ${JSON.stringify(pages)}, 3 items at per_page=2 are 2 pages`);
-      }
-      if (problems.length) t.fail(problems.join('; '));
+      await pages(t, type, made.map((m) => m.id as number));
     },
     { concurrent: true },
   );
+}
+
+/** Pages 1 and 2 of three items at per_page=2: 2 items, then 1, and the totals say 3 items in 2 pages. */
+async function pages(t: BehaviourContext, type: PostType, include: number[]): Promise<void> {
+  const [p1, p2] = await Promise.all([1, 2].map((page) => t.client.get(type.collection, { query: { include, per_page: 2, page } })));
+  const problems: string[] = [];
+  for (const [page, res, n] of [[1, p1!, 2], [2, p2!, 1]] as const) {
+    if (res.status !== 200 || !Array.isArray(res.body)) t.fail(whyNotAccepted(res, `GET ${type.collection}?include=…&per_page=2&page=${page}`));
+    expectIncludeHonoured(t, type, include, idsOf(res.body), `GET ${type.collection}?include=${include.join(',')}&per_page=2&page=${page}`);
+    if (res.body.length !== n) problems.push(`page ${page} lists ${res.body.length} items, expected ${n} of the 3 included`);
+    const total = res.headers['x-wp-total'];
+    const pages = res.headers['x-wp-totalpages'];
+    if (total !== '3') problems.push(`page ${page}: X-WP-Total is ${JSON.stringify(total)}, the collection holds 3`);
+    if (pages !== '2') problems.push(`page ${page}: X-WP-TotalPages is ${JSON.stringify(pages)}, 3 items at per_page=2 are 2 pages`);
+  }
+  if (problems.length) t.fail(problems.join('; '));
 }
 
 /**
@@ -105,13 +117,14 @@ behaviour(
     covers: ['arg:cms.posts.collection.list.ignore_sticky#default'],
   },
   async (t: BehaviourContext) => {
-    t.requireWrites();
-    t.requireCredentials();
     const advertised = advertisedEndpoint(findAdvertisedRoute(t.index, posts.collection)?.entry, 'GET')?.args;
     if (advertised && typeof advertised === 'object' && !('ignore_sticky' in advertised))
       t.skip('not observable: the target does not advertise ignore_sticky (discovery reports the missing argument; checked only where advertised)');
-    const sticky = await t.create(posts.collection, { title: 'sticky by date', sticky: true, date: '2001-01-15T10:00:00' });
-    await t.create(posts.collection, { title: 'newer than the sticky' });
+    // An old sticky post of the run's own, or (the run may not write, or has no credentials) one the site has.
+    const own = t.run.info.writes.allowed && t.client.hasCredentials;
+    const sticky = own ? await t.create(posts.collection, { title: 'sticky by date', sticky: true, date: '2001-01-15T10:00:00' }) : undefined;
+    if (own) await t.create(posts.collection, { title: 'newer than the sticky' });
+
     // Ten items: other checks may hold sticky posts of the same date at the same time (they all
     // lead with ignore_sticky=false), and the newer post must still be in the list after them.
     const [omitted, unsticky] = await Promise.all([
@@ -119,11 +132,12 @@ behaviour(
       t.client.get(posts.collection, { query: { per_page: 10, ignore_sticky: false } }),
     ]);
     if (unsticky.status !== 200 || !Array.isArray(unsticky.body)) t.fail(whyNotAccepted(unsticky, `GET ${posts.collection}?ignore_sticky=false`));
+    t.subjects(own ? 'fixtures' : 'site', own ? undefined : `posts ${unsticky.body.map((p: any) => `${p?.id}${p?.sticky ? ' (sticky)' : ''}`).join(', ')} (the newest published posts of the site, sticky ones first)`);
     // Other checks may hold sticky posts too: what matters is that a sticky post older than a later one leads.
     const dates = (list: any[]) => list.map((p) => String(p?.date ?? ''));
     const outOfOrder = (list: any[]) => dates(list).findIndex((d, i, all) => i + 1 < all.length && d < all[i + 1]!);
     if (!unsticky.body[0]?.sticky || outOfOrder(unsticky.body) === -1)
-      t.skip(`not observable: with ignore_sticky=false no older sticky post leads the list either (${unsticky.body.map((p: any) => `${p?.id}${p?.sticky ? ' sticky' : ''} ${p?.date}`).join(', ')}; sticky post ${sticky.id})`);
+      t.skip(`not observable: with ignore_sticky=false no older sticky post leads the list either (${unsticky.body.map((p: any) => `${p?.id}${p?.sticky ? ' sticky' : ''} ${p?.date}`).join(', ')}; ${sticky ? `sticky post ${sticky.id}` : 'the site\'s own posts: no sticky post older than a published one'})`);
     if (omitted.status !== 200 || !Array.isArray(omitted.body)) t.fail(whyNotAccepted(omitted, `GET ${posts.collection}`));
     const i = outOfOrder(omitted.body);
     if (i !== -1)

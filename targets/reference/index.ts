@@ -22,7 +22,7 @@ import { inDialect } from './readings.ts';
 import { Router, allowHeader, dispatch, prepare, respond } from './router.ts';
 import { spamfilterHandlers } from './spamfilter.ts';
 import type { Dialect } from './dialect.ts';
-import { Site, type SiteOptions, type User } from './state.ts';
+import { Site, type SiteContent, type SiteOptions, type User } from './state.ts';
 import { suiteHandlers } from './suite.ts';
 import { RestRequest, RestResponse, type HandlerContext } from './types.ts';
 import { isPlainObject, parseList } from './validate.ts';
@@ -51,6 +51,8 @@ export interface ReferenceOptions {
   dialect?: Partial<Dialect>;
   /** The site timezone (state.ts SiteOptions); UTC by default. */
   timezone?: SiteOptions['timezone'];
+  /** The content it starts with (state.ts): `sample` (default) or `blog`, a small real blog's. */
+  content?: SiteContent;
 }
 
 export interface HandlerOptions extends SiteOptions {
@@ -339,7 +341,14 @@ export async function listenHttp(port: number, host: string): Promise<{ server: 
 /** Start the reference server on a port (0: any free port). */
 export async function startReferenceServer(opts: ReferenceOptions = {}): Promise<ReferenceServer> {
   const { server, port, url, stop } = await listenHttp(opts.port ?? 0, opts.host ?? '127.0.0.1');
-  const handler = createReferenceHandler({ url, user: opts.user, appPassword: opts.appPassword, ...(opts.dialect ? { dialect: opts.dialect } : {}), ...(opts.timezone ? { timezone: opts.timezone } : {}) });
+  const handler = createReferenceHandler({
+    url,
+    user: opts.user,
+    appPassword: opts.appPassword,
+    ...(opts.dialect ? { dialect: opts.dialect } : {}),
+    ...(opts.timezone ? { timezone: opts.timezone } : {}),
+    ...(opts.content ? { content: opts.content } : {}),
+  });
   server.on('request', handler);
   const setUpSite = opts.deferSiteSetup ? handler.site.suite.deferSetup() : undefined;
   return { url, user: handler.site.admin.login, appPassword: handler.site.admin.appPasswords[0]!, port, stop, ...(setUpSite ? { setUpSite } : {}) };

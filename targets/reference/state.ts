@@ -4,6 +4,7 @@
  * handler) starts from the same seed.
  */
 import { randomInt } from 'node:crypto';
+import { seedBlog } from './blog.ts';
 import { ContentStore } from './content-store.ts';
 import { FormStore } from './contactform-store.ts';
 import { SpamFilterState } from './spamfilter-state.ts';
@@ -34,7 +35,15 @@ export interface SiteOptions {
    * offset is gmt_offset at every date (e.g. { gmtOffset: 5.5, timezoneString: 'Asia/Kolkata' }).
    */
   timezone?: { gmtOffset: number; timezoneString: string };
+  /**
+   * The content it starts with: `sample` (default) a post, two pages and twelve media items, as a
+   * new WordPress has; `blog` also the content of a small real blog (blog.ts), for read-only runs.
+   */
+  content?: SiteContent;
 }
+
+export type SiteContent = 'sample' | 'blog';
+export const SITE_CONTENTS: readonly SiteContent[] = ['sample', 'blog'];
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -85,6 +94,7 @@ export class Site {
       { id: 2, login: 'editor', email: 'editor@example.org', name: 'Editor', slug: 'editor', appPasswords: [], roles: ['editor'] },
     ];
     this.content = new ContentStore(this.now);
+    if (opts.content === 'blog') seedBlog(this.content);
     this.forms = new FormStore(this.content);
     this.spam = new SpamFilterState();
     this.suite = new SuiteState();

@@ -24,7 +24,7 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
     // Filters that no other filter behaviour of the group sends: they scope with include, search,
     // orderby and order, none of which is dropped here.
     [
-      ...['exclude', 'slug', 'search_columns', 'author', 'author_exclude', 'status', 'after', 'before', 'modified_after', 'modified_before', 'offset', 'page', 'sticky'],
+      ...['exclude', 'slug', 'search_columns', 'author', 'author_exclude', 'status', 'after', 'before', 'modified_after', 'offset', 'page', 'sticky'],
       ...['categories', 'categories_exclude', 'tags', 'tags_exclude', 'parent', 'parent_exclude', 'menu_order'],
     ].map((a) => `cms.filter-ignored.${a}`),
     // Defaults and the 500 fault: the default behaviours each send the arguments the other
@@ -38,8 +38,10 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
     ['cms.filter-ignored.include', 'cms.filter-ignored.search', 'cms.title-dropped-in-embed'],
     // orderby and tax_relation (authenticated filter reads) with the anonymous-request faults
     // (which only touch requests sent without credentials; revisions and autosaves are read
-    // anonymously only by their own behaviours).
-    ['cms.filter-ignored.orderby', 'cms.filter-ignored.tax_relation', 'cms.anonymous-write-accepted', 'cms.edit-context-anonymous', 'cms.status-listed-anonymously', 'cms.revisions-served-anonymously'],
+    // anonymously only by their own behaviours). And modified_before, whose check needs
+    // modified_after honoured (filter.modified_after owns that an update moves modified): not in
+    // the group above, where modified_after is dropped; it sends no orderby.
+    ['cms.filter-ignored.orderby', 'cms.filter-ignored.tax_relation', 'cms.anonymous-write-accepted', 'cms.edit-context-anonymous', 'cms.status-listed-anonymously', 'cms.revisions-served-anonymously', 'cms.filter-ignored.modified_before'],
     // Item rewrites per context: each touches the field its behaviours check in one context
     // (author in every context, which the sub-property checks of the others do not look at).
     // And orderby=date read as id (only orderby.date sends it; it reads ids, no field of an item).
@@ -202,3 +204,49 @@ export const SKIPPED_WITHOUT_MEDIA_AND_TAGS: Record<string, string> = {
  * needs the behaviour to pass without the fault).
  */
 export const UNPROVEN: Record<string, string> = {};
+
+/**
+ * The faults of the read behaviours proven a second time read-only (issue 35): a run that may not
+ * write (`--read-only`, with credentials) on the reference server with a small real blog
+ * (targets/reference/blog.ts), where the behaviours take their subjects from the site's content
+ * (suites/cms/lib/sample.ts). A group is sound as above, and besides its faults must leave the
+ * sample the behaviours pick from alone where another fault of the group needs it: the sample is
+ * read with per_page=100 and page=1, statuses draft, pending, private and future, and the
+ * revision and autosave lists of edited items.
+ *
+ * Not here: the write faults (their behaviours skip read-only), cms.update-keeps-modified (what an
+ * update does to the modified date), cms.autosave-not-listed (a read-only run finds the site's
+ * autosaves by listing them, so an autosave left out of its list is one it cannot know of).
+ */
+export const READ_ONLY_GROUPS: string[][] = [
+  // Every argument refused on its own (the sample may go unread: the values checks need no item).
+  ['context', 'search_columns', 'after', 'before', 'modified_after', 'modified_before', 'author', 'author_exclude', 'exclude', 'slug', 'status', 'tax_relation', 'categories', 'categories_exclude', 'tags', 'tags_exclude', 'sticky', 'menu_order', 'parent', 'parent_exclude', 'order', 'per_page', 'include', 'search', 'page', 'offset', 'orderby', 'format', 'ignore_sticky', 'search_semantics'].map((a) => `cms.arg-rejected.${a}`),
+  // Filters that no other filter check of the group sends (scoped by include, ordered by orderby
+  // and order, none dropped here; the status check finds no item in another status when status is
+  // dropped, and then lists published items for status=draft); per_page and page out of range.
+  [
+    ...['exclude', 'slug', 'search_columns', 'search_semantics', 'author', 'author_exclude', 'status', 'after', 'before', 'modified_after', 'modified_before', 'offset', 'page', 'sticky', 'format'].map((a) => `cms.filter-ignored.${a}`),
+    ...['categories', 'categories_exclude', 'tags', 'tags_exclude', 'parent', 'parent_exclude', 'menu_order'].map((a) => `cms.filter-ignored.${a}`),
+    'cms.per-page-clamped',
+    'cms.page-zero-accepted',
+  ],
+  // The defaults: the sample says per_page, page and status (an added status=any is read back by
+  // each item's status); an added order=asc only reverses which items are newest.
+  ['cms.invalid-as-500', 'cms.order-default-asc', 'cms.status-default-any', 'cms.per-page-default-ignored', 'cms.page-default-second'],
+  // include (the context checks read the single item first, so a title missing from embed answers is theirs).
+  ['cms.filter-ignored.include', 'cms.title-dropped-in-embed'],
+  // orderby, search and tax_relation (the search check sends no orderby, the orderby checks no
+  // search but relevance, which fails either way) with the anonymous-read faults.
+  ['cms.filter-ignored.orderby', 'cms.filter-ignored.search', 'cms.filter-ignored.tax_relation', 'cms.edit-context-anonymous', 'cms.status-listed-anonymously'],
+  // Item rewrites per context, and orderby=date read as id.
+  ['cms.raw-in-view', 'cms.content-in-embed', 'cms.raw-missing-in-edit', 'cms.author-field-dropped', 'cms.orderby-date-as-id'],
+  ['cms.per-page-ignored'],
+  // order, orderby refused, the password of protected items, revisions under the wrong parent,
+  // autosave reads, authenticated reads without context in edit: distinct requests.
+  ['cms.filter-ignored.order', 'cms.orderby-rejected', 'cms.password-query-ignored', 'cms.protected-flag-dropped', 'cms.revision-parent-wrong', 'cms.revision-any-parent', 'cms.autosave-not-found', 'cms.default-context-edit'],
+  // Revision lists without order, the context of revision and autosave reads, excerpt_length,
+  // identifiers that are not decimal, X-WP-Total, refusal bodies.
+  ['cms.revisions-order-default-asc', 'cms.subroute-context-unchecked', 'cms.excerpt-length-ignored', 'cms.non-decimal-id-routed', 'cms.pagination-total-wrong', 'cms.error-body-bare'],
+  ['cms.sticky-first-by-default'],
+  ['cms.post-field-wrong-type'],
+];

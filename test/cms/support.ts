@@ -21,7 +21,8 @@ import { expectCaught, type Target } from '../helpers/harness.ts';
 
 export type Booted = Host;
 /** The reference server of the fault proofs is a site whose timezone is not GMT (src/hosts.ts): dates show the offset. */
-export const boot = (kind: Extract<HostKind, 'wordpress' | 'reference'>): Promise<Booted> => bootHost(kind, kind === 'reference' ? { timezone: NON_GMT_TIMEZONE } : {});
+export const boot = (kind: Extract<HostKind, 'wordpress' | 'reference'>, content?: 'blog'): Promise<Booted> =>
+  bootHost(kind, { ...(kind === 'reference' ? { timezone: NON_GMT_TIMEZONE } : {}), ...(content ? { content } : {}) });
 
 /** Few random values per property: the boundary values (always run) catch every fault. */
 export const RUN_ARGS = ['--runs', '2', '--fail-on', 'should'];
@@ -68,6 +69,10 @@ export interface CmsFaultSuite {
   interrupted?: boolean;
   /** Prepare the target before the baseline (content the suite cannot create itself). */
   prepare?: (target: Booted) => Promise<void>;
+  /** What the reference site starts with: a small real blog (targets/reference/blog.ts). */
+  content?: 'blog';
+  /** Arguments added to every run (`--read-only`). */
+  args?: string[];
 }
 
 export function cmsFaultSuite(name: string, opts: CmsFaultSuite): void {
@@ -80,13 +85,14 @@ export function cmsFaultSuite(name: string, opts: CmsFaultSuite): void {
     let proof: Proof<string[]>;
 
     beforeAll(async () => {
-      target = await boot(opts.target);
+      target = await boot(opts.target, opts.content);
       await opts.prepare?.(target);
+      const args = [...RUN_ARGS, ...(opts.args ?? [])];
       proof = await proveFaults(target, {
         baseline: opts.baseline,
         rounds: groups,
-        baselineArgs: RUN_ARGS,
-        roundArgs: RUN_ARGS,
+        baselineArgs: args,
+        roundArgs: args,
         timeoutMs: RUN_TIMEOUT_MS,
         // Live-target safety: after every run (a full one, and runs with failures) nothing tagged is left.
         after: (t) => leftovers(t),

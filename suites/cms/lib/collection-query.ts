@@ -2,34 +2,49 @@
  * The collection query of a post type (posts, pages): every documented argument's values,
  * the per_page and page bounds, and the stated defaults where the fixtures make them
  * observable (11+ published items: no per_page gives 10; no order gives descending dates;
- * no status gives only published items; no page gives the first page).
+ * no status gives only published items; no page gives the first page). Without fixtures (the run
+ * may not write, or has no credentials) on the site's own content (sample.ts): up to 20 of the
+ * published items it lists and, with credentials, some in other statuses.
  */
 import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf } from './items.ts';
 import { defineQueryBehaviours, expectListOk, orderbyNotRefused, type QueryData, type QueryTarget } from './query.ts';
+import { describeItems, hidden, itemSubjects, onSite, published, settled, spread, type SiteItem } from './sample.ts';
 import { fileSetup } from './setup.ts';
 
-const existing = new Map<string, Promise<QueryData>>();
 /** An id no item is expected to have. */
 const NO_SUCH_ID = 987654321;
+/** Items of the site a check scopes its lists to (few enough to read again one by one). */
+const SITE_SCOPE = 20;
 
-/** Query data from the items the target already lists (published, up to 11). */
-function existingData(t: BehaviourContext, type: PostType): Promise<QueryData> {
-  const cached = existing.get(type.name);
-  if (cached) return cached;
-  const data = t.client
-    .fork('fixtures')
-    .get(type.collection, { query: { per_page: 11 } })
-    .then((res) => {
-      const ids = res.status === 200 ? idsOf(res.body) : [];
-      return { route: type.collection, scope: ids.length ? { include: ids } : {}, count: ids.length, // orderby=include is sent with an include (and relevance with a search), as with fixtures:
-      // an id no item has where the target lists none (a valid value; the list is then empty).
-      companions: { search: 'a', include: ids.length ? ids : [NO_SUCH_ID] } };
-    });
-  existing.set(type.name, data);
-  return data;
+interface Known {
+  /** Published items, and (with credentials) items in other statuses. */
+  published: number[];
+  hidden: number[];
 }
+
+/** Query data from the site's own content: up to SITE_SCOPE published items it lists, newest and oldest among them. */
+async function siteData(type: PostType, fresh: boolean): Promise<{ items: SiteItem[]; data: QueryData }> {
+  const { items: all } = await published(type, fresh);
+  // Eleven at least where the site lists them: the default per_page (10) is then observable.
+  const items = settled(all, SITE_SCOPE, 11);
+  const ids = items.map((i) => i.id);
+  return {
+    items,
+    data: {
+      route: type.collection,
+      scope: ids.length ? { include: ids } : {},
+      includeOwner: `cms.${type.name}.filter.include`,
+      count: ids.length,
+      // orderby=include is sent with an include (and relevance with a search), as with fixtures:
+      // an id no item has where the target lists none (a valid value; the list is then empty).
+      companions: { search: 'a', include: ids.length ? ids : [NO_SUCH_ID] },
+    },
+  };
+}
+
+const siteDetail = (type: PostType, items: SiteItem[], note: string) => (items.length ? describeItems(type, items, note) : `no published ${type.name} listed by the site`);
 
 export function defineCollectionQuery(type: PostType): void {
   const perPageDefault = type.query.per_page?.default as number | undefined;
@@ -55,7 +70,7 @@ export function defineCollectionQuery(type: PostType): void {
     data: async (t) => {
       // Without fixtures (writes not allowed, no credentials), the argument checks still run
       // against what the target already lists.
-      if (setup.skipped()) return existingData(t, type);
+      if (setup.skipped()) return (await siteData(type, false)).data;
       const f = setup.get(t);
       return {
         route: type.collection,
@@ -65,17 +80,37 @@ export function defineCollectionQuery(type: PostType): void {
         companions: { search: f.tag, include: f.published },
       };
     },
+    withData: async (t, check) => {
+      if (!setup.skipped()) {
+        return check(await target.data(t));
+      }
+      await onSite(t, (fresh) => siteData(type, fresh), ({ items }) => ({ subjects: itemSubjects(type, items), detail: siteDetail(type, items, 'published') }), ({ data }) => check(data));
+    },
   };
   defineQueryBehaviours(target);
 
-  /** Known published items: the fixtures, or (without fixtures) what the target lists. */
-  const known = async (t: BehaviourContext): Promise<{ published: number[]; hidden: number[] }> => {
-    if (!setup.skipped()) return setup.get(t);
-    const data = await existingData(t, type);
-    return { published: (data.scope.include as number[] | undefined) ?? [], hidden: [] };
+  /**
+   * Check on the known items: the fixtures, or (without fixtures) the site's own published items
+   * and, with credentials, some in other statuses (made again when that content changed meanwhile).
+   */
+  const withKnown = async (t: BehaviourContext, check: (f: Known) => Promise<void>): Promise<void> => {
+    if (!setup.skipped()) {
+      const f = setup.get(t);
+      return check(f);
+    }
+    await onSite(
+      t,
+      async (fresh) => {
+        const { items } = await siteData(type, fresh);
+        const others = t.client.hasCredentials ? spread((await hidden(type, fresh)).items, 10) : [];
+        return { items, others };
+      },
+      ({ items, others }) => ({ subjects: itemSubjects(type, [...items, ...others]), detail: siteDetail(type, [...items, ...others], others.length ? 'published, and in other statuses' : 'published') }),
+      ({ items, others }) => check({ published: items.map((i) => i.id), hidden: others.map((i) => i.id) }),
+    );
   };
-  const atLeast = (t: BehaviourContext, f: { published: number[] }, n: number) => {
-    if (f.published.length < n) t.skip(`not observable: ${f.published.length} published items known (fixtures: ${setup.skipped()}), ${n} needed`);
+  const atLeast = (t: BehaviourContext, f: Known, n: number) => {
+    if (f.published.length < n) t.skip(`not observable: ${f.published.length} published items known${setup.skipped() ? ` (the site's own; fixtures: ${setup.skipped()})` : ''}, ${n} needed`);
   };
 
   if (perPageDefault !== undefined) {
@@ -89,13 +124,13 @@ export function defineCollectionQuery(type: PostType): void {
         spec: type.spec.query,
         covers: [`arg:cms.${type.name}.collection.list.per_page`, 'limit.per_page.default'],
       },
-      async (t: BehaviourContext) => {
-        const f = await known(t);
-        atLeast(t, f, perPageDefault + 1);
-        const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: f.published } }), `include of ${f.published.length} items, no per_page`);
-        expectIncludeHonoured(t, type, f.published, idsOf(items), `GET ${type.collection}?include=<${f.published.length} items>`);
-        if (items.length !== perPageDefault) t.fail(`${f.published.length} items match and no per_page was given: ${items.length} returned, the default per_page is ${perPageDefault}`);
-      },
+      (t: BehaviourContext) =>
+        withKnown(t, async (f) => {
+          atLeast(t, f, perPageDefault + 1);
+          const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: f.published } }), `include of ${f.published.length} items, no per_page`);
+          expectIncludeHonoured(t, type, f.published, idsOf(items), `GET ${type.collection}?include=<${f.published.length} items>`);
+          if (items.length !== perPageDefault) t.fail(`${f.published.length} items match and no per_page was given: ${items.length} returned, the default per_page is ${perPageDefault}`);
+        }),
       { concurrent: true },
     );
   }
@@ -113,18 +148,18 @@ export function defineCollectionQuery(type: PostType): void {
         spec: type.spec.query,
         covers: [`arg:cms.${type.name}.collection.list.order`, `arg:cms.${type.name}.collection.list.orderby`],
       },
-      async (t: BehaviourContext) => {
-        const f = await known(t);
-        atLeast(t, f, 2);
-        const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: f.published, per_page: 100 } }), 'no order') as any[];
-        expectIncludeHonoured(t, type, f.published, idsOf(items), `GET ${type.collection}?include=<${f.published.length} items>&per_page=100`);
-        const dates = items.map((i) => Date.parse(i.date));
-        if (dates.some((d) => Number.isNaN(d))) t.fail(`items without a readable date: ${items.map((i) => i.date).join(', ')}`);
-        const sign = order.default === 'asc' ? 1 : -1;
-        for (let i = 1; i < dates.length; i++)
-          if (sign * (dates[i]! - dates[i - 1]!) < 0) t.fail(`items are not by date ${order.default}: ${items.map((x) => `${x.id}@${x.date}`).join(', ')}`);
-        if (items.length !== f.published.length) t.fail(`${items.length} items returned for ${f.published.length} included`);
-      },
+      (t: BehaviourContext) =>
+        withKnown(t, async (f) => {
+          atLeast(t, f, 2);
+          const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: f.published, per_page: 100 } }), 'no order') as any[];
+          expectIncludeHonoured(t, type, f.published, idsOf(items), `GET ${type.collection}?include=<${f.published.length} items>&per_page=100`);
+          const dates = items.map((i) => Date.parse(i.date));
+          if (dates.some((d) => Number.isNaN(d))) t.fail(`items without a readable date: ${items.map((i) => i.date).join(', ')}`);
+          const sign = order.default === 'asc' ? 1 : -1;
+          for (let i = 1; i < dates.length; i++)
+            if (sign * (dates[i]! - dates[i - 1]!) < 0) t.fail(`items are not by date ${order.default}: ${items.map((x) => `${x.id}@${x.date}`).join(', ')}`);
+          if (items.length !== f.published.length) t.fail(`${items.length} items returned for ${f.published.length} included`);
+        }),
       { concurrent: true },
     );
   }
@@ -141,17 +176,17 @@ export function defineCollectionQuery(type: PostType): void {
         spec: type.spec.query,
         covers: [`arg:cms.${type.name}.collection.list.status`],
       },
-      async (t: BehaviourContext) => {
-        const f = await known(t);
-        atLeast(t, f, 1);
-        const all = [...f.published, ...f.hidden];
-        const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: all, per_page: 100 } }), 'no status') as any[];
-        expectIncludeHonoured(t, type, all, idsOf(items), `GET ${type.collection}?include=<${all.length} items>&per_page=100`);
-        const leaked = items.filter((i) => f.hidden.includes(i.id) || i.status !== status.default);
-        if (leaked.length) t.fail(`items that are not ${String(status.default)} are listed without a status filter: ${leaked.map((i) => `${i.id} (${i.status})`).join(', ')}`);
-        const missing = f.published.filter((id) => !idsOf(items).includes(id));
-        if (missing.length) t.fail(`published items missing from the list: ${missing.join(', ')}`);
-      },
+      (t: BehaviourContext) =>
+        withKnown(t, async (f) => {
+          atLeast(t, f, 1);
+          const all = [...f.published, ...f.hidden];
+          const items = expectListOk(t, target.items, await t.client.get(type.collection, { query: { include: all, per_page: 100 } }), 'no status') as any[];
+          expectIncludeHonoured(t, type, all, idsOf(items), `GET ${type.collection}?include=<${all.length} items>&per_page=100`);
+          const leaked = items.filter((i) => f.hidden.includes(i.id) || i.status !== status.default);
+          if (leaked.length) t.fail(`items that are not ${String(status.default)} are listed without a status filter: ${leaked.map((i) => `${i.id} (${i.status})`).join(', ')}`);
+          const missing = f.published.filter((id) => !idsOf(items).includes(id));
+          if (missing.length) t.fail(`published items missing from the list: ${missing.join(', ')}`);
+        }),
       { concurrent: true },
     );
   }
@@ -168,19 +203,19 @@ export function defineCollectionQuery(type: PostType): void {
         spec: type.spec.query,
         covers: [`arg:cms.${type.name}.collection.list.page`, 'limit.page.default'],
       },
-      async (t: BehaviourContext) => {
-        const f = await known(t);
-        atLeast(t, f, 5);
-        const scope = { include: f.published, per_page: 4, orderby: 'id', order: 'asc' };
-        const [none, first, second] = await Promise.all(
-          [{}, { page: Number(page.default) }, { page: Number(page.default) + 1 }].map((extra) => t.client.get(type.collection, { query: { ...scope, ...extra } })),
-        );
-        for (const r of [none, first, second]) orderbyNotRefused(t, r!, scope.orderby, `cms.${type.name}.filter.orderby.id`, `GET ${type.collection}`);
-        const ids = [none, first, second].map((r, i) => idsOf(expectListOk(t, target.items, r!, ['no page', `page=${page.default}`, `page=${Number(page.default) + 1}`][i]!)));
-        for (const got of ids) expectIncludeHonoured(t, type, f.published, got, `GET ${type.collection}?include=<${f.published.length} items>&per_page=4`);
-        if (JSON.stringify(ids[0]) !== JSON.stringify(ids[1])) t.fail(`without page: ${ids[0]!.join(',')}; page=${page.default}: ${ids[1]!.join(',')}`);
-        if (JSON.stringify(ids[0]) === JSON.stringify(ids[2])) t.fail(`page=${Number(page.default) + 1} returns the same items as page ${page.default}: pages are not applied`);
-      },
+      (t: BehaviourContext) =>
+        withKnown(t, async (f) => {
+          atLeast(t, f, 5);
+          const scope = { include: f.published, per_page: 4, orderby: 'id', order: 'asc' };
+          const [none, first, second] = await Promise.all(
+            [{}, { page: Number(page.default) }, { page: Number(page.default) + 1 }].map((extra) => t.client.get(type.collection, { query: { ...scope, ...extra } })),
+          );
+          for (const r of [none, first, second]) orderbyNotRefused(t, r!, scope.orderby, `cms.${type.name}.filter.orderby.id`, `GET ${type.collection}`);
+          const ids = [none, first, second].map((r, i) => idsOf(expectListOk(t, target.items, r!, ['no page', `page=${page.default}`, `page=${Number(page.default) + 1}`][i]!)));
+          for (const got of ids) expectIncludeHonoured(t, type, f.published, got, `GET ${type.collection}?include=<${f.published.length} items>&per_page=4`);
+          if (JSON.stringify(ids[0]) !== JSON.stringify(ids[1])) t.fail(`without page: ${ids[0]!.join(',')}; page=${page.default}: ${ids[1]!.join(',')}`);
+          if (JSON.stringify(ids[0]) === JSON.stringify(ids[2])) t.fail(`page=${Number(page.default) + 1} returns the same items as page ${page.default}: pages are not applied`);
+        }),
       { concurrent: true },
     );
   }

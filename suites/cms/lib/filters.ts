@@ -2,7 +2,9 @@
  * Collection filters of a post type, verified against fixtures this file creates: each filter
  * narrows or orders the result the way its documented meaning says, so an ignored filter
  * fails. Results are scoped with `include` (or a token only the fixtures contain) so that the
- * target's other content never matters.
+ * target's other content never matters. When the fixtures are not made on purpose (the run may
+ * not write, or has no credentials), the same behaviours check the site's own content instead
+ * (filters-site.ts).
  *
  * Level: MUST where the query table states what the filter means ("limit to / omit
  * identifiers", "published after/before", "skip that many items", "limit to sticky posts",
@@ -11,7 +13,7 @@
  * search_semantics, parent, menu_order, orderby relevance/include/include_slugs).
  */
 import { behaviour, prerequisite, Unmet, type BehaviourContext, type Prerequisite } from '../../../src/behaviour.ts';
-import { isValidationError, namesParam, whyNotAccepted } from '../../../src/controls.ts';
+import { whyNotAccepted } from '../../../src/controls.ts';
 import { ConformanceFailure } from '../../../src/errors.ts';
 import type { Exchange, QueryValue, Response } from '../../../src/client.ts';
 import type { SpecRef } from '../../../schemas/types.ts';
@@ -20,6 +22,7 @@ import { expectIncludeHonoured, idsOf, tokenMatches } from './items.ts';
 import { expectListOk, orderbyNotRefused, type ItemKind } from './query.ts';
 import { fileSetup, waitSince } from './setup.ts';
 import { textFields } from '../../../src/wire.ts';
+import { orderLists, siteFilterChecks } from './filters-site.ts';
 
 interface Fixture {
   id: number;
@@ -124,6 +127,7 @@ export function defineFilters(type: PostType): void {
   });
 
   type Data = ReturnType<typeof setup.get>;
+  const siteChecks = siteFilterChecks(type);
   const kinds: ItemKind = { kind: 'fields', fields: type.fields };
 
   /** List ids with a query (per_page 100), checking the response is a documented list. */
@@ -197,19 +201,7 @@ export function defineFilters(type: PostType): void {
   const orderHonoured = (f: Data): Prerequisite<void> =>
     (orderCheck ??= prerequisite(orderOwner, async (client) => {
       const trio = f.trio.map((x) => x.id);
-      const lists: number[][] = [];
-      for (const order of ['asc', 'desc']) {
-        const what = `GET ${type.collection}?include=${trio.join(',')}&orderby=id&order=${order}`;
-        const res = await client.get(type.collection, { query: { include: trio, orderby: 'id', order, per_page: 100 } });
-        if (isValidationError(res) && namesParam(res, 'orderby') && !namesParam(res, 'order'))
-          throw new Unmet(`depends on cms.${type.name}.filter.orderby.id: ${what} was refused naming orderby (${res.status} ${res.text.slice(0, 120)})`, 'skipped');
-        if (res.status !== 200 || !Array.isArray(res.body)) throw new ConformanceFailure(whyNotAccepted(res, what));
-        const got = idsOf(res.body);
-        const outside = got.filter((id) => !trio.includes(id));
-        if (outside.length) throw new Unmet(`depends on cms.${type.name}.filter.include: ${what} lists item(s) ${outside.slice(0, 5).join(', ')} outside the include set`, 'skipped');
-        lists.push(got);
-      }
-      const [asc, desc] = lists as [number[], number[]];
+      const [asc, desc] = await orderLists(client, type, trio);
       if (asc.length !== trio.length || JSON.stringify(desc) !== JSON.stringify([...asc].reverse()))
         throw new ConformanceFailure(`orderby=id&order=asc lists ${show(f, asc)}, order=desc lists ${show(f, desc)}: not the same items in reverse order ${legend}`);
     }));
@@ -233,6 +225,9 @@ export function defineFilters(type: PostType): void {
         covers: [`arg:cms.${type.name}.collection.list.${arg}`],
       },
       async (t: BehaviourContext) => {
+        // Without fixtures (the run may not write, or has no credentials), on the site's own content.
+        const onSite = setup.skipped() ? siteChecks[key] : undefined;
+        if (onSite) return onSite(t);
         const f = setup.get(t);
         await fn(t, f, f.trio.map((x) => x.id));
       },

@@ -12,6 +12,7 @@ import type { Method, RequestOptions } from '../../../src/client.ts';
 import { FILTER_ONLY_STATUSES, SPEC_STATES, WRITE_STATUSES, type PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf, textOf, tokenMatches } from './items.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
+import { withProtected } from './reads-site.ts';
 import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
 import { requiredCovers } from './write-fields.ts';
@@ -243,19 +244,20 @@ export function defineLifecycle(type: PostType): void {
   behaviour(
     cmsDecl(type, 'password.protects', { level: 'SECURITY', title: 'a password protects content and excerpt: anonymous list and single reads (view, embed; a single read with a wrong password) carry neither the content, the excerpt nor the password', route: type.paths.collection, spec: type.spec.fields, covers: passwordCovers }),
     async (t: BehaviourContext) => {
-      const f = setup.get(t);
-      const reads = await protectedReads(t, f.protectedItem);
-      // A wrong password is no password: it unlocks nothing either (refused or not, whatever the code).
-      const wrong = await t.client.get(type.item(f.protectedItem), { query: { password: `${f.secret.password}x` }, auth: 'none' });
-      for (const { res, label } of [...reads, { res: wrong, label: 'single with a wrong password' }])
-        for (const [name, secret] of Object.entries(f.secret))
-          if (res.text.includes(secret)) t.fail(`${label}: the anonymous response (${res.status}) carries the protected ${name} (${secret})`);
-      // A pass means the protected item was served and held nothing: reads that were refused, or that
-      // did not carry the item, are the finding of the behaviour that checks they are answered.
-      for (const { res, label, list } of reads) {
-        const item = Array.isArray(res.body) ? res.body.find((x: any) => x?.id === f.protectedItem) : res.body;
-        if (res.status !== 200 || (list && !item)) t.dependsOn(flagId, `${label}: the anonymous read answered ${res.status}${list && res.status === 200 ? ' without the protected item' : ''}, so it shows nothing about what a protected item serves`);
-      }
+      await withProtected(t, type, setup, async (f, carries) => {
+        const reads = await protectedReads(t, f.protectedItem);
+        // A wrong password is no password: it unlocks nothing either (refused or not, whatever the code).
+        const wrong = await t.client.get(type.item(f.protectedItem), { query: { password: `${f.secret.password}x` }, auth: 'none' });
+        for (const { res, label } of [...reads, { res: wrong, label: 'single with a wrong password' }])
+          for (const [name, secret] of Object.entries(f.secret))
+            if (secret && carries(res.text, secret)) t.fail(`${label}: the anonymous response (${res.status}) carries the protected ${name} (${secret})`);
+        // A pass means the protected item was served and held nothing: reads that were refused, or that
+        // did not carry the item, are the finding of the behaviour that checks they are answered.
+        for (const { res, label, list } of reads) {
+          const item = Array.isArray(res.body) ? res.body.find((x: any) => x?.id === f.protectedItem) : res.body;
+          if (res.status !== 200 || (list && !item)) t.dependsOn(flagId, `${label}: the anonymous read answered ${res.status}${list && res.status === 200 ? ' without the protected item' : ''}, so it shows nothing about what a protected item serves`);
+        }
+      });
     },
     { concurrent: true },
   );
@@ -263,17 +265,18 @@ export function defineLifecycle(type: PostType): void {
   behaviour(
     cmsDecl(type, 'password.protected-flag', { level: 'MUST', title: 'a password-protected item is served to anonymous readers (list and single, view and embed) with content.protected and excerpt.protected true', route: type.paths.collection, spec: type.spec.fields, covers: passwordCovers }),
     async (t: BehaviourContext) => {
-      const f = setup.get(t);
-      const id = f.protectedItem;
-      for (const { res: r, label, embed } of await protectedReads(t, id)) {
-        if (r.status !== 200) t.fail(`${label}: anonymous read answered ${r.status} ${r.text.slice(0, 120)}`);
-        if (Array.isArray(r.body)) expectIncludeHonoured(t, type, [id], idsOf(r.body), `GET ${type.collection}?include=${id}${embed ? '&context=embed' : ''} (anonymous)`);
-        const item = Array.isArray(r.body) ? r.body.find((x: any) => x?.id === id) : r.body;
-        if (!item) t.fail(`${label}: the protected item is not listed`);
-        if (item.excerpt && item.excerpt.protected !== true) t.fail(`${label}: excerpt.protected is ${JSON.stringify(item.excerpt.protected)}, expected true`);
-        if (item.content && item.content.protected !== true) t.fail(`${label}: content.protected is ${JSON.stringify(item.content.protected)}, expected true`);
-        if (!embed && !item.content) t.fail(`${label}: no content field in view context`);
-      }
+      await withProtected(t, type, setup, async (f) => {
+        const id = f.protectedItem;
+        for (const { res: r, label, embed } of await protectedReads(t, id)) {
+          if (r.status !== 200) t.fail(`${label}: anonymous read answered ${r.status} ${r.text.slice(0, 120)}`);
+          if (Array.isArray(r.body)) expectIncludeHonoured(t, type, [id], idsOf(r.body), `GET ${type.collection}?include=${id}${embed ? '&context=embed' : ''} (anonymous)`);
+          const item = Array.isArray(r.body) ? r.body.find((x: any) => x?.id === id) : r.body;
+          if (!item) t.fail(`${label}: the protected item is not listed`);
+          if (item.excerpt && item.excerpt.protected !== true) t.fail(`${label}: excerpt.protected is ${JSON.stringify(item.excerpt.protected)}, expected true`);
+          if (item.content && item.content.protected !== true) t.fail(`${label}: content.protected is ${JSON.stringify(item.content.protected)}, expected true`);
+          if (!embed && !item.content) t.fail(`${label}: no content field in view context`);
+        }
+      });
     },
     { concurrent: true },
   );
@@ -281,13 +284,14 @@ export function defineLifecycle(type: PostType): void {
   behaviour(
     cmsDecl(type, 'password.query', { level: 'MUST', title: 'the password query argument of a single GET unlocks the content; a wrong one is answered without a server error (what it serves: password.protects)', route: type.paths.item, spec: type.spec.routes , covers: [`arg:cms.${type.name}.item.read.password`] }),
     async (t: BehaviourContext) => {
-      const f = setup.get(t);
-      const id = f.protectedItem;
-      const right = await t.client.get(type.item(id), { query: { password: f.secret.password }, auth: 'none' });
-      if (right.status !== 200) t.fail(`GET ${type.item(id)}?password=<the password> answered ${right.status} ${right.text.slice(0, 120)}`);
-      if (!textOf(right.body?.content).includes(f.secret.content)) t.fail(`with the right password, content.rendered does not carry the content: ${JSON.stringify(right.body?.content).slice(0, 160)}`);
-      const wrong = await t.client.get(type.item(id), { query: { password: `${f.secret.password}x` }, auth: 'none' });
-      if (wrong.status >= 500) t.fail(`a wrong password answered a server error ${wrong.status}`);
+      await withProtected(t, type, setup, async (f, carries) => {
+        const id = f.protectedItem;
+        const right = await t.client.get(type.item(id), { query: { password: f.secret.password }, auth: 'none' });
+        if (right.status !== 200) t.fail(`GET ${type.item(id)}?password=<the password> answered ${right.status} ${right.text.slice(0, 120)}`);
+        if (!carries(textOf(right.body?.content), f.secret.content)) t.fail(`with the right password, content.rendered does not carry the content: ${JSON.stringify(right.body?.content).slice(0, 160)}`);
+        const wrong = await t.client.get(type.item(id), { query: { password: `${f.secret.password}x` }, auth: 'none' });
+        if (wrong.status >= 500) t.fail(`a wrong password answered a server error ${wrong.status}`);
+      });
     },
     { concurrent: true },
   );

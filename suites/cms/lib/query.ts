@@ -54,6 +54,11 @@ export interface QueryTarget {
   items: ItemKind;
   /** The data the checks run against, or a skip / failure through `t`. */
   data(t: BehaviourContext): QueryData | Promise<QueryData>;
+  /**
+   * Make a check on the data (default: on `data(t)`): a target whose data is the site's own content
+   * makes it again when that content changed meanwhile (sample.ts onSite).
+   */
+  withData?(t: BehaviourContext, check: (data: QueryData) => Promise<void>): Promise<void>;
   /** Behaviours need credentials (e.g. revisions are not public). */
   needsCredentials?: boolean;
 }
@@ -128,6 +133,7 @@ export function expectRejected(t: BehaviourContext, res: Response, what: string)
 }
 
 export function defineQueryBehaviours(target: QueryTarget): void {
+  const withData = target.withData ?? (async (t: BehaviourContext, check: (data: QueryData) => Promise<void>) => check(await target.data(t)));
   const pathArgs = new Set(target.pathArgs ?? []);
   const entries = Object.entries(target.args).filter(([name]) => !pathArgs.has(name));
   /**
@@ -151,34 +157,39 @@ export function defineQueryBehaviours(target: QueryTarget): void {
       },
       async (t) => {
         if (target.needsCredentials) t.requireCredentials();
-        const data = await target.data(t);
-        const authenticated = t.client.hasCredentials;
-        const valid = validFor(arg, spec, data, authenticated);
-        const bad = boundaryValues(spec).invalid;
-        const arb: fc.Arbitrary<Case> = invalid
-          ? fc.oneof(valid.arb.map((value) => ({ valid: true, value })), invalid.map((value) => ({ valid: false, value })))
-          : valid.arb.map((value) => ({ valid: true, value }));
-        const examples: Case[] = [...valid.boundaries.map((value) => ({ valid: true, value })), ...bad.map((value) => ({ valid: false, value }))];
-        const memo = new Map<string, Response>();
-        await checkProperty(
-          t,
-          arb,
-          async (c, { replay }) => {
-            const query = queryFor(arg, c, data);
-            const key = JSON.stringify(query);
-            let res = replay ? undefined : memo.get(key);
-            if (!res) {
-              res = await t.client.get(data.route, { query, ...(c.valid ? {} : { invalid: [arg] }) });
-              memo.set(key, res);
-            }
-            const what = `${arg}=${JSON.stringify(c.value)}`;
-            if (c.valid) expectListOk(t, target.items, res, what);
-            else expectRejected(t, res, what);
-          },
-          { examples, describe: describeCase(arg), randomRuns: randomRuns(t.run.info.config.runs) },
-        );
+        // page and offset are drawn within the data's items: made again when they changed meanwhile.
+        await withData(t, (data) => argValues(t, arg, spec, invalid, data));
       },
       { concurrent: true },
+    );
+  }
+
+  /** One argument's boundary and random values against the data: the valid accepted, the invalid refused. */
+  async function argValues(t: BehaviourContext, arg: string, spec: ArgSpec, invalid: fc.Arbitrary<QueryValue> | null, data: QueryData): Promise<void> {
+    const authenticated = t.client.hasCredentials;
+    const valid = validFor(arg, spec, data, authenticated);
+    const bad = boundaryValues(spec).invalid;
+    const arb: fc.Arbitrary<Case> = invalid
+      ? fc.oneof(valid.arb.map((value) => ({ valid: true, value })), invalid.map((value) => ({ valid: false, value })))
+      : valid.arb.map((value) => ({ valid: true, value }));
+    const examples: Case[] = [...valid.boundaries.map((value) => ({ valid: true, value })), ...bad.map((value) => ({ valid: false, value }))];
+    const memo = new Map<string, Response>();
+    await checkProperty(
+      t,
+      arb,
+      async (c, { replay }) => {
+        const query = queryFor(arg, c, data);
+        const key = JSON.stringify(query);
+        let res = replay ? undefined : memo.get(key);
+        if (!res) {
+          res = await t.client.get(data.route, { query, ...(c.valid ? {} : { invalid: [arg] }) });
+          memo.set(key, res);
+        }
+        const what = `${arg}=${JSON.stringify(c.value)}`;
+        if (c.valid) expectListOk(t, target.items, res, what);
+        else expectRejected(t, res, what);
+      },
+      { examples, describe: describeCase(arg), randomRuns: randomRuns(t.run.info.config.runs) },
     );
   }
 
@@ -199,23 +210,27 @@ export function defineQueryBehaviours(target: QueryTarget): void {
       },
       async (t) => {
         if (target.needsCredentials) t.requireCredentials();
-        const data = await target.data(t);
-        for (const n of [perPage.minimum, perPage.maximum]) {
-          if (n === undefined) continue;
-          const res = await t.client.get(data.route, { query: { ...data.scope, per_page: n } });
-          const items = expectListOk(t, target.items, res, `per_page=${n}`);
-          const scope = data.scope.include;
-          const outside = Array.isArray(scope) ? items.map((i) => (i as { id?: unknown })?.id).filter((id) => !(scope as unknown[]).includes(id)) : [];
-          if (data.includeOwner && outside.length)
-            t.dependsOn(data.includeOwner, `GET ${data.route}?include=<${(scope as unknown[]).length} items>&per_page=${n} lists item(s) ${outside.slice(0, 5).join(', ')} outside the include set: the include filter this check counts its items by is not honoured`);
-          const expected = Math.min(n, data.count);
-          if (items.length !== expected) t.fail(`per_page=${n} over ${data.count} matching items returned ${items.length} items, expected ${expected}`);
-        }
-        if (perPage.minimum !== undefined) expectRejected(t, await t.client.get(data.route, { query: { per_page: perPage.minimum - 1 }, invalid: ['per_page'] }), `per_page=${perPage.minimum - 1}`);
-        if (perPage.maximum !== undefined) expectRejected(t, await t.client.get(data.route, { query: { per_page: perPage.maximum + 1 }, invalid: ['per_page'] }), `per_page=${perPage.maximum + 1}`);
+        await withData(t, (data) => perPageBounds(t, data));
       },
       { concurrent: true },
     );
+  }
+  /** per_page at its bounds over the data's items: that many at most; one below and one above refused. */
+  async function perPageBounds(t: BehaviourContext, data: QueryData): Promise<void> {
+    if (!perPage) return;
+    for (const n of [perPage.minimum, perPage.maximum]) {
+      if (n === undefined) continue;
+      const res = await t.client.get(data.route, { query: { ...data.scope, per_page: n } });
+      const items = expectListOk(t, target.items, res, `per_page=${n}`);
+      const scope = data.scope.include;
+      const outside = Array.isArray(scope) ? items.map((i) => (i as { id?: unknown })?.id).filter((id) => !(scope as unknown[]).includes(id)) : [];
+      if (data.includeOwner && outside.length)
+        t.dependsOn(data.includeOwner, `GET ${data.route}?include=<${(scope as unknown[]).length} items>&per_page=${n} lists item(s) ${outside.slice(0, 5).join(', ')} outside the include set: the include filter this check counts its items by is not honoured`);
+      const expected = Math.min(n, data.count);
+      if (items.length !== expected) t.fail(`per_page=${n} over ${data.count} matching items returned ${items.length} items, expected ${expected}`);
+    }
+    if (perPage.minimum !== undefined) expectRejected(t, await t.client.get(data.route, { query: { per_page: perPage.minimum - 1 }, invalid: ['per_page'] }), `per_page=${perPage.minimum - 1}`);
+    if (perPage.maximum !== undefined) expectRejected(t, await t.client.get(data.route, { query: { per_page: perPage.maximum + 1 }, invalid: ['per_page'] }), `per_page=${perPage.maximum + 1}`);
   }
 
   const page = target.args.page;

@@ -5,7 +5,8 @@
 import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
 import { SPEC_REVISIONS, SPEC_STATES, type PostType } from './collections.ts';
 import { idsOf, revisionProblems } from './items.ts';
-import { defineQueryBehaviours, expectListOk, type QueryTarget } from './query.ts';
+import { defineQueryBehaviours, expectListOk, type QueryData, type QueryTarget } from './query.ts';
+import { describeItems, itemSubject, onSite, revisioned, revisionsSubject, type Revisioned } from './sample.ts';
 import { fileSetup, type SetupContext } from './setup.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { FixtureError } from '../../../src/fixtures.ts';
@@ -38,6 +39,26 @@ export function defineRevisions(type: PostType): void {
     return { a: a.id as number, b: b.id as number, c: c.id as number, other: other.id as number, listed, deletable: typeof deletable === 'string' ? [] : deletable, tag: s.tag };
   });
 
+  /** The parent whose revisions are read, another item, and the parent's revisions. */
+  interface Listed {
+    a: number;
+    other?: number;
+    listed: number[];
+  }
+  /** The site's own content (the run may not write): an item with revisions (sample.ts). */
+  const siteListed = async (t: BehaviourContext, fresh: boolean): Promise<Listed & { r: Revisioned }> => {
+    const r = await revisioned(type, fresh);
+    if (!r.revisions.length) t.skip(`not observable on the site's content: a published ${type.noun} with revisions (${r.why})`);
+    return { r, a: r.parent.id, ...(r.other ? { other: r.other.id } : {}), listed: r.revisions };
+  };
+  const siteSubjects = ({ r }: Listed & { r: Revisioned }) => ({ subjects: [itemSubject(type, r.parent), revisionsSubject(type, r)], detail: `${describeItems(type, [r.parent], 'published')}, its revisions ${r.revisions.join(', ')}${r.other ? `; ${type.noun} ${r.other.id}` : ''}` });
+  /** Check on the fixtures, or without them on the site's own revisions (made again when they changed meanwhile). */
+  const withListed = async (t: BehaviourContext, check: (f: Listed) => Promise<void>): Promise<void> => {
+    if (!setup.skipped()) return check(setup.get(t));
+    await onSite(t, (fresh) => siteListed(t, fresh), siteSubjects, check);
+  };
+  const queryData = (f: Listed, search: string): QueryData => ({ route: type.revisions(f.a), scope: {}, count: f.listed.length, companions: { search, include: f.listed } });
+
   const target: QueryTarget = {
     id: `cms.${type.name}.revisions`,
     endpoint: type.revisionList.id,
@@ -47,10 +68,15 @@ export function defineRevisions(type: PostType): void {
     pathArgs: ['parent'],
     items: { kind: 'revisions' },
     needsCredentials: true,
-    data: (t) => {
+    data: async (t) => {
+      if (setup.skipped()) return queryData(await siteListed(t, false), 'a');
       const f = setup.get(t);
       if (f.listed.length === 0) t.skip(`the target made no revision of ${type.item(f.a)} after three updates: nothing to list`);
-      return { route: type.revisions(f.a), scope: {}, count: f.listed.length, companions: { search: f.tag, include: f.listed } };
+      return queryData(f, f.tag);
+    },
+    withData: async (t, check) => {
+      if (!setup.skipped()) return check(await target.data(t));
+      await onSite(t, (fresh) => siteListed(t, fresh), siteSubjects, (f) => check(queryData(f, 'a')));
     },
   };
   defineQueryBehaviours(target);
@@ -75,17 +101,18 @@ export function defineRevisions(type: PostType): void {
     cmsDecl(type, 'revisions.parent', { level: 'MUST', title: `revisions listed under a ${type.noun} belong to it (parent), and read back by id with that parent`, route: type.paths.revision, spec: SPEC_REVISIONS , covers: ['field:revision.parent', 'field:revision.id'] }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
-      const f = setup.get(t);
-      if (f.listed.length === 0) t.skip(`the target made no revision of ${type.item(f.a)}: nothing to check`);
-      const list = await t.client.get(type.revisions(f.a), { query: { per_page: 100 } });
-      expectListOk(t, target.items, list, `GET ${type.revisions(f.a)}`);
-      for (const id of f.listed.slice(0, 2)) {
-        const res = await t.client.get(type.revision(f.a, id));
-        if (res.status !== 200) t.fail(`GET ${type.revision(f.a, id)} answered ${res.status} ${res.text.slice(0, 120)}`);
-        const problems = revisionProblems(res.body, f.a);
-        if (problems.length) t.fail(problems.join('; '));
-        if (res.body.id !== id) t.fail(`GET ${type.revision(f.a, id)} returned revision ${res.body.id}`);
-      }
+      await withListed(t, async (f) => {
+        if (f.listed.length === 0) t.skip(`the target made no revision of ${type.item(f.a)}: nothing to check`);
+        const list = await t.client.get(type.revisions(f.a), { query: { per_page: 100 } });
+        expectListOk(t, target.items, list, `GET ${type.revisions(f.a)}`);
+        for (const id of f.listed.slice(0, 2)) {
+          const res = await t.client.get(type.revision(f.a, id));
+          if (res.status !== 200) t.fail(`GET ${type.revision(f.a, id)} answered ${res.status} ${res.text.slice(0, 120)}`);
+          const problems = revisionProblems(res.body, f.a);
+          if (problems.length) t.fail(problems.join('; '));
+          if (res.body.id !== id) t.fail(`GET ${type.revision(f.a, id)} returned revision ${res.body.id}`);
+        }
+      });
     },
     { concurrent: true },
   );
@@ -94,13 +121,15 @@ export function defineRevisions(type: PostType): void {
     cmsDecl(type, 'revisions.wrong-parent', { level: 'MUST', title: `a revision read through another ${type.noun} is refused`, route: type.paths.revision, spec: SPEC_REVISIONS, covers: [`param:cms.${type.name}.revisions.item.parent`] }),
     async (t: BehaviourContext) => {
       t.requireCredentials();
-      const f = setup.get(t);
-      if (f.listed.length === 0) t.skip(`the target made no revision of ${type.item(f.a)}: nothing to check`);
-      const rev = f.listed[0]!;
-      expectControlAccepted(t, await t.client.get(type.revision(f.a, rev)), `GET ${type.revision(f.a, rev)} (through its own parent)`, 'the read through another parent');
-      const res = await t.client.get(type.revision(f.other, rev));
-      if (res.status >= 200 && res.status < 300) t.fail(`revision ${rev} of ${type.item(f.a)} was served under ${type.item(f.other)} (${res.status})`);
-      if (res.status >= 500) t.fail(`server error ${res.status} instead of a refusal`);
+      await withListed(t, async (f) => {
+        if (f.listed.length === 0) t.skip(`the target made no revision of ${type.item(f.a)}: nothing to check`);
+        if (f.other === undefined) t.skip(`not observable on the site's content: a second published ${type.noun}`);
+        const rev = f.listed[0]!;
+        expectControlAccepted(t, await t.client.get(type.revision(f.a, rev)), `GET ${type.revision(f.a, rev)} (through its own parent)`, 'the read through another parent');
+        const res = await t.client.get(type.revision(f.other, rev));
+        if (res.status >= 200 && res.status < 300) t.fail(`revision ${rev} of ${type.item(f.a)} was served under ${type.item(f.other)} (${res.status})`);
+        if (res.status >= 500) t.fail(`server error ${res.status} instead of a refusal`);
+      });
     },
     { concurrent: true },
   );

@@ -115,7 +115,10 @@ export function fileSetup<T>(name: string, build: (s: SetupContext) => Promise<T
   return {
     skipped: () => (state.kind === 'skip' ? state.reason : undefined),
     get(t) {
-      if (state.kind === 'ready') return state.value;
+      if (state.kind === 'ready') {
+        t.subjects('fixtures');
+        return state.value;
+      }
       if (state.kind === 'skip') t.skip(state.reason);
       // A FixtureError makes the behaviour skip, naming the behaviour that owns what failed (src/behaviour.ts).
       if (state.kind === 'error') throw state.error;

@@ -11,6 +11,7 @@ import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
 import type { Method } from '../../../src/client.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
 import { CONTEXTS, SPEC_CONTEXTS, type PostType } from './collections.ts';
+import { describeItems, itemSubject, onSite, onSiteItem, revisioned, revisionsSubject, type Revisioned } from './sample.ts';
 import { fileSetup, waitSince } from './setup.ts';
 import { textFields } from '../../../src/wire.ts';
 
@@ -32,9 +33,35 @@ export function defineSubroutes(type: PostType): void {
     ]);
     const revision = Array.isArray(revs.body) && typeof revs.body[0]?.id === 'number' ? (revs.body[0].id as number) : undefined;
     const autosave = ok(auto.status) && typeof auto.body?.id === 'number' ? (auto.body.id as number) : undefined;
-    return { item: item.id as number, revision, autosave, why: { revision: `GET ${type.revisions(item.id)} answered ${answerOf(revs)} ${revs.text.slice(0, 120)}`, autosave: `POST ${type.autosaves(item.id)} answered ${answerOf(auto)}` } };
+    return { item: item.id as number, revision, autosave, why: { revision: `GET ${type.revisions(item.id)} answered ${answerOf(revs)} ${revs.text.slice(0, 120)}`, autosave: `POST ${type.autosaves(item.id)} answered ${answerOf(auto)}` } } as Fx;
   });
-  type Fx = ReturnType<typeof setup.get>;
+  interface Fx {
+    item: number;
+    revision?: number;
+    autosave?: number;
+    /** The item the autosave belongs to (default: item). */
+    autosaveParent?: number;
+    why: { revision: string; autosave: string };
+  }
+
+  /**
+   * Check on the fixtures, or without them (the run may not write) on an item of the site's own
+   * that has revisions (and an autosave of one, where the site has one): sample.ts.
+   */
+  const withFx = async (t: BehaviourContext, check: (f: Fx) => Promise<void>): Promise<void> => {
+    if (!setup.skipped()) return check(setup.get(t));
+    await onSite(
+      t,
+      async (fresh): Promise<Fx & { r: Revisioned }> => {
+        const r = await revisioned(type, fresh);
+        if (!r.revisions.length) t.skip(`not observable on the site's content: a published ${type.noun} with revisions (${r.why})`);
+        const why = `the site has none on the ${type.name} probed (checked by cms.${type.name}.autosaves.create where the run may write)`;
+        return { r, item: r.parent.id, revision: r.revisions[0], ...(r.autosave ? { autosave: r.autosave.id, autosaveParent: r.autosave.parent.id } : {}), why: { revision: r.why ?? '', autosave: why } };
+      },
+      ({ r }) => ({ subjects: [itemSubject(type, r.parent), revisionsSubject(type, r)], detail: `${describeItems(type, [r.parent], 'published')}, its revisions ${r.revisions.join(', ')}${r.autosave ? `, autosave ${r.autosave.id} of ${type.noun} ${r.autosave.parent.id}` : ''}` }),
+      check,
+    );
+  };
 
   const need = (t: BehaviourContext, f: Fx, what: 'revision' | 'autosave'): number => {
     const id = f[what];
@@ -60,40 +87,52 @@ export function defineSubroutes(type: PostType): void {
       covers: [...paramCovers, ...new Set(idArgCovers)],
     },
     async (t: BehaviourContext) => {
+      // Without credentials or fixtures: the item's route shape, the one a reader without them may use.
+      if (setup.skipped() && !t.client.hasCredentials)
+        return onSiteItem(t, type, (items) => items[0], `a published ${type.noun}`, async (item) => {
+          t.subjects('site', `${describeItems(type, [item], 'published')}; the item's route shape only (revisions and autosaves are read with credentials)`);
+          expectControlAccepted(t, await t.client.get(type.item(item.id)), `GET ${type.item(item.id)}`, `GET ${type.collection}/abc`);
+          const res = await t.client.get(`${type.collection}/abc`);
+          if (ok(res.status) || res.status >= 500) t.fail(`a segment that is not a decimal integer was answered as an identifier: GET ${type.collection}/abc: ${answerOf(res)}`);
+        });
       t.requireCredentials();
-      const f = setup.get(t);
-      const rev = need(t, f, 'revision');
-      const auto = need(t, f, 'autosave');
-      const valid: [Method, string][] = [
-        ['GET', type.item(f.item)],
-        ['GET', type.revisions(f.item)],
-        ['GET', type.revision(f.item, rev)],
-        ['GET', type.autosaves(f.item)],
-        ['GET', type.autosave(f.item, auto)],
-      ];
-      for (const [method, route] of valid) {
-        const res = await t.client.request(method, route);
-        if (!ok(res.status)) t.fail(`positive control: ${whyNotAccepted(res, `${method} ${route}`)}`);
-      }
-      const x = 'abc';
-      // Each with the path segment that is not a decimal integer (the argument sent wrong on purpose).
-      const invalid: [Method, string, string][] = [
-        ['GET', `${type.collection}/${x}`, 'id'],
-        ['DELETE', `${type.collection}/${x}`, 'id'],
-        ['GET', `${type.collection}/${x}/revisions`, 'parent'],
-        ['GET', `${type.collection}/${x}/revisions/${rev}`, 'parent'],
-        ['GET', `${type.collection}/${f.item}/revisions/${x}`, 'id'],
-        ['DELETE', `${type.collection}/${f.item}/revisions/${x}`, 'id'],
-        ['GET', `${type.collection}/${x}/autosaves`, 'id'],
-        ['GET', `${type.collection}/${x}/autosaves/${auto}`, 'parent'],
-        ['GET', `${type.collection}/${f.item}/autosaves/${x}`, 'id'],
-      ];
-      const wrong: string[] = [];
-      for (const [method, route, segment] of invalid) {
-        const res = await t.client.request(method, route, { ...(method === 'DELETE' ? { query: { force: true } } : {}), invalid: [segment] });
-        if (ok(res.status) || res.status >= 500) wrong.push(`${method} ${route}: ${answerOf(res)}`);
-      }
-      if (wrong.length) t.fail(`a segment that is not a decimal integer was answered as an identifier: ${wrong.join('; ')}`);
+      await withFx(t, async (f) => {
+        const rev = need(t, f, 'revision');
+        // The site's content may hold no autosave: then the autosave read's shape is left out (its list is not).
+        const auto = setup.skipped() ? f.autosave : need(t, f, 'autosave');
+        const ap = f.autosaveParent ?? f.item;
+        const valid: [Method, string][] = [
+          ['GET', type.item(f.item)],
+          ['GET', type.revisions(f.item)],
+          ['GET', type.revision(f.item, rev)],
+          ['GET', type.autosaves(ap)],
+          ...(auto === undefined ? [] : [['GET', type.autosave(ap, auto)] as [Method, string]]),
+        ];
+        for (const [method, route] of valid) {
+          const res = await t.client.request(method, route);
+          if (!ok(res.status)) t.fail(`positive control: ${whyNotAccepted(res, `${method} ${route}`)}`);
+        }
+        const x = 'abc';
+        // Each with the path segment that is not a decimal integer (the argument sent wrong on purpose).
+        const invalid: [Method, string, string][] = [
+          ['GET', `${type.collection}/${x}`, 'id'],
+          ['DELETE', `${type.collection}/${x}`, 'id'],
+          ['GET', `${type.collection}/${x}/revisions`, 'parent'],
+          ['GET', `${type.collection}/${x}/revisions/${rev}`, 'parent'],
+          ['GET', `${type.collection}/${f.item}/revisions/${x}`, 'id'],
+          ['DELETE', `${type.collection}/${f.item}/revisions/${x}`, 'id'],
+          ['GET', `${type.collection}/${x}/autosaves`, 'id'],
+          ...(auto === undefined ? [] : [['GET', `${type.collection}/${x}/autosaves/${auto}`, 'parent'] as [Method, string, string]]),
+          ['GET', `${type.collection}/${ap}/autosaves/${x}`, 'id'],
+        ];
+        const wrong: string[] = [];
+        // A run that may not write sends no DELETE (src/client.ts): the GETs show the same routes.
+        for (const [method, route, segment] of invalid.filter(([m]) => m === 'GET' || t.run.info.writes.allowed)) {
+          const res = await t.client.request(method, route, { ...(method === 'DELETE' ? { query: { force: true } } : {}), invalid: [segment] });
+          if (ok(res.status) || res.status >= 500) wrong.push(`${method} ${route}: ${answerOf(res)}`);
+        }
+        if (wrong.length) t.fail(`a segment that is not a decimal integer was answered as an identifier: ${wrong.join('; ')}`);
+      });
     },
     { concurrent: true },
   );
@@ -110,32 +149,33 @@ export function defineSubroutes(type: PostType): void {
     },
     async (t: BehaviourContext) => {
       t.requireCredentials();
-      const f = setup.get(t);
-      need(t, f, 'revision');
-      const route = type.revisions(f.item);
-      const [omitted, explicit, asc] = await Promise.all([
-        t.client.get(route),
-        t.client.get(route, { query: { order: 'desc', orderby: 'date', page: 1 } }),
-        t.client.get(route, { query: { order: 'asc', orderby: 'date' } }),
-      ]);
-      for (const [res, what] of [[omitted, ''], [explicit, '?order=desc&orderby=date&page=1'], [asc, '?order=asc&orderby=date']] as const)
-        if (res.status !== 200 || !Array.isArray(res.body)) t.fail(whyNotAccepted(res, `GET ${route}${what}`));
-      const ids = (res: { body: any[] }) => res.body.map((r: any) => r?.id);
-      if (ids(omitted).length < 3) t.skip(`not observable: ${ids(omitted).length} revisions listed after three updates (three with distinct dates are needed)`);
-      // The two orders list different revisions: a revision is missing from a list, so the order cannot be judged.
-      const set = (res: { body: any[] }) => JSON.stringify([...ids(res)].sort());
-      if (set(asc) !== set(explicit))
-        t.dependsOn(`cms.${type.name}.revisions.created-on-update`, `order=asc lists revisions ${ids(asc).join(',')}, order=desc ${ids(explicit).join(',')}: not the same revisions, so a revision is missing from a list and the order cannot be judged`);
-      if (JSON.stringify(ids(asc)) !== JSON.stringify([...ids(explicit)].reverse())) t.fail(`order=asc does not reverse order=desc (${ids(asc).join(',')} vs ${ids(explicit).join(',')}): the order cannot be observed`);
-      if (JSON.stringify(ids(omitted)) !== JSON.stringify(ids(explicit))) t.fail(`without order, orderby and page the revisions are listed ${ids(omitted).join(',')}; with order=desc, orderby=date, page=1 ${ids(explicit).join(',')}`);
+      await withFx(t, async (f) => {
+        need(t, f, 'revision');
+        const route = type.revisions(f.item);
+        const [omitted, explicit, asc] = await Promise.all([
+          t.client.get(route),
+          t.client.get(route, { query: { order: 'desc', orderby: 'date', page: 1 } }),
+          t.client.get(route, { query: { order: 'asc', orderby: 'date' } }),
+        ]);
+        for (const [res, what] of [[omitted, ''], [explicit, '?order=desc&orderby=date&page=1'], [asc, '?order=asc&orderby=date']] as const)
+          if (res.status !== 200 || !Array.isArray(res.body)) t.fail(whyNotAccepted(res, `GET ${route}${what}`));
+        const ids = (res: { body: any[] }) => res.body.map((r: any) => r?.id);
+        if (ids(omitted).length < 3) t.skip(`not observable: ${ids(omitted).length} revisions listed ${setup.skipped() ? `of the site's ${type.noun} ${f.item}` : 'after three updates'} (three with distinct dates are needed)`);
+        // The two orders list different revisions: a revision is missing from a list, so the order cannot be judged.
+        const set = (res: { body: any[] }) => JSON.stringify([...ids(res)].sort());
+        if (set(asc) !== set(explicit))
+          t.dependsOn(`cms.${type.name}.revisions.created-on-update`, `order=asc lists revisions ${ids(asc).join(',')}, order=desc ${ids(explicit).join(',')}: not the same revisions, so a revision is missing from a list and the order cannot be judged`);
+        if (JSON.stringify(ids(asc)) !== JSON.stringify([...ids(explicit)].reverse())) t.fail(`order=asc does not reverse order=desc (${ids(asc).join(',')} vs ${ids(explicit).join(',')}): the order cannot be observed`);
+        if (JSON.stringify(ids(omitted)) !== JSON.stringify(ids(explicit))) t.fail(`without order, orderby and page the revisions are listed ${ids(omitted).join(',')}; with order=desc, orderby=date, page=1 ${ids(explicit).join(',')}`);
+      });
     },
     { concurrent: true },
   );
 
   const targets = [
     { name: 'revisions.item.read', path: type.paths.revision, what: 'revision' as const, route: (f: Fx, id: number) => type.revision(f.item, id) },
-    { name: 'autosaves.collection.list', path: type.paths.autosaves, what: 'autosave' as const, route: (f: Fx) => type.autosaves(f.item) },
-    { name: 'autosaves.item.read', path: type.paths.autosave, what: 'autosave' as const, route: (f: Fx, id: number) => type.autosave(f.item, id) },
+    { name: 'autosaves.collection.list', path: type.paths.autosaves, what: 'autosave' as const, route: (f: Fx) => type.autosaves(f.autosaveParent ?? f.item) },
+    { name: 'autosaves.item.read', path: type.paths.autosave, what: 'autosave' as const, route: (f: Fx, id: number) => type.autosave(f.autosaveParent ?? f.item, id) },
   ];
   for (const sub of targets) {
     behaviour(
@@ -150,15 +190,16 @@ export function defineSubroutes(type: PostType): void {
       },
       async (t: BehaviourContext) => {
         t.requireCredentials();
-        const f = setup.get(t);
-        const route = sub.route(f, need(t, f, sub.what));
-        const [omitted, ...answers] = await Promise.all([t.client.get(route), ...CONTEXTS.map((context) => t.client.get(route, { query: { context } }))]);
-        CONTEXTS.forEach((context, i) => expectControlAccepted(t, answers[i]!, `GET ${route}?context=${context}`, 'context=bogus'));
-        const bogus = await t.client.get(route, { query: { context: 'bogus' }, invalid: ['context'] });
-        if (ok(bogus.status) || bogus.status >= 500) t.fail(`GET ${route}?context=bogus answered ${answerOf(bogus)}; context takes view, embed or edit`);
-        if (!ok(omitted!.status)) t.fail(whyNotAccepted(omitted!, `GET ${route}`));
-        const view = answers[CONTEXTS.indexOf('view')]!;
-        if (omitted!.text !== view.text) t.fail(`GET ${route} without context differs from context=view (context defaults to view): ${omitted!.text.slice(0, 120)} vs ${view.text.slice(0, 120)}`);
+        await withFx(t, async (f) => {
+          const route = sub.route(f, need(t, f, sub.what));
+          const [omitted, ...answers] = await Promise.all([t.client.get(route), ...CONTEXTS.map((context) => t.client.get(route, { query: { context } }))]);
+          CONTEXTS.forEach((context, i) => expectControlAccepted(t, answers[i]!, `GET ${route}?context=${context}`, 'context=bogus'));
+          const bogus = await t.client.get(route, { query: { context: 'bogus' }, invalid: ['context'] });
+          if (ok(bogus.status) || bogus.status >= 500) t.fail(`GET ${route}?context=bogus answered ${answerOf(bogus)}; context takes view, embed or edit`);
+          if (!ok(omitted!.status)) t.fail(whyNotAccepted(omitted!, `GET ${route}`));
+          const view = answers[CONTEXTS.indexOf('view')]!;
+          if (omitted!.text !== view.text) t.fail(`GET ${route} without context differs from context=view (context defaults to view): ${omitted!.text.slice(0, 120)} vs ${view.text.slice(0, 120)}`);
+        });
       },
       { concurrent: true },
     );
