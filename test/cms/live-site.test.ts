@@ -38,7 +38,8 @@ describe('a read-only run on a live site: the site\'s own content, while an edit
       const bad = results.behaviours.filter((b) => b.status === 'failed' || (b.status === 'error' && b.failureKind !== 'target'));
       expect(bad.map((b) => `${b.id}: ${b.reason}`)).toEqual([]);
       expect(run.stats!.byMethod).toEqual({ GET: run.stats!.total });
-      expect(results.behaviours.length).toBe(269);
+      // Every core behaviour was selected (269 when issue 35 set these figures; more since).
+      expect(results.behaviours.length).toBeGreaterThanOrEqual(269);
       expect(ran(results)).toBeGreaterThanOrEqual(least);
       // Each read behaviour that ran without fixtures says which of the site's items it used.
       const onSite = results.behaviours.filter((b) => b.subjects?.source === 'site');
