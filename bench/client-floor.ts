@@ -1,7 +1,7 @@
 /**
  * The floor of any client built on undici (the project's HTTP library): the GET requests of a run
  * (its events.ndjson), sent again as they were, 4 at a time through an Agent like the suite's
- * client (src/client.ts), each body read as text and nothing else done: no check, no JSON, no
+ * client (src/http/client.ts), each body read as text and nothing else done: no check, no JSON, no
  * vitest, no log. Reads only, so the site is not changed. Prints, as one JSON line, how many were
  * sent and the CPU this process spent sending them (its start-up excluded); bench/run.ts reads the
  * PHP server's CPU for the same requests, so the ratio of the two is the least cms-conformance CPU
@@ -10,7 +10,7 @@
  *   TARGET_USER=… TARGET_APP_PASSWORD=… tsx bench/client-floor.ts <events.ndjson> <base URL>
  */
 import { readFileSync } from 'node:fs';
-import { Agent, request } from '../src/http.ts';
+import { Agent, request } from '../src/http/undici.ts';
 
 const [eventsFile, base] = process.argv.slice(2);
 if (!eventsFile || !base) {

@@ -56,17 +56,17 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { safeBody } from '../src/events.ts';
-import { Client } from '../src/client.ts';
-import { restoreSiteState, snapshotSiteState } from '../src/site-state.ts';
+import { safeBody } from '../src/core/events.ts';
+import { Client } from '../src/http/client.ts';
+import { restoreSiteState, snapshotSiteState } from '../src/run/site-state.ts';
 import type { BehaviourResult, Results } from '../schemas/results.ts';
 import { groupDeviations } from '../schemas/deviations.ts';
 import { getProfile } from '../schemas/profiles.ts';
 import { allFaults } from '../faults/index.ts';
 import { family, indexReaders, keyOf, planFor, recorder, touches, type Baseline, type Plan, type Recorded } from './fault-scope.ts';
 import { matchesCaughtBy } from '../faults/proxy.ts';
-import { bootHost, type Host } from '../src/hosts.ts';
-import { InProcessRunner, onlyFor, type ProofTarget } from '../src/proof.ts';
+import { bootHost, type Host } from '../src/proof/hosts.ts';
+import { InProcessRunner, onlyFor, type ProofTarget } from '../src/proof/proof.ts';
 
 const { values } = parseArgs({
   options: {

@@ -17,10 +17,10 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { ShardFile } from '../src/fleet.ts';
+import type { ShardFile } from '../src/fleet/fleet.ts';
 import type { Counts } from '../schemas/results.ts';
 import type { FleetReport } from '../reporters/fleet.ts';
-import { PKG_ROOT } from '../src/paths.ts';
+import { PKG_ROOT } from '../src/core/paths.ts';
 import { startSimulatedFleet } from './fleet-sim.ts';
 import { timedCli, type Measured } from './measure.ts';
 

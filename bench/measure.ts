@@ -2,7 +2,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, exec, type ExecOptions } from '../src/cli-process.ts';
+import { BIN, exec, type ExecOptions } from '../src/proof/cli-process.ts';
 
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 

@@ -24,7 +24,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Results } from '../schemas/results.ts';
-import { PKG_ROOT } from '../src/paths.ts';
+import { PKG_ROOT } from '../src/core/paths.ts';
 
 const { values } = parseArgs({ options: { 'no-slim': { type: 'boolean' }, 'skip-native': { type: 'boolean' } } });
 

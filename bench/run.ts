@@ -29,8 +29,8 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Results } from '../schemas/results.ts';
-import { bootHost, bootShAvailable, type Host } from '../src/hosts.ts';
-import { PKG_ROOT } from '../src/paths.ts';
+import { bootHost, bootShAvailable, type Host } from '../src/proof/hosts.ts';
+import { PKG_ROOT } from '../src/core/paths.ts';
 import { startSimulatedFleet } from './fleet-sim.ts';
 import { requestsByRoute, requestsInAll, timed, timedCli } from './measure.ts';
 

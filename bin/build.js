@@ -43,7 +43,7 @@ export function sourceKey(root = ROOT) {
 
 /**
  * Every module keeps its own source file's `import.meta.url`, as when run from its source: the
- * package root (src/paths.ts) and the PHP scripts beside targets/wordpress/*.ts are found from it.
+ * package root (src/core/paths.ts) and the PHP scripts beside targets/wordpress/*.ts are found from it.
  */
 const sourceUrls = {
   name: 'source-import-meta-url',
@@ -60,7 +60,7 @@ async function buildInto(dir) {
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   try {
     await build({
-      entryPoints: { cli: join(ROOT, 'src/cli.ts') },
+      entryPoints: { cli: join(ROOT, 'src/cli/main.ts') },
       outdir: tmp,
       bundle: true,
       // Commands load what they need when they need it (the reference server, WordPress, fleets).
@@ -104,5 +104,5 @@ export async function loadCli() {
   if (entry) return import(pathToFileURL(entry).href);
   const { register } = await import('tsx/esm/api');
   register();
-  return import('../src/cli.ts');
+  return import('../src/cli/main.ts');
 }

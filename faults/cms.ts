@@ -436,7 +436,7 @@ const writeFaults: Fault[] = [
     if (body.content === undefined) body.content = empty;
     if (body.excerpt === undefined) body.excerpt = empty;
   }),
-  // The fixtures of password.protects and password.query verify themselves (src/fixtures.ts): those
+  // The fixtures of password.protects and password.query verify themselves (src/sdk/fixtures.ts): those
   // skip, depending on fields.create-stored, which owns "create stores the password".
   bodyRewrite('cms.password-dropped', 'ignores the password of posts and pages on write', [...perType('fields.create-stored'), ...perType('fields.update-stored')], isWrite, (body) => {
     delete body.password;
@@ -758,7 +758,7 @@ function argUnsupported(arg: string): Fault {
 
 const deviationFaults: Fault[] = [
   // A server without autosaves (issue 34): a documented route missing is one deviation of that
-  // route (disc.route.*); every behaviour that needs it skips, naming it (src/behaviour.ts).
+  // route (disc.route.*); every behaviour that needs it skips, naming it (src/sdk/behaviour.ts).
   {
     id: 'cms.autosaves-missing',
     title: 'has no autosave routes: neither advertised in the index nor served (404 rest_no_route)',
@@ -787,7 +787,7 @@ const deviationFaults: Fault[] = [
   }),
   // A create that ignores status: every new post or page is a draft (WordPress's default).
   // Owner: write.statuses (create stores every write status); every other behaviour's fixtures are
-  // checked when made (src/fixtures.ts verifyStored), so those skip, depending on it.
+  // checked when made (src/sdk/fixtures.ts verifyStored), so those skip, depending on it.
   bodyRewrite(
     'cms.create-ignores-status',
     'ignores status on create: every new post or page is a draft',

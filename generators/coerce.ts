@@ -11,7 +11,7 @@
  *
  * Coercions modelled:
  * - every query value reaches the server as a string or a map (`a[k]=`): an array is sent as one
- *   comma list (`a=1,2`, src/client.ts serializeQuery), which the server splits again; an array
+ *   comma list (`a=1,2`, src/http/client.ts serializeQuery), which the server splits again; an array
  *   whose items a comma list cannot carry (an item holding a comma or white space, a nested list)
  *   is not sent at all, so it is `ambiguous` here and never generated;
  * - boolean: "true", "false", "1", "0" in any case;
@@ -21,7 +21,7 @@
  * - string: anything.
  */
 import type { ArgSpec, DeclaredType } from '../schemas/types.ts';
-import type { QueryValue } from '../src/client.ts';
+import type { QueryValue } from '../src/http/client.ts';
 
 export type Verdict = 'valid' | 'invalid' | 'ambiguous';
 
@@ -29,7 +29,7 @@ export type Verdict = 'valid' | 'invalid' | 'ambiguous';
 export type Wire = { kind: 'absent' } | { kind: 'string'; value: string } | { kind: 'list'; items: Wire[] } | { kind: 'map'; entries: [string, Wire][] };
 
 /**
- * The wire form of a query value, as src/client.ts serialises it: an array as one comma list
+ * The wire form of a query value, as src/http/client.ts serialises it: an array as one comma list
  * (`a=1,2`; the empty array `a=`), an object as `o[k]=v`. An array whose items one comma list
  * cannot carry (serializeQuery refuses it) stays a `list`: nothing a server receives.
  */

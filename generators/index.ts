@@ -14,7 +14,7 @@ import type { Faker } from '@faker-js/faker';
 import { faker as enFaker } from '@faker-js/faker/locale/en';
 import fc from 'fast-check';
 import type { ArgSpec, DeclaredType } from '../schemas/types.ts';
-import type { QueryValue } from '../src/client.ts';
+import type { QueryValue } from '../src/http/client.ts';
 import { coerceLikeWordPress } from './coerce.ts';
 
 export { coerceLikeWordPress, type Verdict } from './coerce.ts';
@@ -94,7 +94,7 @@ export function validArb(arg: ArgSpec): fc.Arbitrary<QueryValue> {
       // Printable ASCII; a plain string argument accepts any string.
       return fc.string({ maxLength: 12 });
     case 'array': {
-      // Text items one comma list can carry (src/wire.ts serializeQuery): no comma, no white space.
+      // Text items one comma list can carry (src/http/wire.ts serializeQuery): no comma, no white space.
       const item = (arg.items ? validArb(arg.items) : fc.constant<QueryValue>('1')).filter((v) => typeof v !== 'string' || !/[\s,]/.test(v));
       const max = Math.min(MAX_LIST, arg.maxItems ?? MAX_LIST);
       return arg.uniqueItems ? fc.uniqueArray(item, { maxLength: max, selector: (v) => JSON.stringify(v) }) : fc.array(item, { maxLength: max });

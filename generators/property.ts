@@ -18,8 +18,8 @@
  * replaying again, the behaviour ends as a target error that says so, never as a failure.
  */
 import fc from 'fast-check';
-import { targetTrouble, type BehaviourContext } from '../src/behaviour.ts';
-import { TargetError } from '../src/errors.ts';
+import { targetTrouble, type BehaviourContext } from '../src/sdk/behaviour.ts';
+import { TargetError } from '../src/core/errors.ts';
 import { mixSeed, propertyParams } from './index.ts';
 
 export interface PropertyOptions<T> {

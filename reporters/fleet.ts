@@ -5,7 +5,7 @@
  * spamfilter.stats.path") and the sites grouped by the set of
  * deviations they have. Built from results alone (schemas/results.ts), one site at a time, so
  * that merging thousands of sites keeps only a compact matrix in memory; `cms-conformance merge`
- * (src/fleet-merge.ts) finds the shard outputs, merges the parts of each site and writes what
+ * (src/fleet/merge.ts) finds the shard outputs, merges the parts of each site and writes what
  * this builds (fleet.json, and fleet.html / fleet.md rendered from it).
  */
 import {

@@ -1,6 +1,6 @@
 /**
  * Catalog descriptors (schemas/types.ts) as JSON Schema, for the OpenAPI document of
- * `cms-conformance openapi` (src/openapi.ts): an arg (query parameter, body property, path
+ * `cms-conformance openapi` (src/openapi/build.ts): an arg (query parameter, body property, path
  * segment) with what the catalog states of it, a documented field with its contexts. Pure data
  * transformation; attributes the catalog does not state are left out.
  */

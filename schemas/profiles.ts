@@ -11,7 +11,7 @@
  * work on concrete paths ('/cms/v2/posts/5'), documented shapes ('/cms/v2/posts/<id>') and
  * index keys ('/wp/v2/posts/(?P<id>[\d]+)').
  */
-import wp from '../schemas/profiles/wordpress.json' with { type: 'json' };
+import wp from './profiles/wordpress.json' with { type: 'json' };
 
 export type ProfileName = 'spec' | 'wordpress';
 

@@ -310,7 +310,7 @@ export interface Results {
   site?: string;
   /** The share of a sharded run (`--shard i/n`) this file holds; absent for a whole run. */
   shard?: ShardInfo;
-  /** Present when the run stopped before every selected behaviour ended (src/stop.ts). */
+  /** Present when the run stopped before every selected behaviour ended (src/run/stop.ts). */
   incomplete?: Incomplete;
   /**
    * How noisy the target was (retries, requests given up, oversized answers) over the

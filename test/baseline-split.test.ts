@@ -1,7 +1,7 @@
-/** Baseline entries that name a behaviour ID from before a split cover its parts (src/baseline.ts, src/discovery.ts). */
+/** Baseline entries that name a behaviour ID from before a split cover its parts (src/run/baseline.ts, src/sdk/discovery.ts). */
 import { describe, expect, it } from 'vitest';
-import { applyBaseline, baselineFromResults } from '../src/baseline.ts';
-import { formerBehaviourId, splitBehaviourIds } from '../src/discovery.ts';
+import { applyBaseline, baselineFromResults } from '../src/run/baseline.ts';
+import { formerBehaviourId, splitBehaviourIds } from '../src/sdk/discovery.ts';
 import type { Status } from '../schemas/results.ts';
 
 const result = (id: string, status: Status) => ({ id, status, level: 'MUST' as const, reason: status === 'failed' ? `${id} deviates` : undefined });

@@ -2,7 +2,7 @@
  * The behaviours as declared, and the committed catalogue of them (conformance/behaviours.yaml):
  * - IDs are unique and well-formed, levels known, and every behaviour says where it is declared
  *   (location "path:line", in the area's folder);
- * - the IDs that baselines may still name from before a split (src/discovery.ts
+ * - the IDs that baselines may still name from before a split (src/sdk/discovery.ts
  *   splitBehaviourIds) are no longer declared, and every part they stand for is;
  * - the committed catalogue is exactly what the declarations and the named faults give. After
  *   adding or changing behaviours or faults: `npm run catalogue`, and commit the file.
@@ -11,9 +11,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CATALOGUE_COMMAND, CATALOGUE_FILE, renderCatalogue, type CatalogueEntry } from '../conformance/catalogue.ts';
-import { splitBehaviourIds } from '../src/discovery.ts';
-import type { ListedBehaviour } from '../src/runner.ts';
-import { SUITE_AREAS } from '../src/suite-files.ts';
+import { splitBehaviourIds } from '../src/sdk/discovery.ts';
+import type { ListedBehaviour } from '../src/run/runner.ts';
+import { SUITE_AREAS } from '../src/engine/suite-files.ts';
 import { runCli } from './helpers/cli.ts';
 
 describe('behaviours', async () => {

@@ -4,8 +4,8 @@
  * or hangs, tells target trouble apart from its own bugs, and still cleans up.
  */
 import { describe, expect, it } from 'vitest';
-import { Client } from '../src/client.ts';
-import { listTagged } from '../src/fixtures.ts';
+import { Client } from '../src/http/client.ts';
+import { listTagged } from '../src/sdk/fixtures.ts';
 import { getProfile } from '../schemas/profiles.ts';
 import { startFaultProxy } from '../faults/proxy.ts';
 import { runCli } from './helpers/cli.ts';

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedDeclared, expandSuiteGlobs } from '../src/declared.ts';
-import { suiteFiles } from '../src/suite-files.ts';
+import { cachedDeclared, expandSuiteGlobs } from '../src/engine/declared.ts';
+import { suiteFiles } from '../src/engine/suite-files.ts';
 import { runCli } from './helpers/cli.ts';
 import { serveIndex } from './helpers/index-server.ts';
 

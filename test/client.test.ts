@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client, RateLimiter, curlFor, retryAfterMs, routeUrl, serializeQuery } from '../src/client.ts';
-import { TargetError } from '../src/errors.ts';
-import { textFields } from '../src/wire.ts';
+import { Client, RateLimiter, curlFor, retryAfterMs, routeUrl, serializeQuery } from '../src/http/client.ts';
+import { TargetError } from '../src/core/errors.ts';
+import { textFields } from '../src/http/wire.ts';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {

@@ -5,7 +5,7 @@
  */
 import type { TestCase } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
-import { behaviourResults } from '../src/collect.ts';
+import { behaviourResults } from '../src/engine/collect.ts';
 import type { Results } from '../schemas/results.ts';
 
 function testCase(id: string, state: string, mode: 'run' | 'skip' | 'todo' = 'run', extra: Record<string, unknown> = {}): TestCase {

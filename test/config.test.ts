@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { helpRows, isLoopback, joinNegativeValues, optionsHelp, parseFlags, redactConfig, resolveConfig } from '../src/config.ts';
-import { UsageError } from '../src/errors.ts';
+import { helpRows, isLoopback, joinNegativeValues, optionsHelp, parseFlags, redactConfig, resolveConfig } from '../src/core/config.ts';
+import { UsageError } from '../src/core/errors.ts';
 
 const emptyDir = () => mkdtempSync(join(tmpdir(), 'cmsc-cfg-'));
 

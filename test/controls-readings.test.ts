@@ -5,10 +5,10 @@
  * route by the target's own answer to a route that does not exist (asked once in the setup).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Response } from '../src/client.ts';
-import { isValidationError, namesParam, noRoute, sameRefusal } from '../src/controls.ts';
-import { setNoRouteAnswer } from '../src/no-route.ts';
-import { isApplicationError } from '../src/transient.ts';
+import type { Response } from '../src/http/client.ts';
+import { isValidationError, namesParam, noRoute, sameRefusal } from '../src/sdk/controls.ts';
+import { setNoRouteAnswer } from '../src/core/no-route.ts';
+import { isApplicationError } from '../src/http/transient.ts';
 import { namedParams } from '../suites/extensions/support.ts';
 
 const res = (status: number, body?: unknown): Response => ({ status, headers: {}, body, text: JSON.stringify(body ?? null), durationMs: 1, exchange: {} as Response['exchange'] });

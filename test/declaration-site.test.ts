@@ -1,9 +1,9 @@
 /**
- * The declaration site of a behaviour (src/declaration-site.ts): the source line of the caller,
+ * The declaration site of a behaviour (src/sdk/declaration-site.ts): the source line of the caller,
  * found once per position in the code as run and then from the thread's cache.
  */
 import { describe, expect, it } from 'vitest';
-import { siteOfCaller } from '../src/declaration-site.ts';
+import { siteOfCaller } from '../src/sdk/declaration-site.ts';
 
 function declare(): string | undefined {
   return siteOfCaller(declare);

@@ -1,5 +1,5 @@
 /**
- * The cache of declared behaviours (src/declared.ts): a suite file that a run did not get to
+ * The cache of declared behaviours (src/engine/declared.ts): a suite file that a run did not get to
  * collect (a run cut short by SIGINT reports it with no tests) is not recorded as declaring
  * nothing, else a later `--only` would be refused as selecting none.
  */
@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestModule } from 'vitest/node';
-import { cachedDeclared, idsPattern, recordDeclared, selectDeclared, type Declared } from '../src/declared.ts';
-import { PKG_ROOT } from '../src/paths.ts';
+import { cachedDeclared, idsPattern, recordDeclared, selectDeclared, type Declared } from '../src/engine/declared.ts';
+import { PKG_ROOT } from '../src/core/paths.ts';
 
 const moduleOf = (file: string, ids: string[]) =>
   ({

@@ -1,13 +1,13 @@
 /**
  * "depends on" holds at run level (issue 34): a skip that names an owner which passed in the same
- * run is a failure of the skipping behaviour, in a run's results (src/collect.ts) and in results
- * merged from shards (src/fleet-merge.ts); a skip whose owner failed, skipped, errored or did not
+ * run is a failure of the skipping behaviour, in a run's results (src/engine/collect.ts) and in results
+ * merged from shards (src/fleet/merge.ts); a skip whose owner failed, skipped, errored or did not
  * run stays a skip.
  */
 import type { TestCase, TestModule } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
-import { buildResults } from '../src/collect.ts';
-import { mergeSiteResults } from '../src/fleet-merge.ts';
+import { buildResults } from '../src/engine/collect.ts';
+import { mergeSiteResults } from '../src/fleet/merge.ts';
 import { reconcileDependencies } from '../schemas/dependencies.ts';
 import type { BehaviourResult, Results } from '../schemas/results.ts';
 

@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aboutCredentials, type Results } from '../schemas/results.ts';
-import { InProcessRunner } from '../src/proof.ts';
+import { InProcessRunner } from '../src/proof/proof.ts';
 import { namedDialects, type Dialect } from '../targets/reference/dialect.ts';
 import { startReferenceServer } from '../targets/reference/index.ts';
 

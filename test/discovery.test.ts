@@ -10,7 +10,7 @@ import {
   segmentMatches,
   segmentSamples,
   siteAddress,
-} from '../src/discovery.ts';
+} from '../src/sdk/discovery.ts';
 import { endpointById } from '../schemas/catalog/index.ts';
 import { routeKeyRegex } from '../schemas/route-keys.ts';
 import type { IndexFieldSpec } from '../schemas/types.ts';

@@ -4,8 +4,8 @@
  * and everything when the target does not take the batch, is deleted on its own.
  */
 import { describe, expect, it } from 'vitest';
-import type { Client } from '../src/client.ts';
-import { Fixtures } from '../src/fixtures.ts';
+import type { Client } from '../src/http/client.ts';
+import { Fixtures } from '../src/sdk/fixtures.ts';
 
 type Sent = { method: string; route: string; body?: any };
 

@@ -1,11 +1,11 @@
 /**
- * Fixtures verify themselves (src/fixtures.ts verifyStored): the fields a fixture was created with
+ * Fixtures verify themselves (src/sdk/fixtures.ts verifyStored): the fields a fixture was created with
  * are checked in the create answer (a read back only when the answer lacks one); a field the target
  * did not store names the behaviour that owns storing it.
  */
 import { describe, expect, it } from 'vitest';
-import type { Client } from '../src/client.ts';
-import { FixtureError, storedFieldOwner, verifyStored } from '../src/fixtures.ts';
+import type { Client } from '../src/http/client.ts';
+import { FixtureError, storedFieldOwner, verifyStored } from '../src/sdk/fixtures.ts';
 
 /** A client double that answers GETs with `item` and counts them. */
 function reader(item: unknown): Client & { reads: number } {

@@ -17,7 +17,7 @@ import { startReferenceServer } from '../targets/reference/index.ts';
 import { BIN, exec, runCli } from './helpers/cli.ts';
 import { PLUGIN_TARGET_AVAILABLE, PLUGIN_TARGET_MISSING, bootPluginTarget } from './helpers/plugin-target.ts';
 
-/** What a message names when the target had trouble (src/client.ts). */
+/** What a message names when the target had trouble (src/http/client.ts). */
 const TROUBLE = /answered 5\d\d|answered 429|HTML page|no response within|failed( \(\d+ attempts\))?: [A-Z_]+|over the --max-body|transient trouble/;
 
 /** The network: one request in twenty an HTML 502 (after the application did the work), one in fifty held 3 s. */

@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { parseFlags, resolveConfig } from '../src/config.ts';
-import { parseTargets } from '../src/fleet.ts';
-import { parseShard } from '../src/shard.ts';
+import { parseFlags, resolveConfig } from '../src/core/config.ts';
+import { parseTargets } from '../src/fleet/fleet.ts';
+import { parseShard } from '../src/core/shard.ts';
 import { ROOT } from './helpers/cli.ts';
 
 const EXAMPLES = join(ROOT, 'examples');

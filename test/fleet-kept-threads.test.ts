@@ -1,5 +1,5 @@
 /**
- * The worker threads a fleet engine keeps from one site to the next (src/kept-threads.ts): which
+ * The worker threads a fleet engine keeps from one site to the next (src/engine/kept-threads.ts): which
  * threads are kept, and, on real runs against reference sites, that a site run on kept threads has
  * exactly the verdicts of the same site run on vitest's own threads (which end with every run), and
  * that the runs after the first take the kept threads instead of starting new ones; and that a
@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../src/config.ts';
-import { KeptThreads, MAX_RUNS_PER_THREAD } from '../src/kept-threads.ts';
-import { runConformance, SuiteEngine } from '../src/runner.ts';
+import { resolveConfig } from '../src/core/config.ts';
+import { KeptThreads, MAX_RUNS_PER_THREAD } from '../src/engine/kept-threads.ts';
+import { runConformance, SuiteEngine } from '../src/run/runner.ts';
 import { startReferenceSites, type ReferenceSites } from '../targets/reference/multi.ts';
 import type { Results } from '../schemas/results.ts';
-import type { ShardFile } from '../src/fleet.ts';
+import type { ShardFile } from '../src/fleet/fleet.ts';
 import { startSimulatedFleet } from '../bench/fleet-sim.ts';
 import { BIN, ROOT } from './helpers/cli.ts';
 

@@ -2,7 +2,7 @@
  * The OpenAPI document read by real OpenAPI tools:
  * - @apidevtools/swagger-parser validates both profiles as OpenAPI 3.1: the wordpress one as
  *   `cms-conformance openapi` writes it (the command in a child process, YAML, with the
- *   behaviours `list` reads), the spec one as src/openapi.ts builds it;
+ *   behaviours `list` reads), the spec one as src/openapi/build.ts builds it;
  * - Prism (@stoplight/prism-cli) as a validating proxy in front of the reference server while
  *   the suite's post, site-index and anonymous-access behaviours run: the reference server's
  *   answers break the document nowhere, every behaviour still passes through the proxy, and
@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildOpenApi, X } from '../src/openapi.ts';
+import { buildOpenApi, X } from '../src/openapi/build.ts';
 import { startReferenceServer, type ReferenceServer } from '../targets/reference/index.ts';
 import { runCli } from './helpers/cli.ts';
 import { runSuite } from './helpers/harness.ts';

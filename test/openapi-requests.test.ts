@@ -7,7 +7,7 @@
  * test/package.e2e.test.ts (its events log).
  */
 import { describe, expect, it } from 'vitest';
-import { buildOpenApi } from '../src/openapi.ts';
+import { buildOpenApi } from '../src/openapi/build.ts';
 import { checkRun, describeFailure, RequestChecker, type RequestToCheck } from './helpers/openapi-requests.ts';
 
 const doc = buildOpenApi({ profile: 'spec' });

@@ -1,5 +1,5 @@
 /**
- * `cms-conformance openapi` (src/openapi.ts), in process (the validator and Prism:
+ * `cms-conformance openapi` (src/openapi/build.ts), in process (the validator and Prism:
  * test/openapi-prism.e2e.test.ts): every catalog item (schemas/coverage.ts catalogItems: routes x methods, path
  * parameters, allow_batch, arg x stated attribute, field x context, settings, modules, ...)
  * is found in the document with what the catalog states of it (and the check is shown to fail
@@ -12,8 +12,8 @@ import { catalog } from '../schemas/catalog/index.ts';
 import { catalogItems } from '../schemas/coverage.ts';
 import { getProfile, type Profile, type ProfileName } from '../schemas/profiles.ts';
 import type { ArgSpec, FieldSpec, RouteSpec } from '../schemas/types.ts';
-import { parseOpenApiFlags, renderOpenApi } from '../src/openapi-command.ts';
-import { buildOpenApi, openApiPath, X } from '../src/openapi.ts';
+import { parseOpenApiFlags, renderOpenApi } from '../src/cli/openapi.ts';
+import { buildOpenApi, openApiPath, X } from '../src/openapi/build.ts';
 import { createReferenceHandler, listenHttp } from '../targets/reference/index.ts';
 
 type Doc = Record<string, any>;

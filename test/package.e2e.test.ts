@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApi } from '../src/openapi.ts';
+import { buildOpenApi } from '../src/openapi/build.ts';
 import { ROOT, exec } from './helpers/cli.ts';
 import { checkRun, describeFailure, OUTSIDE_THE_DOCUMENT } from './helpers/openapi-requests.ts';
 
@@ -36,7 +36,7 @@ describe('installed as a dev dependency', () => {
       .trim()
       .split('\n')
       .map((f) => f.replace(/^package\//, ''));
-    for (const needed of ['bin/cms-conformance.js', 'src/cli.ts', 'src/progress.ts', 'schemas/results.schema.json', 'reporters/html.ts', 'src/serve.ts', 'targets/wordpress/router.php', 'faults/index.ts', 'README.md'])
+    for (const needed of ['bin/cms-conformance.js', 'src/cli/main.ts', 'src/run/progress.ts', 'schemas/results.schema.json', 'reporters/html.ts', 'src/cli/serve.ts', 'targets/wordpress/router.php', 'faults/index.ts', 'README.md'])
       expect(files, needed).toContain(needed);
     expect(files.some((f) => f.startsWith('suites/') && f.endsWith('.spec.ts'))).toBe(true);
     for (const f of files) expect(f, f).not.toMatch(/^(test|bench|\.ci|reports|node_modules)\/|^vitest\.config\.ts$|\.tgz$/);

@@ -1,11 +1,11 @@
 /**
- * The progress shown while a run goes (src/progress.ts): done of total per namespace, requests,
+ * The progress shown while a run goes (src/run/progress.ts): done of total per namespace, requests,
  * elapsed and an estimate, failures as they happen; a live line on a terminal, a line every few
  * seconds elsewhere, nothing with quiet.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestCase, TestModule, TestSpecification } from 'vitest/node';
-import { ProgressReporter, clock, type ProgressStream } from '../src/progress.ts';
+import { ProgressReporter, clock, type ProgressStream } from '../src/run/progress.ts';
 
 type Fake = { id: string; ns: string; state: 'passed' | 'failed' | 'skipped'; kind?: 'conformance' | 'target' | 'harness'; message?: string; requests?: number; mode?: 'run' | 'skip' };
 

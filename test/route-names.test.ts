@@ -1,7 +1,7 @@
-/** Messages quote the route the target was sent, with the documented name beside it (src/route-names.ts). */
+/** Messages quote the route the target was sent, with the documented name beside it (src/sdk/route-names.ts). */
 import { describe, expect, it } from 'vitest';
 import { getProfile } from '../schemas/profiles.ts';
-import { withTargetRoutes } from '../src/route-names.ts';
+import { withTargetRoutes } from '../src/sdk/route-names.ts';
 
 const wp = getProfile('wordpress');
 

@@ -5,10 +5,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writePolicy } from '../src/runner.ts';
-import { resolveConfig } from '../src/config.ts';
-import { Client } from '../src/client.ts';
-import { listTagged } from '../src/fixtures.ts';
+import { writePolicy } from '../src/run/runner.ts';
+import { resolveConfig } from '../src/core/config.ts';
+import { Client } from '../src/http/client.ts';
+import { listTagged } from '../src/sdk/fixtures.ts';
 import { getProfile } from '../schemas/profiles.ts';
 import { runSuite, sharedWordPress } from './helpers/harness.ts';
 import { startReferenceServer } from '../targets/reference/index.ts';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultById } from '../faults/index.ts';
 import type { Fault } from '../faults/proxy.ts';
-import { bootHost, runSelftest, selftestMarkdown, type Host } from '../src/selftest.ts';
+import { bootHost, runSelftest, selftestMarkdown, type Host } from '../src/cli/selftest.ts';
 import { runCli } from './helpers/cli.ts';
 
 describe('selftest', () => {

@@ -1,5 +1,5 @@
 /**
- * The net under the behaviours' own restores (src/site-state.ts): settings a run changed besides
+ * The net under the behaviours' own restores (src/run/site-state.ts): settings a run changed besides
  * what it wrote (Jetpack's module side effects) are written back as they were. On the real 7.1
  * site a `^(suite|spamfilter)\.` run left gravatar_disable_hovercards "disabled" and
  * wpcom_publish_posts_with_markdown true without it; with it, the settings read as before the run.
@@ -7,8 +7,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client } from '../src/client.ts';
-import { SETTINGS_ROUTES, describeRestored, restoreSiteState, snapshotSiteState } from '../src/site-state.ts';
+import { Client } from '../src/http/client.ts';
+import { SETTINGS_ROUTES, describeRestored, restoreSiteState, snapshotSiteState } from '../src/run/site-state.ts';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {

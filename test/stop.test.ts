@@ -1,7 +1,7 @@
-/** When a run decides that its target stopped answering for good (src/stop.ts TargetWatch), and the exit codes of a stopped run. */
+/** When a run decides that its target stopped answering for good (src/run/stop.ts TargetWatch), and the exit codes of a stopped run. */
 import { describe, expect, it } from 'vitest';
 import type { TestCase } from 'vitest/node';
-import { TargetWatch, signalExitCode } from '../src/stop.ts';
+import { TargetWatch, signalExitCode } from '../src/run/stop.ts';
 import { exitCodeFor, type BehaviourResult } from '../schemas/results.ts';
 
 /** A finished behaviour as the watch sees it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUITE_AREAS, suiteFiles, workerConcurrency, workerCount } from '../src/suite-files.ts';
+import { SUITE_AREAS, suiteFiles, workerConcurrency, workerCount } from '../src/engine/suite-files.ts';
 import { runCli } from './helpers/cli.ts';
 
 describe('suite workers', () => {

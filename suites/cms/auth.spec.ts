@@ -5,16 +5,16 @@
  * the state back, and every refusal has its positive control: the same request with the
  * configured credentials is accepted (a route that refuses everything proves nothing).
  */
-import { behaviour, fixtures, type BehaviourContext } from '../../src/behaviour.ts';
+import { behaviour, fixtures, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import { postTypes, SPEC_AUTH, type PostType } from './lib/collections.ts';
-import type { Response } from '../../src/client.ts';
-import { answerOf, expectControlAccepted, noRoute, whyNotAccepted } from '../../src/controls.ts';
+import type { Response } from '../../src/http/client.ts';
+import { answerOf, expectControlAccepted, noRoute, whyNotAccepted } from '../../src/sdk/controls.ts';
 import { expectIncludeHonoured, idsOf, textOf, tokenMatches } from './lib/items.ts';
 import { describeItems, hidden, itemSubjects, observable, onSite, publishedOrSkip, settledOrder, type SiteItem } from './lib/sample.ts';
 import { eachType, fileSetup } from './lib/setup.ts';
 import { cmsDecl } from './lib/declare.ts';
 import { readAfter, readBefore, type Primed } from './lib/read-back.ts';
-import { textFields } from '../../src/wire.ts';
+import { textFields } from '../../src/http/wire.ts';
 
 interface Data {
   item: number;

@@ -3,15 +3,15 @@
  * list and read as documented. An autosave belongs to its parent (parent) and has its own id.
  * Published items are used: WordPress updates a draft itself when its author autosaves it.
  */
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import { postTypes, SPEC_REVISIONS, type PostType } from './lib/collections.ts';
 import { describeItems, itemSubject, observable, onSite, revisioned } from './lib/sample.ts';
 import { revisionProblems, textOf } from './lib/items.ts';
 import { eachType, fileSetup } from './lib/setup.ts';
 import { requiredCovers } from './lib/write-fields.ts';
-import { FixtureError } from '../../src/fixtures.ts';
+import { FixtureError } from '../../src/sdk/fixtures.ts';
 import { cmsDecl } from './lib/declare.ts';
-import { textFields } from '../../src/wire.ts';
+import { textFields } from '../../src/http/wire.ts';
 
 const setup = fileSetup('autosaves', (s) =>
   eachType(postTypes, async (type): Promise<{ listed: number; autosave: number | string; posted: string | undefined; created: number; title: string; tag: string }> => {

@@ -12,8 +12,8 @@
  * queries, lifecycle, revisions, batch) checks only its own item, so one field of a wrong type
  * fails these few behaviours, not a hundred (named fault cms.post-field-wrong-type).
  */
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
-import { whyNotAccepted } from '../../src/controls.ts';
+import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import { whyNotAccepted } from '../../src/sdk/controls.ts';
 import { CONTEXTS, postTypes, SPEC_CONTEXTS, type Context, type PostType } from './lib/collections.ts';
 import { expectIncludeHonoured, idsOf, itemProblems } from './lib/items.ts';
 import { onSiteItem, unprotected } from './lib/sample.ts';

@@ -5,7 +5,7 @@
  * by reading the state back (through the URL read before the delete, lib/read-back.ts), not by
  * the status code alone.
  */
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import { postTypes, SPEC_STATES, type PostType } from './lib/collections.ts';
 import { expectIncludeHonoured, idsOf } from './lib/items.ts';
 import { eachType, fileSetup } from './lib/setup.ts';

@@ -3,9 +3,9 @@
  * and the per_page default where the target holds enough media. Uploading is not documented
  * (left to discovery), so the checks run against the media the target already has.
  */
-import { behaviour, prerequisite, type BehaviourContext } from '../../src/behaviour.ts';
-import { whyNotAccepted } from '../../src/controls.ts';
-import { ConformanceFailure } from '../../src/errors.ts';
+import { behaviour, prerequisite, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import { whyNotAccepted } from '../../src/sdk/controls.ts';
+import { ConformanceFailure } from '../../src/core/errors.ts';
 import { media } from './lib/collections.ts';
 import { defineQueryBehaviours, expectListOk, type QueryData, type QueryTarget } from './lib/query.ts';
 

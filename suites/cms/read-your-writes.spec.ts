@@ -3,7 +3,7 @@
  * DELETE deletes it): after a write, a read of the item through a URL read before the write shows
  * the write. The probe and the read-backs that rely on it: lib/read-back.ts.
  */
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import { posts } from './lib/collections.ts';
 import { READ_YOUR_WRITES, readYourWrites } from './lib/read-back.ts';
 

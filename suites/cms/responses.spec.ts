@@ -6,13 +6,13 @@
  * - collection reads carry X-WP-Total and X-WP-TotalPages consistent with what the collection
  *   returns page by page.
  */
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
-import type { Response } from '../../src/client.ts';
-import { answerOf, expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
+import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import type { Response } from '../../src/http/client.ts';
+import { answerOf, expectControlAccepted, whyNotAccepted } from '../../src/sdk/controls.ts';
 import { posts, postTypes, SPEC_LIMITS, type PostType } from './lib/collections.ts';
 import { describeItems, itemSubjects, onSite, publishedOrSkip, settled } from './lib/sample.ts';
 import { expectIncludeHonoured, idsOf } from './lib/items.ts';
-import { advertisedEndpoint, findAdvertisedRoute } from '../../src/discovery.ts';
+import { advertisedEndpoint, findAdvertisedRoute } from '../../src/sdk/discovery.ts';
 
 const SPEC_ERRORS = { doc: 'core' as const, section: '7. Errors' };
 /** A route of the namespace that is documented nowhere. */

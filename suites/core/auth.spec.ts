@@ -14,10 +14,10 @@
  */
 import { beforeAll } from 'vitest';
 import { catalog } from '../../schemas/catalog/index.ts';
-import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/behaviour.ts';
-import { expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
+import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import { expectControlAccepted, whyNotAccepted } from '../../src/sdk/controls.ts';
 import { posts, WRITE_STATUSES } from '../cms/lib/collections.ts';
-import { textFields } from '../../src/wire.ts';
+import { textFields } from '../../src/http/wire.ts';
 
 const SPEC = catalog.authentication.spec;
 const ok = (status: number) => status >= 200 && status <= 299;

@@ -8,11 +8,11 @@
  * exercised this way (schemas/catalog/uncovered-core.ts).
  */
 import { endpointById } from '../../schemas/catalog/index.ts';
-import { behaviour, fixtures, type BehaviourContext } from '../../src/behaviour.ts';
-import type { Response } from '../../src/client.ts';
-import { answerOf, expectControlAccepted, whyNotAccepted } from '../../src/controls.ts';
+import { behaviour, fixtures, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import type { Response } from '../../src/http/client.ts';
+import { answerOf, expectControlAccepted, whyNotAccepted } from '../../src/sdk/controls.ts';
 import { perItemAnswers } from './lib/batch.ts';
-import { textFields, textObject } from '../../src/wire.ts';
+import { textFields, textObject } from '../../src/http/wire.ts';
 
 const BATCH = endpointById('batch.v1.create');
 const ROUTE = BATCH.route.path;

@@ -4,10 +4,10 @@
  * (part 4: "Batchable: no" for revisions and autosaves). Shared helpers: `./lib/batch.ts`;
  * the size limit, the body and the items: `batch.spec.ts`.
  */
-import { behaviour, fixtures, type BehaviourContext } from '../../src/behaviour.ts';
-import type { Response } from '../../src/client.ts';
-import { answerOf, whyNotAccepted } from '../../src/controls.ts';
-import { FixtureError } from '../../src/fixtures.ts';
+import { behaviour, fixtures, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import type { Response } from '../../src/http/client.ts';
+import { answerOf, whyNotAccepted } from '../../src/sdk/controls.ts';
+import { FixtureError } from '../../src/sdk/fixtures.ts';
 import {
   BATCH_ARGS,
   MAX_ITEMS,
@@ -24,7 +24,7 @@ import {
   expectValidBatchApplied,
   expectNothingApplied,
 } from './lib/batch.ts';
-import { rawText, textFields } from '../../src/wire.ts';
+import { rawText, textFields } from '../../src/http/wire.ts';
 
 // ---------------------------------------------------------------------------
 // Validation modes

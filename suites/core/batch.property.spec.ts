@@ -4,10 +4,10 @@
  * by one. Shared helpers: `./lib/batch.ts`.
  */
 import fc from 'fast-check';
-import { behaviour, fixtures, type BehaviourContext } from '../../src/behaviour.ts';
-import type { Method } from '../../src/client.ts';
+import { behaviour, fixtures, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import type { Method } from '../../src/http/client.ts';
 import { checkProperty } from '../../generators/property.ts';
-import { whyNotAccepted } from '../../src/controls.ts';
+import { whyNotAccepted } from '../../src/sdk/controls.ts';
 import {
   MAX_ITEMS,
   ITEM_METHODS,
@@ -22,7 +22,7 @@ import {
   trackFromAnswer,
 } from './lib/batch.ts';
 import { WRITE_STATUSES } from '../cms/lib/collections.ts';
-import { textFields } from '../../src/wire.ts';
+import { textFields } from '../../src/http/wire.ts';
 
 // ---------------------------------------------------------------------------
 // Property: a batch is the same as its items sent one by one (part 1: "a batch route that

@@ -14,7 +14,7 @@
  * are tracked as soon as they are found, so the CLI's sweep by tag finds them even if the run
  * is interrupted.
  */
-import { behaviour, fixtures } from '../../src/behaviour.ts';
+import { behaviour, fixtures } from '../../src/sdk/behaviour.ts';
 import {
   MAX_ITEMS,
   ITEM,
@@ -34,7 +34,7 @@ import {
   expectNothingApplied,
   expectItemRefused,
 } from './lib/batch.ts';
-import { rawText, textFields } from '../../src/wire.ts';
+import { rawText, textFields } from '../../src/http/wire.ts';
 
 // ---------------------------------------------------------------------------
 // Size limit (part 4 › Batch "requests: array, at most 25 items"; part 8 Limits)

@@ -7,11 +7,11 @@
  * their types.
  */
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
-import { zoneOffsetHours } from '../../src/timezone.ts';
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
-import type { Response } from '../../src/client.ts';
-import { whyNotAccepted } from '../../src/controls.ts';
-import { findAdvertisedRoute } from '../../src/discovery.ts';
+import { zoneOffsetHours } from '../../src/sdk/timezone.ts';
+import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import type { Response } from '../../src/http/client.ts';
+import { whyNotAccepted } from '../../src/sdk/controls.ts';
+import { findAdvertisedRoute } from '../../src/sdk/discovery.ts';
 import { normalizeIndex } from '../../schemas/profiles.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;

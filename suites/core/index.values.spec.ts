@@ -8,9 +8,9 @@
  * the URLs must be absolute, the page identifiers must name pages.
  */
 import { catalog, extensionOnlyNamespaces } from '../../schemas/catalog/index.ts';
-import { behaviour } from '../../src/behaviour.ts';
-import { answerOf, whyNotAccepted } from '../../src/controls.ts';
-import { findAdvertisedRoute } from '../../src/discovery.ts';
+import { behaviour } from '../../src/sdk/behaviour.ts';
+import { answerOf, whyNotAccepted } from '../../src/sdk/controls.ts';
+import { findAdvertisedRoute } from '../../src/sdk/discovery.ts';
 import { normalizeIndex } from '../../schemas/profiles.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;

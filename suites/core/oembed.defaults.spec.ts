@@ -8,9 +8,9 @@
  * The URL embedded is one of the site's own published posts: no remote provider is involved.
  */
 import { endpointById } from '../../schemas/catalog/index.ts';
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
-import type { Response } from '../../src/client.ts';
-import { whyNotAccepted } from '../../src/controls.ts';
+import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import type { Response } from '../../src/http/client.ts';
+import { whyNotAccepted } from '../../src/sdk/controls.ts';
 
 const EMBED = endpointById('oembed.embed.read');
 const PROXY = endpointById('oembed.proxy.read');

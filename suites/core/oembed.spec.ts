@@ -14,9 +14,9 @@
  */
 import { beforeAll } from 'vitest';
 import { endpointById } from '../../schemas/catalog/index.ts';
-import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/behaviour.ts';
-import type { Response } from '../../src/client.ts';
-import { expectControlAccepted, isValidationError, whyNotAccepted } from '../../src/controls.ts';
+import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import type { Response } from '../../src/http/client.ts';
+import { expectControlAccepted, isValidationError, whyNotAccepted } from '../../src/sdk/controls.ts';
 
 const EMBED = endpointById('oembed.embed.read');
 const PROXY = endpointById('oembed.proxy.read');

@@ -3,7 +3,7 @@
  * index the CLI fetched once.
  */
 import { catalog, extensionOnlyNamespaces } from '../../schemas/catalog/index.ts';
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import {
   checkIndexField,
   findAdvertisedRoute,
@@ -12,7 +12,7 @@ import {
   routeParams,
   SELF_LINK_PLAIN_ID,
   SELF_LINK_TEMPLATED_ID,
-} from '../../src/discovery.ts';
+} from '../../src/sdk/discovery.ts';
 
 /** The extension document describes a second instance: the one with all its plugin namespaces. */
 function requireExtensionInstance(t: { index: any; skip(r: string): never }) {

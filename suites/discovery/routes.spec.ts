@@ -6,8 +6,8 @@
  */
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, RouteSpec } from '../../schemas/types.ts';
-import { behaviour, prerequisite, type BehaviourContext, type Prerequisite } from '../../src/behaviour.ts';
-import { ConformanceFailure } from '../../src/errors.ts';
+import { behaviour, prerequisite, type BehaviourContext, type Prerequisite } from '../../src/sdk/behaviour.ts';
+import { ConformanceFailure } from '../../src/core/errors.ts';
 import {
   advertisedEndpoint,
   argBehaviourId,
@@ -17,7 +17,7 @@ import {
   routeParams,
   segmentMatches,
   segmentSamples,
-} from '../../src/discovery.ts';
+} from '../../src/sdk/discovery.ts';
 
 /**
  * The advertised endpoints of a route for some methods, owned by `disc.route.<id>` (which

@@ -18,10 +18,10 @@
  * that a route refusing everything, or missing, never passes.
  */
 import { routeById } from '../../schemas/catalog/index.ts';
-import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/behaviour.ts';
-import type { Client, Method, Response } from '../../src/client.ts';
-import { FixtureError, TAG_PREFIX } from '../../src/fixtures.ts';
-import { staleNote } from '../../src/stale.ts';
+import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import type { Client, Method, Response } from '../../src/http/client.ts';
+import { FixtureError, TAG_PREFIX } from '../../src/sdk/fixtures.ts';
+import { staleNote } from '../../src/sdk/stale.ts';
 import { CONTACTFORM, answered, brief, expectAnswered, expectControl, expectRefused, isNoRoute, refused, sameRefusal, show, skipIfForbidden } from './support.ts';
 import { extDecl } from './declare.ts';
 

@@ -5,8 +5,8 @@
  * served).
  */
 import { catalog, extensionOnlyNamespaces } from '../../schemas/catalog/index.ts';
-import { behaviour } from '../../src/behaviour.ts';
-import { deepEqual } from '../../src/discovery.ts';
+import { behaviour } from '../../src/sdk/behaviour.ts';
+import { deepEqual } from '../../src/sdk/discovery.ts';
 import { CONTACTFORM, SPAMFILTER, SUITE, brief, expectAnswered, idPart, isNoRoute } from './support.ts';
 
 for (const ns of [SPAMFILTER, CONTACTFORM, SUITE]) {

@@ -9,8 +9,8 @@
  * stored key, which spamfilter.key.* change and set back while suite files run in parallel).
  */
 import { routeById } from '../../schemas/catalog/index.ts';
-import { behaviour } from '../../src/behaviour.ts';
-import { deepEqual } from '../../src/discovery.ts';
+import { behaviour } from '../../src/sdk/behaviour.ts';
+import { deepEqual } from '../../src/sdk/discovery.ts';
 import { SUITE, answered, brief, concrete, expectAnswered, isNoRoute, isValidationError, skipIfForbidden, skipIfRemoteUnavailable } from './support.ts';
 
 const READ_DEFAULTS = {

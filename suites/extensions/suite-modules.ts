@@ -20,8 +20,8 @@
  * per-module toggles run concurrently, each holding its module's lock.
  */
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
-import { behaviour, type BehaviourContext, type Prerequisite } from '../../src/behaviour.ts';
-import type { Response } from '../../src/client.ts';
+import { behaviour, type BehaviourContext, type Prerequisite } from '../../src/sdk/behaviour.ts';
+import type { Response } from '../../src/http/client.ts';
 import {
   SETTINGS,
   SETTINGS_OBJECT,
@@ -59,7 +59,7 @@ import {
   withRestore,
 } from './support.ts';
 import { extDecl } from './declare.ts';
-import { isObject } from '../../src/discovery.ts';
+import { isObject } from '../../src/sdk/discovery.ts';
 
 const allActive = endpointById('suite.module.all.active.update');
 const oneActive = endpointById('suite.module.active.update');

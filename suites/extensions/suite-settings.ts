@@ -33,10 +33,10 @@
  */
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, SettingSpec } from '../../schemas/types.ts';
-import { Unmet, behaviour, declarationSite, prerequisite, type BehaviourContext, type BehaviourDecl, type BehaviourOptions, type Prerequisite } from '../../src/behaviour.ts';
-import type { Client, RequestOptions, Response } from '../../src/client.ts';
-import { advertisedEndpoint, deepEqual, findAdvertisedRoute, isObject } from '../../src/discovery.ts';
-import { ConformanceFailure } from '../../src/errors.ts';
+import { Unmet, behaviour, declarationSite, prerequisite, type BehaviourContext, type BehaviourDecl, type BehaviourOptions, type Prerequisite } from '../../src/sdk/behaviour.ts';
+import type { Client, RequestOptions, Response } from '../../src/http/client.ts';
+import { advertisedEndpoint, deepEqual, findAdvertisedRoute, isObject } from '../../src/sdk/discovery.ts';
+import { ConformanceFailure } from '../../src/core/errors.ts';
 import {
   OUTSIDE_ENUM,
   SUITE,

@@ -5,7 +5,7 @@
  * as false. They are the defaults of the settings args of POST /settings and POST /module/<slug>.
  *
  * Only observable on a fresh site: one the suite booted itself, or one the user vouches for with
- * --fresh-site (src/fresh-site.ts); elsewhere every check skips with that reason. The values
+ * --fresh-site (src/core/fresh-site.ts); elsewhere every check skips with that reason. The values
  * compared are those of GET /settings as the run's setup read it, before any behaviour ran (so
  * before any behaviour wrote a setting), never a read racing with the write checks. A value
  * missing or not of its type is the value checks' failure (suite.settings.value.*,
@@ -13,7 +13,7 @@
  */
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
 import type { SettingSpec } from '../../schemas/types.ts';
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
+import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import { SETTINGS, sameValue } from './suite-settings.ts';
 import { SUITE, asBoolean, hasType, idPart, show } from './support.ts';
 

@@ -15,8 +15,8 @@
  */
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, EndpointSpec } from '../../schemas/types.ts';
-import { behaviour } from '../../src/behaviour.ts';
-import type { Response } from '../../src/client.ts';
+import { behaviour } from '../../src/sdk/behaviour.ts';
+import type { Response } from '../../src/http/client.ts';
 import { declareReadDefault } from './suite-defaults.ts';
 import { SUITE, answered, brief, concrete, isNoRoute, isValidationError, namedParams, remoteEvidence, sameRefusal, skipIfForbidden, skipIfRemoteUnavailable } from './support.ts';
 

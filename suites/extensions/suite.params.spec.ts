@@ -22,10 +22,10 @@
  */
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, EndpointSpec, RouteSpec } from '../../schemas/types.ts';
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
-import type { Method, Response } from '../../src/client.ts';
-import { isObject, siteAddress } from '../../src/discovery.ts';
-import { tagFor } from '../../src/fixtures.ts';
+import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import type { Method, Response } from '../../src/http/client.ts';
+import { isObject, siteAddress } from '../../src/sdk/discovery.ts';
+import { tagFor } from '../../src/sdk/fixtures.ts';
 import {
   OUTSIDE_ENUM,
   SUITE,

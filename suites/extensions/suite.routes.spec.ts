@@ -12,9 +12,9 @@
  */
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, RouteSpec } from '../../schemas/types.ts';
-import { behaviour, type BehaviourContext } from '../../src/behaviour.ts';
-import type { Response } from '../../src/client.ts';
-import { segmentSamples, siteAddress } from '../../src/discovery.ts';
+import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import type { Response } from '../../src/http/client.ts';
+import { segmentSamples, siteAddress } from '../../src/sdk/discovery.ts';
 import {
   SUITE,
   answered,

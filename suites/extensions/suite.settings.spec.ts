@@ -14,7 +14,7 @@
  * in spamfilter.spec.ts.
  */
 import { catalog } from '../../schemas/catalog/index.ts';
-import { behaviour, fileConcurrency } from '../../src/behaviour.ts';
+import { behaviour, fileConcurrency } from '../../src/sdk/behaviour.ts';
 import { declareModuleSetupBehaviours, declareModuleToggles, declareModuleValues, declareToggleTypes, declareViaModule } from './suite-modules.ts';
 import { SETTINGS, SETTINGS_OBJECT, declareSettingBehaviours, sharesSpamfilterStorage } from './suite-settings.ts';
 import { SUITE } from './support.ts';

@@ -8,10 +8,10 @@
  * turned the request down as a client error. A 5xx is a server failure, never a refusal.
  */
 import type { ArgSpec, DeclaredType, RouteSpec } from '../../schemas/types.ts';
-import { runContext, type BehaviourContext } from '../../src/behaviour.ts';
-import type { Response } from '../../src/client.ts';
-import { deepEqual } from '../../src/discovery.ts';
-import { TargetError } from '../../src/errors.ts';
+import { runContext, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import type { Response } from '../../src/http/client.ts';
+import { deepEqual } from '../../src/sdk/discovery.ts';
+import { TargetError } from '../../src/core/errors.ts';
 
 export const SPAMFILTER = 'spamfilter/v1';
 export const CONTACTFORM = 'contactform/v1';
@@ -83,13 +83,13 @@ export function expectRefused(t: BehaviourContext, res: Response, what: string):
   t.fail(`${what}: answered ${brief(res)}, expected a 4xx refusal (a 5xx is a server failure, not a refusal)`);
 }
 
-import { isValidationError, namesParam, noRoute, wpErrorCode } from '../../src/controls.ts';
+import { isValidationError, namesParam, noRoute, wpErrorCode } from '../../src/sdk/controls.ts';
 export { isValidationError, namesParam };
 
 /**
  * The parameters a validation error names: WordPress's data.params (a list for missing ones, an
  * object for invalid ones); an error without WordPress's code names those of `candidates` (the
- * request's parameters) its text names (src/controls.ts namesParam).
+ * request's parameters) its text names (src/sdk/controls.ts namesParam).
  */
 export function namedParams(res: Response, candidates: readonly string[] = []): string[] {
   if (wpErrorCode(res) === undefined) return candidates.filter((p) => namesParam(res, p));
@@ -101,7 +101,7 @@ export function namedParams(res: Response, candidates: readonly string[] = []): 
 /**
  * The route does not exist: 404 `rest_no_route` (the reference implementation's answer for an
  * unknown route or method), or, without such codes, the target's answer to a route that does not
- * exist (src/controls.ts noRoute). A 404 with another code (`not_found`, `wpcf7_not_found`), or
+ * exist (src/sdk/controls.ts noRoute). A 404 with another code (`not_found`, `wpcf7_not_found`), or
  * another answer, is the route's own answer about a member.
  */
 export const isNoRoute = (res: Response): boolean => noRoute(res);

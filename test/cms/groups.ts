@@ -74,7 +74,7 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
       'cms.protected-content-served',
     ],
     // Faults on what a create stores, each alone: the fixtures verify themselves when made
-    // (src/fixtures.ts), so a fault that changes a stored field makes every behaviour whose
+    // (src/sdk/fixtures.ts), so a fault that changes a stored field makes every behaviour whose
     // fixture carries it skip (depending on the field's owner), whatever other fault it names.
     ['cms.pending-stored-as-draft'],
     ['cms.password-dropped'],

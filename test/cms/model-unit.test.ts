@@ -207,7 +207,7 @@ describe('report of a failing sequence', () => {
     expect(script).toContain('-u "$TARGET_USER:$TARGET_APP_PASSWORD"');
     expect(script).toContain(`ID1=$(r POST "/wp/v2/posts" -H 'Content-Type: application/json' --data '{"title":"it'\\''s","slug":"s1","status":"publish"}' | id)`);
     expect(script).toContain(`"path":"/wp/v2/posts/'"$ID1"'","body":{"parent":'"$ID1"'}`);
-    // Arrays as comma lists (src/wire.ts), as the exported OpenAPI document declares them.
+    // Arrays as comma lists (src/http/wire.ts), as the exported OpenAPI document declares them.
     expect(script).toContain("S='status=publish,trash'");
     expect(script).toContain('ID2=$(r GET "/wp/v2/posts&slug=s2&${S}&context=edit" | id)');
     expect(script).toContain('REV1_2=$(echo "$L" | id 2)');

@@ -10,17 +10,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cmsFaults } from '../../faults/cms.ts';
 import { matchesCaughtBy, type Fault } from '../../faults/proxy.ts';
-import { Client } from '../../src/client.ts';
-import { listTagged } from '../../src/fixtures.ts';
-import { NON_GMT_TIMEZONE, bootHost, type Host, type HostKind } from '../../src/hosts.ts';
-import { proveFaults, runSuite, type Proof, type SuiteRun } from '../../src/proof.ts';
+import { Client } from '../../src/http/client.ts';
+import { listTagged } from '../../src/sdk/fixtures.ts';
+import { NON_GMT_TIMEZONE, bootHost, type Host, type HostKind } from '../../src/proof/hosts.ts';
+import { proveFaults, runSuite, type Proof, type SuiteRun } from '../../src/proof/proof.ts';
 import { getProfile } from '../../schemas/profiles.ts';
 import type { Results } from '../../schemas/results.ts';
 import { BIN, exec } from '../helpers/cli.ts';
 import { expectCaught, type Target } from '../helpers/harness.ts';
 
 export type Booted = Host;
-/** The reference server of the fault proofs is a site whose timezone is not GMT (src/hosts.ts): dates show the offset. */
+/** The reference server of the fault proofs is a site whose timezone is not GMT (src/proof/hosts.ts): dates show the offset. */
 export const boot = (kind: Extract<HostKind, 'wordpress' | 'reference'>, content?: 'blog'): Promise<Booted> =>
   bootHost(kind, { ...(kind === 'reference' ? { timezone: NON_GMT_TIMEZONE } : {}), ...(content ? { content } : {}) });
 

@@ -6,9 +6,9 @@
  * wrong is the target's error, never a conformance failure.
  */
 import { describe, expect, it } from 'vitest';
-import type { BehaviourContext } from '../../src/behaviour.ts';
-import type { Response } from '../../src/client.ts';
-import { ConformanceFailure } from '../../src/errors.ts';
+import type { BehaviourContext } from '../../src/sdk/behaviour.ts';
+import type { Response } from '../../src/http/client.ts';
+import { ConformanceFailure } from '../../src/core/errors.ts';
 import { expectControl, remoteEvidence, withRestore, type Control } from '../../suites/extensions/support.ts';
 
 const res = (status: number, body?: unknown): Response => ({ status, headers: {}, body, text: JSON.stringify(body ?? null), durationMs: 1, exchange: {} as Response['exchange'] });

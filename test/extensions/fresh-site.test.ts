@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Results } from '../../schemas/results.ts';
-import { NOT_FRESH } from '../../src/fresh-site.ts';
+import { NOT_FRESH } from '../../src/core/fresh-site.ts';
 import { startReferenceServer, type ReferenceServer } from '../../targets/reference/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { runSuite, type Target } from '../helpers/harness.ts';

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { allFaults } from '../../faults/index.ts';
 import type { Fault } from '../../faults/proxy.ts';
 import type { Results } from '../../schemas/results.ts';
-import { proveFaults } from '../../src/proof.ts';
+import { proveFaults } from '../../src/proof/proof.ts';
 import { expectCaught, type Target } from '../helpers/harness.ts';
 
 /** The extension behaviours (and the other extension namespaces') but the defaults of site state, which need a fresh site (fresh-site.test.ts). */

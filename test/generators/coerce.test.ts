@@ -118,7 +118,7 @@ describe('date-time', () => {
   );
 });
 
-describe('wire forms (as src/client.ts serialises them)', () => {
+describe('wire forms (as src/http/client.ts serialises them)', () => {
   it('lists, maps, empties', () => {
     expect(toWire([])).toEqual({ kind: 'string', value: '' });
     expect(toWire(undefined)).toEqual({ kind: 'absent' });

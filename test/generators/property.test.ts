@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkProperty } from '../../generators/property.ts';
-import type { BehaviourContext } from '../../src/behaviour.ts';
-import { ConformanceFailure, TargetError } from '../../src/errors.ts';
+import type { BehaviourContext } from '../../src/sdk/behaviour.ts';
+import { ConformanceFailure, TargetError } from '../../src/core/errors.ts';
 
 function fakeContext(runs: number, seed = 42) {
   const recorded: { counterexample?: unknown } = {};

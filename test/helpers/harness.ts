@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { matchesCaughtBy, type Fault } from '../../faults/proxy.ts';
 import type { Results } from '../../schemas/results.ts';
-import { bootHost, type Host } from '../../src/hosts.ts';
-import type { ProofTarget } from '../../src/proof.ts';
+import { bootHost, type Host } from '../../src/proof/hosts.ts';
+import type { ProofTarget } from '../../src/proof/proof.ts';
 
-export { onlyFor, runSuite, type SuiteRun } from '../../src/proof.ts';
+export { onlyFor, runSuite, type SuiteRun } from '../../src/proof/proof.ts';
 export type Target = ProofTarget;
 
 export function statuses(results: Results): Record<string, string> {

@@ -1,5 +1,5 @@
 /**
- * Requests judged against the exported OpenAPI document (src/openapi.ts, `cms-conformance openapi`,
+ * Requests judged against the exported OpenAPI document (src/openapi/build.ts, `cms-conformance openapi`,
  * spec profile): the proof that the suite sends only what the spec documents, in the form the
  * document declares (issue 34, item 2).
  *
@@ -341,12 +341,12 @@ export const OUTSIDE_THE_DOCUMENT: readonly { behaviour: RegExp; route: RegExp; 
   {
     behaviour: /^setup$/,
     route: /^\/cms-conformance-no-such-namespace\//,
-    reason: 'the run\'s one probe of what the target answers for a route that surely does not exist (src/no-route.ts): a missing route\'s 404 is told from a missing item\'s where the target has no error codes',
+    reason: 'the run\'s one probe of what the target answers for a route that surely does not exist (src/core/no-route.ts): a missing route\'s 404 is told from a missing item\'s where the target has no error codes',
   },
   {
     behaviour: /^(setup|sweep)$/,
     route: /^\/(cms|wp)\/v2\/settings$/,
-    reason: 'the site-state net of src/site-state.ts reads the core settings (WordPress\'s /wp/v2/settings; "all other collections of the core namespace: not shown") to set back what a run changed',
+    reason: 'the site-state net of src/run/site-state.ts reads the core settings (WordPress\'s /wp/v2/settings; "all other collections of the core namespace: not shown") to set back what a run changed',
   },
 ];
 

@@ -5,7 +5,7 @@
  * are skipped (with this reason) where `../shared` is not beside the checkout.
  */
 import { join } from 'node:path';
-import { BOOT_SH, bootHost, bootShAvailable, type Host } from '../../src/hosts.ts';
+import { BOOT_SH, bootHost, bootShAvailable, type Host } from '../../src/proof/hosts.ts';
 import { ROOT } from './cli.ts';
 
 export { BOOT_SH };

@@ -27,7 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
-import { PKG_ROOT } from '../../src/paths.ts';
+import { PKG_ROOT } from '../../src/core/paths.ts';
 
 export const PRISM_BIN = join(PKG_ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 

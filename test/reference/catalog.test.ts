@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allEndpoints, catalog } from '../../schemas/catalog/index.ts';
-import { compareArgs, findAdvertisedRoute, advertisedEndpoint } from '../../src/discovery.ts';
+import { compareArgs, findAdvertisedRoute, advertisedEndpoint } from '../../src/sdk/discovery.ts';
 import { createReferenceHandler } from '../../targets/reference/index.ts';
 import { Router } from '../../targets/reference/router.ts';
 import { startApi, type Api } from './helpers.ts';

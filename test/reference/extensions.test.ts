@@ -2,7 +2,7 @@
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveMain } from '../../src/serve.ts';
+import { serveMain } from '../../src/cli/serve.ts';
 import { startApi, type Api } from './helpers.ts';
 
 let api: Api;

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyBaseline, loadBaseline, parseBaseline, writeBaselineFile } from '../../src/baseline.ts';
+import { applyBaseline, loadBaseline, parseBaseline, writeBaselineFile } from '../../src/run/baseline.ts';
 import { exitCodeFor, gatingFailures } from '../../schemas/results.ts';
-import { UsageError } from '../../src/errors.ts';
+import { UsageError } from '../../src/core/errors.ts';
 import { cannedBehaviours, cannedResults } from './canned.ts';
 
 const failing = ['cms.posts.create.title-stored', 'cms.posts.per-page.bounds', 'disc.args.cms.pages.collection.list', 'spamfilter.key.verify'];

@@ -6,7 +6,7 @@
 import { digestIndex } from '../../reporters/advertised.ts';
 import { computeCoverage } from '../../schemas/coverage.ts';
 import { summarize, type BehaviourResult, type Results } from '../../schemas/results.ts';
-import { curlFor, type Exchange } from '../../src/client.ts';
+import { curlFor, type Exchange } from '../../src/http/client.ts';
 
 const URL = 'http://127.0.0.1:8089';
 

@@ -11,7 +11,7 @@ import { renderFleetHtml } from '../../reporters/fleet-html.ts';
 import { renderHtml } from '../../reporters/html.ts';
 import { renderJUnit } from '../../reporters/junit.ts';
 import { renderMarkdown } from '../../reporters/markdown.ts';
-import { applyBaseline, baselineFromResults } from '../../src/baseline.ts';
+import { applyBaseline, baselineFromResults } from '../../src/run/baseline.ts';
 import { deviationSummary } from '../../schemas/deviations.ts';
 import { cannedRunResults } from '../helpers/canned-deviations.ts';
 

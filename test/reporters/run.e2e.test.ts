@@ -10,7 +10,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.ts';
+import { main } from '../../src/cli/main.ts';
 import type { Results } from '../../schemas/results.ts';
 import { sharedWordPress } from '../helpers/harness.ts';
 import { BIN, ROOT, exec } from '../helpers/cli.ts';

@@ -6,7 +6,7 @@
  * may not write, or has no credentials) on the site's own content (sample.ts): up to 20 of the
  * published items it lists and, with credentials, some in other statuses.
  */
-import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
+import { behaviour, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
 import type { PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf } from './items.ts';
 import { defineQueryBehaviours, expectListOk, orderbyNotRefused, type QueryData, type QueryTarget } from './query.ts';

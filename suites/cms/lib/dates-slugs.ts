@@ -10,10 +10,10 @@
  *
  * Items are created here (tagged, deleted after the file) and read back in edit context.
  */
-import { behaviour, fixtures, type BehaviourContext } from '../../../src/behaviour.ts';
-import { answerOf, whyNotAccepted } from '../../../src/controls.ts';
-import { zoneOffsetHours } from '../../../src/timezone.ts';
-import type { Response } from '../../../src/client.ts';
+import { behaviour, fixtures, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import { answerOf, whyNotAccepted } from '../../../src/sdk/controls.ts';
+import { zoneOffsetHours } from '../../../src/sdk/timezone.ts';
+import type { Response } from '../../../src/http/client.ts';
 import type { PostType } from './collections.ts';
 import { cmsDecl } from './declare.ts';
 import { checkStale, readItemEdit, tryCreateItem } from './read-back.ts';

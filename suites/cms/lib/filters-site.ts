@@ -9,10 +9,10 @@
  * matter) and compared with what the subjects' own fields say (author, date, categories …); a
  * failure on subjects that changed meanwhile is read again (sample.ts onSite).
  */
-import { prerequisite, Unmet, type BehaviourContext, type Prerequisite } from '../../../src/behaviour.ts';
-import type { Client, QueryValue } from '../../../src/client.ts';
-import { isValidationError, namesParam, whyNotAccepted } from '../../../src/controls.ts';
-import { ConformanceFailure, TargetError } from '../../../src/errors.ts';
+import { prerequisite, Unmet, type BehaviourContext, type Prerequisite } from '../../../src/sdk/behaviour.ts';
+import type { Client, QueryValue } from '../../../src/http/client.ts';
+import { isValidationError, namesParam, whyNotAccepted } from '../../../src/sdk/controls.ts';
+import { ConformanceFailure, TargetError } from '../../../src/core/errors.ts';
 import type { PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf } from './items.ts';
 import { expectListOk, orderbyNotRefused, type ItemKind } from './query.ts';

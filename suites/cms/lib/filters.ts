@@ -12,16 +12,16 @@
  * meaning is WordPress's (format, categories/tags, tax_relation, search_columns,
  * search_semantics, parent, menu_order, orderby relevance/include/include_slugs).
  */
-import { behaviour, prerequisite, Unmet, type BehaviourContext, type Prerequisite } from '../../../src/behaviour.ts';
-import { whyNotAccepted } from '../../../src/controls.ts';
-import { ConformanceFailure } from '../../../src/errors.ts';
-import type { Exchange, QueryValue, Response } from '../../../src/client.ts';
+import { behaviour, prerequisite, Unmet, type BehaviourContext, type Prerequisite } from '../../../src/sdk/behaviour.ts';
+import { whyNotAccepted } from '../../../src/sdk/controls.ts';
+import { ConformanceFailure } from '../../../src/core/errors.ts';
+import type { Exchange, QueryValue, Response } from '../../../src/http/client.ts';
 import type { SpecRef } from '../../../schemas/types.ts';
 import { SPEC_STATES, type PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf, tokenMatches } from './items.ts';
 import { expectListOk, orderbyNotRefused, type ItemKind } from './query.ts';
 import { fileSetup, waitSince } from './setup.ts';
-import { textFields } from '../../../src/wire.ts';
+import { textFields } from '../../../src/http/wire.ts';
 import { orderLists, siteFilterChecks } from './filters-site.ts';
 
 interface Fixture {

@@ -7,7 +7,7 @@
  * (checked at SHOULD level by the context suites).
  */
 import type { FieldSpec } from '../../../schemas/types.ts';
-import type { BehaviourContext } from '../../../src/behaviour.ts';
+import type { BehaviourContext } from '../../../src/sdk/behaviour.ts';
 import { READABLE_STATUSES, type Context, type PostType } from './collections.ts';
 
 /**

@@ -8,10 +8,10 @@
  * goes on, the SHOULD behaviour throws it.
  */
 import { endpointById } from '../../../schemas/catalog/index.ts';
-import { fixtures, type BehaviourContext } from '../../../src/behaviour.ts';
-import type { Method, QueryValue, Response } from '../../../src/client.ts';
-import { ConformanceFailure, TargetError } from '../../../src/errors.ts';
-import { forceDelete } from '../../../src/fixtures.ts';
+import { fixtures, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import type { Method, QueryValue, Response } from '../../../src/http/client.ts';
+import { ConformanceFailure, TargetError } from '../../../src/core/errors.ts';
+import { forceDelete } from '../../../src/sdk/fixtures.ts';
 import type { PostType } from './collections.ts';
 import { revisionProblems } from './items.ts';
 import { checkStale } from './read-back.ts';

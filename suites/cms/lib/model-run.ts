@@ -18,8 +18,8 @@
  */
 import fc from 'fast-check';
 import { checkProperty } from '../../../generators/property.ts';
-import { behaviour, fixtures, type BehaviourContext } from '../../../src/behaviour.ts';
-import { forceDelete } from '../../../src/fixtures.ts';
+import { behaviour, fixtures, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import { forceDelete } from '../../../src/sdk/fixtures.ts';
 import { SPEC_STATES, type PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf } from './items.ts';
 import { FINALLY, finish, MAX_ITEMS, SeqModel, sequenceArb, type Sequence } from './model-commands.ts';
@@ -27,7 +27,7 @@ import { ALL_STATUSES } from './model.ts';
 import { SeqReal, type SessionEnv, type Step } from './model-real.ts';
 import { curlScript, numberedRequests } from './model-report.ts';
 import { cmsDecl } from './declare.ts';
-import { textFields } from '../../../src/wire.ts';
+import { textFields } from '../../../src/http/wire.ts';
 
 /** Commands per sequence, at most (fewer run when a command does not apply). */
 export const MAX_COMMANDS = 10;
@@ -168,7 +168,7 @@ async function searchMust(t: BehaviourContext, type: PostType, quiet: boolean): 
  * write (else batches are left out of the sequences: the batch behaviours report it).
  */
 async function preflight(t: BehaviourContext, type: PostType): Promise<boolean> {
-  // Published, and verified when made (src/fixtures.ts): a create that does not store the status
+  // Published, and verified when made (src/sdk/fixtures.ts): a create that does not store the status
   // it is sent makes this behaviour skip, depending on cms.<type>.write.statuses (which fails).
   const item = await t.create(type.collection, { title: 'model preflight', status: 'publish' });
   // The sequences find their items through include (in every status): that filter's behaviour owns it.

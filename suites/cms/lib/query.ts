@@ -10,10 +10,10 @@ import fc from 'fast-check';
 import type { ArgSpec, FieldSpec, SpecRef } from '../../../schemas/types.ts';
 import { boundaryValues, invalidArb, validArb } from '../../../generators/index.ts';
 import { checkProperty } from '../../../generators/property.ts';
-import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
-import type { QueryValue, Response } from '../../../src/client.ts';
+import { behaviour, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import type { QueryValue, Response } from '../../../src/http/client.ts';
 import { CONTEXTS } from './collections.ts';
-import { isValidationError, namesParam, whyNotAccepted } from '../../../src/controls.ts';
+import { isValidationError, namesParam, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import { idShapeProblems } from './items.ts';
 
 /** What the arg checks need to know about the data on the target (from the file's fixtures). */

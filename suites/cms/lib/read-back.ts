@@ -14,13 +14,13 @@
  * A check that expects nothing to change (a refused write) judges the fresh answer, so a cache
  * cannot hide a change either.
  */
-import { ConformanceFailure } from '../../../src/errors.ts';
-import { fixtures, prerequisite, Unmet, type BehaviourContext } from '../../../src/behaviour.ts';
-import type { Client, QueryValue, Response } from '../../../src/client.ts';
-import { answerOf, whyNotAccepted } from '../../../src/controls.ts';
-import { cacheHeaders, sameAnswer } from '../../../src/stale.ts';
+import { ConformanceFailure } from '../../../src/core/errors.ts';
+import { fixtures, prerequisite, Unmet, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import type { Client, QueryValue, Response } from '../../../src/http/client.ts';
+import { answerOf, whyNotAccepted } from '../../../src/sdk/controls.ts';
+import { cacheHeaders, sameAnswer } from '../../../src/sdk/stale.ts';
 import { postTypes, type PostType } from './collections.ts';
-import { textFields } from '../../../src/wire.ts';
+import { textFields } from '../../../src/http/wire.ts';
 
 export const READ_YOUR_WRITES = 'cms.read-your-writes';
 
@@ -185,7 +185,7 @@ export async function readItemEdit(t: BehaviourContext, type: PostType, id: numb
 
 /** A create that may succeed or not; whatever it creates is tracked for deletion after the file. */
 export async function tryCreateItem(t: BehaviourContext, type: PostType, body: Record<string, unknown>, opts: { invalid?: string[] } = {}): Promise<Response> {
-  // Text fields as the documented objects ({raw}), the form every reading takes (src/wire.ts).
+  // Text fields as the documented objects ({raw}), the form every reading takes (src/http/wire.ts).
   const res = await t.client.post(type.collection, textFields(body), opts);
   if (typeof res.body?.id === 'number' && ok(res.status)) fixtures().track(type.item(res.body.id));
   return res;

@@ -3,8 +3,8 @@
  * run has no fixtures of its own (issue 35): the same behaviours (one ID, one meaning) as with
  * fixtures, on subjects picked from what the site serves (sample.ts).
  */
-import type { BehaviourContext } from '../../../src/behaviour.ts';
-import { whyNotAccepted } from '../../../src/controls.ts';
+import type { BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import { whyNotAccepted } from '../../../src/sdk/controls.ts';
 import type { PostType } from './collections.ts';
 import type { FileSetup } from './setup.ts';
 import { onSiteItem, plainText, renderedOf, unprotected, type SiteItem } from './sample.ts';

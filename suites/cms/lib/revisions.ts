@@ -2,16 +2,16 @@
  * Revisions of a post type: the revision collection query, revisions belong to their parent,
  * an update creates one (WordPress), deletion needs force=true (part 3).
  */
-import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
+import { behaviour, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
 import { SPEC_REVISIONS, SPEC_STATES, type PostType } from './collections.ts';
 import { idsOf, revisionProblems } from './items.ts';
 import { defineQueryBehaviours, expectListOk, type QueryData, type QueryTarget } from './query.ts';
 import { describeItems, itemSubject, onSite, revisioned, revisionsSubject, type Revisioned } from './sample.ts';
 import { fileSetup, type SetupContext } from './setup.ts';
-import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
-import { FixtureError } from '../../../src/fixtures.ts';
+import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/sdk/controls.ts';
+import { FixtureError } from '../../../src/sdk/fixtures.ts';
 import { cmsDecl } from './declare.ts';
-import { textFields } from '../../../src/wire.ts';
+import { textFields } from '../../../src/http/wire.ts';
 
 async function update(s: SetupContext, type: PostType, id: number, fields: Record<string, unknown>): Promise<void> {
   const res = await s.client.post(type.item(id), textFields(fields));

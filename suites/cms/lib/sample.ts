@@ -18,10 +18,10 @@
  * up to five times, after which it ends as an error of the target ("the site's content kept
  * changing"), never as a failure. If the subjects are as they were, the failure stands.
  */
-import { runContext, type BehaviourContext } from '../../../src/behaviour.ts';
-import type { Client } from '../../../src/client.ts';
-import { answerOf } from '../../../src/controls.ts';
-import { TargetError } from '../../../src/errors.ts';
+import { runContext, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import type { Client } from '../../../src/http/client.ts';
+import { answerOf } from '../../../src/sdk/controls.ts';
+import { TargetError } from '../../../src/core/errors.ts';
 import type { PostType } from './collections.ts';
 
 /** An item as the site listed it (documented fields, and any other the site serves). */

@@ -6,10 +6,10 @@
 import type { Faker } from '@faker-js/faker';
 import { beforeAll } from 'vitest';
 import { mixSeed, seededFaker } from '../../../generators/index.ts';
-import { fixtures, runContext, type BehaviourContext } from '../../../src/behaviour.ts';
-import type { Client } from '../../../src/client.ts';
-import { rawText, textFields } from '../../../src/wire.ts';
-import { FixtureError, createRecovering, fixtureOwner, verifyStored, type Fixtures } from '../../../src/fixtures.ts';
+import { fixtures, runContext, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import type { Client } from '../../../src/http/client.ts';
+import { rawText, textFields } from '../../../src/http/wire.ts';
+import { FixtureError, createRecovering, fixtureOwner, verifyStored, type Fixtures } from '../../../src/sdk/fixtures.ts';
 import type { PostType } from './collections.ts';
 
 export interface SetupContext {
@@ -20,7 +20,7 @@ export interface SetupContext {
   faker: Faker;
   /**
    * Create a post or page titled `<tag> <title>` (so titles sort by `title`), tracked for deletion.
-   * The fixture verifies itself (src/fixtures.ts verifyStored): a field sent but not stored throws
+   * The fixture verifies itself (src/sdk/fixtures.ts verifyStored): a field sent but not stored throws
    * a FixtureError naming the behaviour that owns storing it; `unchecked` fields are not verified
    * (the caller handles what the target made of them).
    */
@@ -42,7 +42,7 @@ export interface FileSetup<T> {
   skipped(): string | undefined;
 }
 
-/** Create tagged items through `client`, titled `<tag> <title>` (text fields sent as the documented objects, src/wire.ts). */
+/** Create tagged items through `client`, titled `<tag> <title>` (text fields sent as the documented objects, src/http/wire.ts). */
 export async function createTagged(client: Client, fx: Fixtures, collection: string, fields: Record<string, unknown> = {}, unchecked: readonly string[] = []): Promise<any> {
   const title = `${fx.tag} ${rawText(fields.title) ?? fx.label(collection.split('/').pop())}`.trim();
   const body = textFields({ status: 'publish', content: `<p>${fx.tag}</p>`, ...fields, title });
@@ -120,7 +120,7 @@ export function fileSetup<T>(name: string, build: (s: SetupContext) => Promise<T
         return state.value;
       }
       if (state.kind === 'skip') t.skip(state.reason);
-      // A FixtureError makes the behaviour skip, naming the behaviour that owns what failed (src/behaviour.ts).
+      // A FixtureError makes the behaviour skip, naming the behaviour that owns what failed (src/sdk/behaviour.ts).
       if (state.kind === 'error') throw state.error;
       throw new Error('fixtures were not set up (beforeAll did not run)');
     },

@@ -7,13 +7,13 @@
  *   and edit accepted, another value refused, omitted answers as view.
  */
 import { catalog } from '../../../schemas/catalog/index.ts';
-import { behaviour, type BehaviourContext } from '../../../src/behaviour.ts';
-import type { Method } from '../../../src/client.ts';
-import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
+import { behaviour, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import type { Method } from '../../../src/http/client.ts';
+import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import { CONTEXTS, SPEC_CONTEXTS, type PostType } from './collections.ts';
 import { describeItems, itemSubject, onSite, onSiteItem, revisioned, revisionsSubject, type Revisioned } from './sample.ts';
 import { fileSetup, waitSince } from './setup.ts';
-import { textFields } from '../../../src/wire.ts';
+import { textFields } from '../../../src/http/wire.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;
 
@@ -126,7 +126,7 @@ export function defineSubroutes(type: PostType): void {
           ['GET', `${type.collection}/${ap}/autosaves/${x}`, 'id'],
         ];
         const wrong: string[] = [];
-        // A run that may not write sends no DELETE (src/client.ts): the GETs show the same routes.
+        // A run that may not write sends no DELETE (src/http/client.ts): the GETs show the same routes.
         for (const [method, route, segment] of invalid.filter(([m]) => m === 'GET' || t.run.info.writes.allowed)) {
           const res = await t.client.request(method, route, { ...(method === 'DELETE' ? { query: { force: true } } : {}), invalid: [segment] });
           if (ok(res.status) || res.status >= 500) wrong.push(`${method} ${route}: ${answerOf(res)}`);

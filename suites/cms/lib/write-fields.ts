@@ -12,16 +12,16 @@
  */
 import { endpointById } from '../../../schemas/catalog/index.ts';
 import type { ArgSpec } from '../../../schemas/types.ts';
-import { behaviour, fixtures, type BehaviourContext } from '../../../src/behaviour.ts';
-import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
+import { behaviour, fixtures, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import type { PostType } from './collections.ts';
 import { tokenMatches } from './items.ts';
-import { advertisedEndpoint, findAdvertisedRoute, isObject } from '../../../src/discovery.ts';
+import { advertisedEndpoint, findAdvertisedRoute, isObject } from '../../../src/sdk/discovery.ts';
 import { excerptLengthOnSite } from './reads-site.ts';
 import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
 import { readAfter, readBackEdit, readBefore, readItemEdit, tryCreateItem } from './read-back.ts';
-import { textFields } from '../../../src/wire.ts';
+import { textFields } from '../../../src/http/wire.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;
 

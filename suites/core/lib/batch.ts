@@ -5,11 +5,11 @@
  * control of a refusal (the nearest valid batch is accepted and applied).
  */
 import { endpointById } from '../../../schemas/catalog/index.ts';
-import { fixtures, type BehaviourContext } from '../../../src/behaviour.ts';
-import type { RequestOptions, Response } from '../../../src/client.ts';
-import { expectControlAccepted, whyNotAccepted } from '../../../src/controls.ts';
+import { fixtures, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import type { RequestOptions, Response } from '../../../src/http/client.ts';
+import { expectControlAccepted, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import { pages, posts, WRITE_STATUSES } from '../../cms/lib/collections.ts';
-import { textFields } from '../../../src/wire.ts';
+import { textFields } from '../../../src/http/wire.ts';
 
 export const BATCH = endpointById('batch.v1.create');
 export const BATCH_ARGS = BATCH.endpoint.args as Record<string, any>;

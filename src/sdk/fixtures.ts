@@ -1,0 +1,367 @@
+/**
+ * Items the suite creates on a target: tagged with the run ID, tracked, and force-deleted
+ * afterwards — after each suite file (afterAll), and again by the CLI after the run (a sweep by
+ * the run's own tag) and at the start of a later one (a sweep of the tags of runs that started
+ * long enough ago to be over), so that an interrupted or crashed run leaves nothing behind while
+ * runs that share a site (shards) never delete each other's items.
+ */
+import type { Client } from '../http/client.ts';
+import { TargetError } from '../core/errors.ts';
+import { NOT_SENT } from '../http/transient.ts';
+import { FixtureError, fixtureOwner, verifyStored } from './fixture-checks.ts';
+import { rawText, textFields } from '../http/wire.ts';
+
+export { FIXTURE_OWNERS, FixtureError, fixtureOwner, storedFieldOwner, verifyStored } from './fixture-checks.ts';
+
+/** A request that got no connection at all (the client's TargetError names the code): the target has gone away. */
+const TARGET_GONE = /\b(ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENOTFOUND)\b/;
+
+/** Every item the suite creates carries this prefix in its title and slug. */
+export const TAG_PREFIX = 'cmsc-';
+
+/** Collections the suite may create items in, with how to find and delete them. */
+export const SWEPT_COLLECTIONS = ['/cms/v2/posts', '/cms/v2/pages', '/contactform/v1/contact-forms'] as const;
+
+/** A short key for a suite file (FNV-1a of its path, base 36): labels of files run side by side never collide. */
+export function scopeFor(file: string): string {
+  let h = 0x811c9dc5;
+  const name = file.split(/[\\/]/).slice(-2).join('/');
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  return `${h.toString(36).slice(0, 5)}x`;
+}
+
+export function tagFor(runId: string): string {
+  return `${TAG_PREFIX}${runId.replace(/^cmsc-?/, '')}`;
+}
+
+interface Tracked {
+  /** Item route, e.g. /cms/v2/posts/12 */
+  route: string;
+  /** How to remove it. */
+  remove: (client: Client) => Promise<void>;
+  /** Removed by the default force delete: may go in a batch (core part 4 › Batch). */
+  batchable?: boolean;
+}
+
+/** The collections of posts and pages. */
+const POSTS_OR_PAGES = /^\/cms\/v2\/(posts|pages)$/;
+/** A post or page item route: its DELETE is batchable (core part 9: allow_batch of the post routes). */
+const BATCHABLE = /^\/cms\/v2\/(posts|pages)\/\d+$/;
+/** Items per POST /batch/v1 (core part 8: at most 25). */
+const BATCH_MAX = 25;
+/** Whether the target took a batch of deletes (unknown until one is sent; a refusal is kept for the run's other files). */
+let batchDeletes: 'unknown' | 'yes' | 'no' = 'unknown';
+
+export class Fixtures {
+  private readonly tracked: Tracked[] = [];
+  private counter = 0;
+
+  constructor(
+    private readonly client: Client,
+    readonly tag: string,
+    /** What tells this file's labels from another's (suite files run side by side, each with its own counter). */
+    private readonly scope = '',
+  ) {}
+
+  /** A unique, tagged slug / title fragment for a new item: unique in the run, across suite files. */
+  label(hint = 'item'): string {
+    return `${this.tag}-${hint}-${this.scope}${++this.counter}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+  }
+
+  /** Track an item so it is force-deleted at cleanup. */
+  track(route: string, remove?: Tracked['remove']): void {
+    this.tracked.push({ route, remove: remove ?? ((c) => forceDelete(c, route)), batchable: !remove && BATCHABLE.test(route) });
+    trackedRoutes.add(route);
+  }
+
+  /**
+   * Create a post or page (collection route `/cms/v2/posts` or `/cms/v2/pages`) with the
+   * run tag in title and slug, and track it. Throws when creation does not answer 2xx with an id.
+   * `title`, `content` and `excerpt` may be given as text: they are sent as the documented object
+   * (`{raw: …}`, src/http/wire.ts textFields).
+   */
+  async create(collection: string, fields: Record<string, unknown> = {}, client: Client = this.client): Promise<any> {
+    const label = this.label(collection.split('/').pop());
+    const given = rawText(fields.title);
+    const title = given !== undefined ? `${label} ${given}` : label;
+    const fieldsOf = { status: 'publish', content: `<p>${label}</p>`, ...fields, title, slug: fields.slug ?? label };
+    // Posts and pages take title, content and excerpt as the documented object (core part 2).
+    const body = POSTS_OR_PAGES.test(collection) ? textFields(fieldsOf) : fieldsOf;
+    const res = await createRecovering(client, collection, body);
+    if (res.status < 200 || res.status > 299 || typeof res.body?.id !== 'number')
+      throw new FixtureError(`could not create a fixture in ${collection}: ${res.status} ${res.text.slice(0, 200)}`, fixtureOwner(collection));
+    this.track(`${collection}/${res.body.id}`);
+    return verifyStored(client, collection, body, res.body);
+  }
+
+  /**
+   * Delete everything tracked, newest first. Returns the routes that could not be deleted. When a
+   * delete got no answer at all through all its attempts (the target refuses connections: it has
+   * gone away), the others are not tried: each would wait through the same attempts, and the CLI's
+   * sweep by tag after the run (and the next run's sweep of old leftovers) deletes what remains.
+   */
+  async cleanup(): Promise<string[]> {
+    const failed: string[] = [];
+    let gone: string | undefined;
+    // Posts and pages first, up to 25 in one POST /batch/v1 of DELETE ?force=true (cleanup is not a
+    // behaviour under test: a site pays one request, not 25). An item the batch did not delete, or
+    // every item when the target does not take the batch, is deleted on its own below.
+    if (batchDeletes !== 'no') {
+      const batchable = this.tracked.filter((x) => x.batchable).reverse();
+      for (let i = 0; i < batchable.length; i += BATCH_MAX) {
+        const done = await batchDelete(this.client, batchable.slice(i, i + BATCH_MAX).map((x) => x.route)).catch(() => undefined);
+        if (!done) break;
+        for (let k = this.tracked.length - 1; k >= 0; k--) if (done.has(this.tracked[k]!.route)) this.tracked.splice(k, 1);
+      }
+    }
+    while (this.tracked.length) {
+      const item = this.tracked.pop()!;
+      if (gone) {
+        failed.push(`${item.route} (not tried: ${gone})`);
+        continue;
+      }
+      try {
+        await item.remove(this.client);
+      } catch (err) {
+        // The reason says whether the target was the trouble (timed out, reset ...): reports tell target from harness by it.
+        const message = (err as Error)?.message ?? String(err);
+        failed.push(`${item.route} (${message})`);
+        if (TARGET_GONE.test(message)) gone = `the target did not answer the delete of ${item.route}`;
+      }
+    }
+    return failed;
+  }
+}
+
+/** Times a create is sent again after transient trouble (its first attempt's item found and removed). */
+const CREATE_ATTEMPTS = 3;
+
+/** Items tracked for deletion by any Fixtures of this process: never taken for what a failed create made. */
+const trackedRoutes = new Set<string>();
+
+/**
+ * POST a create (`body` carries the run tag in its title or slug); when the target has transient
+ * trouble (a gateway's answer, a reset, a timeout) the create may or may not have reached the
+ * application, so the client does not send it again. Here it can be: whatever the first attempt
+ * made is found among the newest items (trash included) by its exact title (or its slug), not an
+ * item tracked already, force-deleted, and the create is sent again. When the items cannot be
+ * listed, the trouble is thrown as it is.
+ */
+export async function createRecovering(client: Client, collection: string, body: Record<string, unknown>) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await client.post(collection, body);
+    } catch (err) {
+      // A connection refused never reached the target (the client already sent it again): nothing was made.
+      if (!(err instanceof TargetError) || err.code === 'BODY_TOO_LARGE' || NOT_SENT.has(err.code ?? '') || attempt >= CREATE_ATTEMPTS || client.unanswering) throw err;
+      const made = await madeBy(client, collection, body);
+      if (made === undefined) throw err;
+      for (const id of made) await forceDelete(client, `${collection}/${id}`);
+      client.noteRetry();
+    }
+  }
+}
+
+/** IDs of the untracked items among the newest that `body` would have made, or undefined when they cannot be listed. */
+async function madeBy(client: Client, collection: string, body: Record<string, unknown>): Promise<number[] | undefined> {
+  const title = rawText(body.title);
+  const slug = typeof body.slug === 'string' && body.slug ? body.slug.toLowerCase() : undefined;
+  if (title === undefined && slug === undefined) return undefined;
+  for (let i = 1; i <= 4; i++) {
+    try {
+      const res = await client.get(collection, { query: { orderby: 'id', order: 'desc', status: ['any', 'trash'], per_page: 100, context: 'edit' } });
+      if (res.status !== 200 || !Array.isArray(res.body)) return undefined;
+      return res.body
+        .filter((p: any) => typeof p?.id === 'number' && !trackedRoutes.has(`${collection}/${p.id}`))
+        .filter((p: any) => {
+          const raw = typeof p.title === 'object' ? (p.title?.raw ?? p.title?.rendered) : p.title;
+          // By its title when one was sent (every tagged fixture has its own); else by its slug, which
+          // WordPress makes unique with `-2`, `-3` ... (a slug-only match could take another item's
+          // `<slug>-4`, so it is the fallback only).
+          if (title !== undefined) return raw === title;
+          return slug !== undefined && typeof p.slug === 'string' && (p.slug === slug || new RegExp(`^${slug.replace(/[^a-z0-9-]/g, '')}-\\d+$`).test(p.slug));
+        })
+        .map((p: any) => p.id as number);
+    } catch (err) {
+      if ((err instanceof TargetError && NOT_SENT.has(err.code ?? '')) || client.unanswering) return undefined; // the target is down, or does not answer
+      await new Promise((r) => setTimeout(r, 300 * i));
+    }
+  }
+  return undefined;
+}
+
+/**
+ * DELETE ?force=true of several items in one POST /batch/v1 (validation "normal": each item on its
+ * own). Returns the routes deleted (2xx, or 404/410: already gone); undefined when the target does
+ * not take the batch (it is then not tried again in this run).
+ */
+async function batchDelete(client: Client, routes: string[]): Promise<Set<string> | undefined> {
+  if (routes.length < 2) return new Set();
+  const res = await client.post('/batch/v1', { validation: 'normal', requests: routes.map((r) => ({ method: 'DELETE', path: `${client.mapRoute(r)}?force=true` })) });
+  const answers = (res.body as { responses?: { status?: number }[] } | undefined)?.responses;
+  if (res.status < 200 || res.status > 299 || !Array.isArray(answers) || answers.length !== routes.length) {
+    batchDeletes = 'no';
+    return undefined;
+  }
+  batchDeletes = 'yes';
+  const ok = (s: unknown) => typeof s === 'number' && ((s >= 200 && s < 300) || s === 404 || s === 410);
+  return new Set(routes.filter((_, i) => ok(answers[i]?.status)));
+}
+
+/**
+ * DELETE ?force=true; a 404/410 counts as already gone. Cleanup is not a behaviour under test,
+ * so it tries again (a few times, briefly) when the target stumbles (5xx, 429, no answer).
+ */
+export async function forceDelete(client: Client, route: string, attempts = 4): Promise<void> {
+  for (let i = 1; ; i++) {
+    let status: number;
+    try {
+      status = (await client.delete(route, { query: { force: true } })).status;
+    } catch (err) {
+      if (i >= attempts || client.unanswering) throw err;
+      status = 0;
+    }
+    if (status >= 200 && status < 300) return;
+    if (status === 404 || status === 410) return;
+    if (i >= attempts || (status !== 0 && status !== 429 && status < 500)) throw new Error(`DELETE ${route}: ${status}`);
+    await new Promise((r) => setTimeout(r, 200 * i));
+  }
+}
+
+/** Default of --sweep-after: six hours, the longest a GitHub Actions job may run, so a run older than that cannot still be going. */
+export const DEFAULT_SWEEP_AFTER_MS = 6 * 3_600_000;
+
+export interface SweepOptions {
+  /** Only this run's items (its tag). */
+  tag?: string;
+  /**
+   * Without `tag`: items of any run, but only of runs that started longer ago than this (the run
+   * tag carries its start time). Runs that started later may still be going (another shard, another
+   * job against the same site) and keep their items. Default 0: every tagged item.
+   */
+  olderThanMs?: number;
+  /** The clock (tests). */
+  now?: number;
+}
+
+export interface SweepOutcome {
+  deleted: number;
+  failed: number;
+  /** Tagged items left alone because their run started less than `olderThanMs` ago. */
+  spared: number;
+}
+
+/**
+ * When the run that created an item started (ms since epoch), from the run tags in its slug and
+ * title (`cmsc-<start: 8 base-36 digits><4 hex digits>`); the newest when it carries several; undefined
+ * when no tag says (an item of an unknown format counts as old).
+ */
+export function runStartOf(item: any): number | undefined {
+  let newest: number | undefined;
+  for (const s of taggedStrings(item)) {
+    // Exactly 8 + 4 characters: the tag is often followed by more letters and digits (`cmsc-<id>x…`).
+    for (const m of s.matchAll(/cmsc-([0-9a-z]{8})([0-9a-f]{4})/g)) {
+      const t = parseInt(m[1]!, 36);
+      // Plausible start times only (2020 .. 2100): anything else is not a run tag.
+      if (!Number.isFinite(t) || t < 1_577_836_800_000 || t > 4_102_444_800_000) continue;
+      newest = Math.max(newest ?? 0, t);
+    }
+  }
+  return newest;
+}
+
+/**
+ * Force-delete the posts, pages and contact forms of one run (`tag`), or the leftovers of earlier
+ * runs (`olderThanMs`). Used by the CLI before a run (leftovers of interrupted runs, never the
+ * items of a run that may still be going) and after it (its own items).
+ */
+export async function sweep(client: Client, opts: string | SweepOptions = {}): Promise<SweepOutcome> {
+  const { tag, olderThanMs = 0, now = Date.now() } = typeof opts === 'string' ? { tag: opts } : opts;
+  const wanted = tag ?? TAG_PREFIX;
+  const spare = (item: any): boolean => {
+    if (tag || olderThanMs <= 0) return false;
+    const started = runStartOf(item);
+    return started !== undefined && started > now - olderThanMs;
+  };
+  let deleted = 0;
+  let failed = 0;
+  const spared = new Set<string>();
+  // The collections at once (within the client's --concurrency): a sweep is a few listings, and
+  // before a run they are all the target has to do.
+  await Promise.all(SWEPT_COLLECTIONS.map(async (collection) => {
+    let ok = 0;
+    let bad = 0;
+    for (let guard = 0; guard < 20; guard++) {
+      const res = await listTagged(client, collection, wanted);
+      if (!res) break;
+      const mine = res.filter((p: any) => {
+        if (!isTagged(p, wanted)) return false;
+        if (!spare(p)) return true;
+        spared.add(`${collection}/${p.id}`);
+        return false;
+      });
+      if (!mine.length) break;
+      const before = ok + bad;
+      await Promise.all(
+        mine.map((p: any) =>
+          forceDelete(client, `${collection}/${p.id}`).then(
+            () => ok++,
+            () => bad++,
+          ),
+        ),
+      );
+      if (ok + bad === before) break;
+      if (bad) break;
+    }
+    deleted += ok;
+    failed += bad;
+  }));
+  return { deleted, failed, spared: spared.size };
+}
+
+/**
+ * How tagged items are found: by searching the tag (titles carry it), and among the newest
+ * items (an item tagged only in its slug is not found by a search). `any` leaves trashed items
+ * out (WordPress), so the trash is asked for too.
+ */
+const TAGGED_LISTINGS: Record<string, string | string[]>[] = [
+  { search: TAG_PREFIX, status: ['any', 'trash'] },
+  { orderby: 'id', order: 'desc', status: ['any', 'trash'] },
+];
+
+/** Tagged items of a collection (any status, trash included), or undefined when the target does not answer with a list. */
+export async function listTagged(client: Client, collection: string, tag = TAG_PREFIX): Promise<any[] | undefined> {
+  const lists: any[][] = TAGGED_LISTINGS.map(() => []);
+  let answered = false;
+  await Promise.all(TAGGED_LISTINGS.map(async (listing, n) => {
+    const query = { ...listing, ...('search' in listing ? { search: tag } : {}), per_page: 100, context: 'edit' };
+    for (let i = 1; i <= 4; i++) {
+      try {
+        const res = await client.get(collection, { query });
+        if (res.status === 200 && Array.isArray(res.body)) {
+          answered = true;
+          lists[n] = res.body.filter((p: any) => isTagged(p, tag) && typeof p?.id === 'number');
+          break;
+        }
+        if (res.status !== 429 && res.status < 500) break;
+      } catch {
+        /* no answer: try again, unless the target has stopped answering */
+        if (client.unanswering) break;
+      }
+      await new Promise((r) => setTimeout(r, 200 * i));
+    }
+  }));
+  // Merged in the order of the listings (search first), as when they were read one after the other.
+  const found = new Map<number, any>();
+  for (const list of lists) for (const p of list) found.set(p.id, p);
+  return answered ? [...found.values()] : undefined;
+}
+
+function taggedStrings(item: any): string[] {
+  const title = typeof item?.title === 'object' ? (item.title.raw ?? item.title.rendered) : item?.title;
+  return [item?.slug, title].filter((s): s is string => typeof s === 'string').map((s) => s.toLowerCase());
+}
+
+function isTagged(item: any, tag: string): boolean {
+  return taggedStrings(item).some((s) => s.includes(tag));
+}
