@@ -59,8 +59,8 @@ import { parseArgs } from 'node:util';
 import { safeBody } from '../src/core/events.ts';
 import { Client } from '../src/http/client.ts';
 import { restoreSiteState, snapshotSiteState } from '../src/run/site-state.ts';
-import type { BehaviourResult, Results } from '../schemas/results.ts';
-import { groupDeviations } from '../schemas/deviations.ts';
+import type { BehaviourResult, Results } from '../results/results.ts';
+import { groupDeviations } from '../results/deviations.ts';
 import { getProfile } from '../schemas/profiles.ts';
 import { allFaults } from '../faults/index.ts';
 import { family, indexReaders, keyOf, planFor, recorder, touches, type Baseline, type Plan, type Recorded } from './fault-scope.ts';
@@ -185,7 +185,7 @@ const record = (row: FaultRow) => {
 
 if (values.regroup) {
   // The deviations of every fault whose scope verdicts were kept, grouped again with the current
-  // schemas/deviations.ts (no site): the kept verdicts put into the baseline's results.
+  // results/deviations.ts (no site): the kept verdicts put into the baseline's results.
   const base = (JSON.parse(readFileSync(join(work, 'baseline.json'), 'utf8')) as { results: Results }).results;
   const declared = new Map<string, string[]>(values.covers ? (JSON.parse(readFileSync(values.covers, 'utf8')) as { behaviours: { id: string; covers?: string[] }[] }).behaviours.map((b) => [b.id, b.covers ?? []]) : []);
   const withCovers = (b: BehaviourResult): BehaviourResult => (declared.has(b.id) ? { ...b, covers: [...new Set([...(b.covers ?? []), ...declared.get(b.id)!])] } : b);

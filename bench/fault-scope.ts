@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { Results } from '../schemas/results.ts';
+import type { Results } from '../results/results.ts';
 import { getProfile } from '../schemas/profiles.ts';
 import type { Fault, FaultRequest, FaultResponse } from '../faults/proxy.ts';
 import { safeBody } from '../src/core/events.ts';

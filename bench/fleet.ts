@@ -18,7 +18,7 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ShardFile } from '../src/fleet/fleet.ts';
-import type { Counts } from '../schemas/results.ts';
+import type { Counts } from '../results/results.ts';
 import type { FleetReport } from '../reporters/fleet.ts';
 import { PKG_ROOT } from '../src/core/paths.ts';
 import { startSimulatedFleet } from './fleet-sim.ts';

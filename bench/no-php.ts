@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Results } from '../schemas/results.ts';
+import type { Results } from '../results/results.ts';
 import { PKG_ROOT } from '../src/core/paths.ts';
 
 const { values } = parseArgs({ options: { 'no-slim': { type: 'boolean' }, 'skip-native': { type: 'boolean' } } });

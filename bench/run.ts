@@ -28,7 +28,7 @@ import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Results } from '../schemas/results.ts';
+import type { Results } from '../results/results.ts';
 import { bootHost, bootShAvailable, type Host } from '../src/proof/hosts.ts';
 import { PKG_ROOT } from '../src/core/paths.ts';
 import { startSimulatedFleet } from './fleet-sim.ts';

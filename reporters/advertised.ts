@@ -5,7 +5,7 @@
  * compared from their results files alone; `diffAdvertised` gives the differences.
  */
 
-import type { Advertised, AdvertisedEndpoint, ArgSignature } from '../schemas/results.ts';
+import type { Advertised, AdvertisedEndpoint, ArgSignature } from '../results/results.ts';
 import { routeParams, routeShape } from '../schemas/route-keys.ts';
 
 export type { Advertised, AdvertisedEndpoint, ArgSignature };

@@ -9,8 +9,8 @@
 import { diffAdvertised, diffLines, type AdvertisedDiff } from './advertised.ts';
 import { anchor, badge, copyBlock, counts, esc, page, statusBar } from './html-kit.ts';
 import { cell } from './markdown.ts';
-import { deviationsOf } from '../schemas/deviations.ts';
-import { LEVELS, countsOf, gatingLevels, type BehaviourResult, type Counts, type FailOn, type Results, type Status } from '../schemas/results.ts';
+import { deviationsOf } from '../results/deviations.ts';
+import { LEVELS, countsOf, gatingLevels, type BehaviourResult, type Counts, type FailOn, type Results, type Status } from '../results/results.ts';
 
 export const GROUPS = ['only-a-fails', 'only-b-fails', 'both-fail', 'both-pass', 'not-compared'] as const;
 export type Group = (typeof GROUPS)[number];

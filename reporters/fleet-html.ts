@@ -5,7 +5,7 @@
  * site and group. The matrix is drawn by a small script from the embedded data, only the rows in
  * view, so a thousand sites × a thousand behaviours stay responsive.
  */
-import { LEVELS, gatingLevels } from '../schemas/results.ts';
+import { LEVELS, gatingLevels } from '../results/results.ts';
 import { badge, counts, esc, page, statusBar } from './html-kit.ts';
 import type { FleetReport } from './fleet.ts';
 

@@ -4,7 +4,7 @@
  * groups of sites with the same deviations, and the sites that need attention, each linking to
  * its own report.
  */
-import { LEVELS, gatingLevels, type Counts } from '../schemas/results.ts';
+import { LEVELS, gatingLevels, type Counts } from '../results/results.ts';
 import { cell } from './markdown.ts';
 import type { FleetReport } from './fleet.ts';
 

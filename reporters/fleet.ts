@@ -3,7 +3,7 @@
  * by documented item the sites share ("412 sites: interval (arg of GET /spamfilter/v1/stats)",
  * results.json `deviations`), with the failing behaviours the sites share ("412 sites fail
  * spamfilter.stats.path") and the sites grouped by the set of
- * deviations they have. Built from results alone (schemas/results.ts), one site at a time, so
+ * deviations they have. Built from results alone (results/results.ts), one site at a time, so
  * that merging thousands of sites keeps only a compact matrix in memory; `cms-conformance merge`
  * (src/fleet/merge.ts) finds the shard outputs, merges the parts of each site and writes what
  * this builds (fleet.json, and fleet.html / fleet.md rendered from it).
@@ -21,8 +21,8 @@ import {
   type Results,
   type ShardInfo,
   type Status,
-} from '../schemas/results.ts';
-import { deviationsOf } from '../schemas/deviations.ts';
+} from '../results/results.ts';
+import { deviationsOf } from '../results/deviations.ts';
 
 // ---------------------------------------------------------------- the fleet report
 

@@ -3,11 +3,11 @@
  * forbids any load) rendered from a run's results. Written for someone who has never seen the
  * suite: what fails, why, and how to reproduce it, without reading logs.
  */
-import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
-import { deviationHeadline, deviationsOf } from '../schemas/deviations.ts';
+import { COVERAGE_KINDS, uncoveredCount } from '../results/coverage.ts';
+import { deviationHeadline, deviationsOf } from '../results/deviations.ts';
 import { anchor, badge, copyBlock, counts, esc, page, percentBar, statusBar, type StatusCounts } from './html-kit.ts';
 import { embeddedName, embeddedNote, indexCurl, isEmbedded, onlyOne, rerunCommand, usesCredentials } from './reproduce.ts';
-import { LEVELS, LEVEL_BASIS, describeNetwork, gatingFailures, runExitCode, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../schemas/results.ts';
+import { LEVELS, LEVEL_BASIS, describeNetwork, gatingFailures, runExitCode, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../results/results.ts';
 
 const KIND_HELP: Record<string, string> = {
   conformance: 'The target does not do what the specification states (a conformance failure).',

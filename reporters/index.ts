@@ -6,7 +6,7 @@
 import { cpSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { dirname } from 'node:path';
-import type { ReportFormat, Results } from '../schemas/results.ts';
+import type { ReportFormat, Results } from '../results/results.ts';
 import { renderHtml } from './html.ts';
 import { renderJUnit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';

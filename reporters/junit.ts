@@ -8,7 +8,7 @@
  *   <error> for a behaviour that could not be checked (target trouble or a harness bug),
  *   <skipped message="reason"/> for every skip.
  */
-import { LEVELS, LEVEL_BASIS, type BehaviourResult, type Results } from '../schemas/results.ts';
+import { LEVELS, LEVEL_BASIS, type BehaviourResult, type Results } from '../results/results.ts';
 
 const escapeXml = (s: string) =>
   s

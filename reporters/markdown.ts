@@ -5,10 +5,10 @@
  * level and namespace, every failure with its reason (up to a limit), skips grouped by reason,
  * baseline outcome, coverage, and the command to reproduce the run.
  */
-import { COVERAGE_KINDS, uncoveredCount } from '../schemas/coverage.ts';
-import { deviationHeadline, deviationsOf } from '../schemas/deviations.ts';
+import { COVERAGE_KINDS, uncoveredCount } from '../results/coverage.ts';
+import { deviationHeadline, deviationsOf } from '../results/deviations.ts';
 import { embeddedName, isEmbedded, rerunCommand, usesCredentials } from './reproduce.ts';
-import { LEVELS, countsOf, describeNetwork, gatingFailures, runExitCode, gatingLevels, type Counts, type FailOn, type Results } from '../schemas/results.ts';
+import { LEVELS, countsOf, describeNetwork, gatingFailures, runExitCode, gatingLevels, type Counts, type FailOn, type Results } from '../results/results.ts';
 
 const MAX_FAILURES = 200;
 const MAX_UNCOVERED = 300;

@@ -6,7 +6,7 @@
  */
 import { getProfile, type ProfileName } from '../schemas/profiles.ts';
 import { shq } from './html-kit.ts';
-import type { BehaviourResult, Results } from '../schemas/results.ts';
+import type { BehaviourResult, Results } from '../results/results.ts';
 
 type Cfg = Record<string, unknown>;
 

@@ -176,7 +176,7 @@ export interface Catalog {
 
 /** Why catalog items cannot be exercised by a request (schemas/catalog/uncovered.ts). */
 export interface UncoveredReason {
-  /** The item IDs the reason applies to (catalog item IDs as in schemas/coverage.ts). */
+  /** The item IDs the reason applies to (catalog item IDs as in results/coverage.ts). */
   items: RegExp;
   reason: string;
 }

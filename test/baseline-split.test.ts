@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyBaseline, baselineFromResults } from '../src/run/baseline.ts';
 import { formerBehaviourId, splitBehaviourIds } from '../src/sdk/discovery.ts';
-import type { Status } from '../schemas/results.ts';
+import type { Status } from '../results/results.ts';
 
 const result = (id: string, status: Status) => ({ id, status, level: 'MUST' as const, reason: status === 'failed' ? `${id} deviates` : undefined });
 const base = (ids: string[]) => ({ schemaVersion: 1 as const, failures: ids.map((id) => ({ id, reason: `known: ${id}` })) });

@@ -13,7 +13,7 @@ import { runCli } from './helpers/cli.ts';
 import { serveIndex } from './helpers/index-server.ts';
 
 const fixture = JSON.parse(readFileSync(new URL('./fixtures/wordpress-7.1-index.json', import.meta.url), 'utf8'));
-const schema = JSON.parse(readFileSync(new URL('../schemas/results.schema.json', import.meta.url), 'utf8'));
+const schema = JSON.parse(readFileSync(new URL('../results/results.schema.json', import.meta.url), 'utf8'));
 
 function oneLineError(stderr: string) {
   const lines = stderr.trim().split('\n');

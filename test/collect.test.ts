@@ -6,7 +6,7 @@
 import type { TestCase } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
 import { behaviourResults } from '../src/engine/collect.ts';
-import type { Results } from '../schemas/results.ts';
+import type { Results } from '../results/results.ts';
 
 function testCase(id: string, state: string, mode: 'run' | 'skip' | 'todo' = 'run', extra: Record<string, unknown> = {}): TestCase {
   const behaviour = { id, level: 'MUST', namespace: 'cms/v2', title: id, spec: { doc: 'core', section: '2' }, requests: 1 };

@@ -3,7 +3,7 @@
  * typo would silently cover nothing. Checked on the declarations (no target needed).
  */
 import { describe, expect, it } from 'vitest';
-import { catalogItems, resolveCover } from '../schemas/coverage.ts';
+import { catalogItems, resolveCover } from '../results/coverage.ts';
 import { listBehaviours } from '../src/run/runner.ts';
 
 describe('covers IDs', () => {

@@ -8,8 +8,8 @@ import type { TestCase, TestModule } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
 import { buildResults } from '../src/engine/collect.ts';
 import { mergeSiteResults } from '../src/fleet/merge.ts';
-import { reconcileDependencies } from '../schemas/dependencies.ts';
-import type { BehaviourResult, Results } from '../schemas/results.ts';
+import { reconcileDependencies } from '../results/dependencies.ts';
+import type { BehaviourResult, Results } from '../results/results.ts';
 
 const b = (id: string, status: BehaviourResult['status'], extra: Partial<BehaviourResult> = {}) =>
   ({ id, status, level: 'MUST', namespace: 'cms/v2', title: id, spec: 'x', specRef: { doc: 'core', section: '2' }, requests: 0, durationMs: 0, file: 'f', ...extra }) as BehaviourResult;

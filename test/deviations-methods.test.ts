@@ -1,14 +1,14 @@
 /**
  * Deviations of one method of an endpoint, and of the page routes the spec states as the post ones
- * (schemas/deviation-items.ts). Measured with bench/fault-deviations.ts against the 7.1 site:
+ * (results/deviation-items.ts). Measured with bench/fault-deviations.ts against the 7.1 site:
  * before, a PUT that stores nothing (cms.update-stores-nothing.put) was three deviations, the post
  * and page reads its model checks read back (endpoint:cms.posts.item.read, endpoint:cms.pages.item.read)
  * and the batch; a server serving content in embed was three (the context arg and each type's
  * password check).
  */
 import { describe, expect, it } from 'vitest';
-import type { BehaviourResult, RecordedExchange } from '../schemas/results.ts';
-import { groupDeviations } from '../schemas/deviations.ts';
+import type { BehaviourResult, RecordedExchange } from '../results/results.ts';
+import { groupDeviations } from '../results/deviations.ts';
 
 const exchange = (method: string, route: string, body?: unknown, auth: RecordedExchange['auth'] = 'configured', status = 200): RecordedExchange => ({
   method,

@@ -1,5 +1,5 @@
 /**
- * Deviations (schemas/deviations.ts): failing behaviours grouped by the documented item that broke.
+ * Deviations (results/deviations.ts): failing behaviours grouped by the documented item that broke.
  * The canned runs in test/fixtures/deviations/ are real runs cut down to what the grouping reads
  * (every failed behaviour with its covers, message and recorded requests; the passed behaviours
  * that are evidence for the items those touch; the cut gives the same deviations as the whole
@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Deviation } from '../schemas/results.ts';
+import type { Deviation } from '../results/results.ts';
 import { cannedRun } from './helpers/canned-deviations.ts';
-import { deviationHeadline, groupDeviations } from '../schemas/deviations.ts';
+import { deviationHeadline, groupDeviations } from '../results/deviations.ts';
 import { cannedResults } from './reporters/canned.ts';
 import { compareDeviations } from './helpers/real-targets.ts';
 

@@ -4,14 +4,14 @@
  * time, then all at once) is a correct server, so
  * - no SECURITY or MUST verdict differs from the default dialect's;
  * - the run without credentials agrees with the run with them on every behaviour that ran in both
- *   and is not about credentials (schemas/results.ts `aboutCredentials`);
+ *   and is not about credentials (results/results.ts `aboutCredentials`);
  * - no behaviour skips as depending on an owner that passed (the run would make it a failure:
  *   `ownerPassed`), nor fails for it.
  *
  * The runs are made in this process on one suite engine (InProcessRunner), seed 1.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aboutCredentials, type Results } from '../schemas/results.ts';
+import { aboutCredentials, type Results } from '../results/results.ts';
 import { InProcessRunner } from '../src/proof/proof.ts';
 import { namedDialects, type Dialect } from '../targets/reference/dialect.ts';
 import { startReferenceServer } from '../targets/reference/index.ts';

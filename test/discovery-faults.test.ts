@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoveryFaults } from '../faults/discovery.ts';
-import type { Results } from '../schemas/results.ts';
+import type { Results } from '../results/results.ts';
 import { formerBehaviourId } from '../src/sdk/discovery.ts';
 import { InProcessRunner, proveFaults, type Proof } from '../src/proof/proof.ts';
 import { expectCaught } from './helpers/harness.ts';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFaultProxy, type Fault, type FlakyOptions } from '../faults/proxy.ts';
-import type { BehaviourResult, Results } from '../schemas/results.ts';
+import type { BehaviourResult, Results } from '../results/results.ts';
 import { startReferenceServer } from '../targets/reference/index.ts';
 import { BIN, exec, runCli } from './helpers/cli.ts';
 import { PLUGIN_TARGET_AVAILABLE, PLUGIN_TARGET_MISSING, bootPluginTarget } from './helpers/plugin-target.ts';

@@ -16,7 +16,7 @@ import { DEFAULT_SWEEP_AFTER_MS, SWEPT_COLLECTIONS, listTagged, tagFor } from '.
 import { newRunId } from '../src/run/runner.ts';
 import { getProfile, type ProfileName } from '../schemas/profiles.ts';
 import type { FleetReport } from '../reporters/fleet.ts';
-import type { Results } from '../schemas/results.ts';
+import type { Results } from '../results/results.ts';
 import { startReferenceServer } from '../targets/reference/index.ts';
 import { runCli, type CliRun } from './helpers/cli.ts';
 import { PLUGIN_TARGET_AVAILABLE, bootPluginTarget, type PluginTarget } from './helpers/plugin-target.ts';

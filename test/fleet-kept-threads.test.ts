@@ -15,7 +15,7 @@ import { resolveConfig } from '../src/core/config.ts';
 import { KeptThreads, MAX_RUNS_PER_THREAD } from '../src/engine/kept-threads.ts';
 import { runConformance, SuiteEngine } from '../src/run/runner.ts';
 import { startReferenceSites, type ReferenceSites } from '../targets/reference/multi.ts';
-import type { Results } from '../schemas/results.ts';
+import type { Results } from '../results/results.ts';
 import type { ShardFile } from '../src/fleet/fleet.ts';
 import { startSimulatedFleet } from '../bench/fleet-sim.ts';
 import { BIN, ROOT } from './helpers/cli.ts';

@@ -14,7 +14,7 @@ import { FleetBuilder } from '../reporters/fleet.ts';
 import { renderFleetHtml } from '../reporters/fleet-html.ts';
 import { chromiumAvailable, openChromium } from './helpers/chromium.ts';
 import { siteResults, syntheticBehaviours } from './helpers/fleet.ts';
-import type { Status } from '../schemas/results.ts';
+import type { Status } from '../results/results.ts';
 
 const ARTIFACTS = resolve(import.meta.dirname, '../reports/test-artifacts');
 

@@ -13,7 +13,7 @@ import { startSimulatedFleet, type SimulatedFleet } from '../bench/fleet-sim.ts'
 import { Client } from '../src/http/client.ts';
 import type { ShardFile } from '../src/fleet/fleet.ts';
 import type { FleetReport } from '../reporters/fleet.ts';
-import type { Results } from '../schemas/results.ts';
+import type { Results } from '../results/results.ts';
 import { BIN, ROOT, runCli } from './helpers/cli.ts';
 
 function filesUnder(dir: string): string[] {

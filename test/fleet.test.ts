@@ -19,7 +19,7 @@ import { FleetBuilder } from '../reporters/fleet.ts';
 import { renderFleetMarkdown } from '../reporters/fleet-markdown.ts';
 import { startReferenceServer, type ReferenceServer } from '../targets/reference/index.ts';
 import { siteResults, syntheticBehaviours } from './helpers/fleet.ts';
-import type { Results, Status } from '../schemas/results.ts';
+import type { Results, Status } from '../results/results.ts';
 
 describe('targets file', () => {
   it('reads text lines: URL, the two credential variables, options; comments and blank lines are ignored', () => {

@@ -1,6 +1,6 @@
 /**
  * `cms-conformance openapi` (src/openapi/build.ts), in process (the validator and Prism:
- * test/openapi-prism.e2e.test.ts): every catalog item (schemas/coverage.ts catalogItems: routes x methods, path
+ * test/openapi-prism.e2e.test.ts): every catalog item (results/coverage.ts catalogItems: routes x methods, path
  * parameters, allow_batch, arg x stated attribute, field x context, settings, modules, ...)
  * is found in the document with what the catalog states of it (and the check is shown to fail
  * when one is missing); not-shown things are left open with the spec's words; behaviours are
@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { catalog } from '../schemas/catalog/index.ts';
-import { catalogItems } from '../schemas/coverage.ts';
+import { catalogItems } from '../results/coverage.ts';
 import { getProfile, type Profile, type ProfileName } from '../schemas/profiles.ts';
 import type { ArgSpec, FieldSpec, RouteSpec } from '../schemas/types.ts';
 import { parseOpenApiFlags, renderOpenApi } from '../src/cli/openapi.ts';

@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bootHost, type Host } from '../src/proof/hosts.ts';
 import { PKG_ROOT } from '../src/core/paths.ts';
 import { freePort } from '../targets/wordpress/proc.ts';
-import type { Results } from '../schemas/results.ts';
+import type { Results } from '../results/results.ts';
 import { leftovers } from './cms/support.ts';
 import { BIN, runCli } from './helpers/cli.ts';
 import { allGone, processes, tree, type Proc } from './helpers/procs.ts';
@@ -149,7 +149,7 @@ function expectIncompleteReports(dir: string, reason: 'signal' | 'target-unreach
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats.default(ajv);
-  const validate = ajv.compile(JSON.parse(readFileSync(join(PKG_ROOT, 'schemas/results.schema.json'), 'utf8')));
+  const validate = ajv.compile(JSON.parse(readFileSync(join(PKG_ROOT, 'results/results.schema.json'), 'utf8')));
   expect(validate(results), JSON.stringify(validate.errors)).toBe(true);
   expect(results.incomplete?.reason).toBe(reason);
   expect(results.incomplete!.notRun).toBeGreaterThan(0);

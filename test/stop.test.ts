@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCase } from 'vitest/node';
 import { TargetWatch, signalExitCode } from '../src/run/stop.ts';
-import { exitCodeFor, type BehaviourResult } from '../schemas/results.ts';
+import { exitCodeFor, type BehaviourResult } from '../results/results.ts';
 
 /** A finished behaviour as the watch sees it. */
 function ended(state: 'passed' | 'failed' | 'skipped', opts: { requests?: number; message?: string; failureKind?: string } = {}): TestCase {

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Results } from '../schemas/results.ts';
+import type { Results } from '../results/results.ts';
 import { startReferenceServer, type ReferenceServer } from '../targets/reference/index.ts';
 import { runSuite } from './helpers/harness.ts';
 import { CREATES, writesIgnored } from './helpers/writes-ignored.ts';

@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { normalizeBaseUrl, resolveConfig, type RunConfig } from '../core/config.ts';
 import { UsageError } from '../core/errors.ts';
 import { assertSelects, declaredFor, runConformance, type EmbeddedVersion } from '../run/runner.ts';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import { compareExitCode, compareResults, renderCompareHtml, renderCompareMarkdown, GROUPS, deviationCounts } from '../../reporters/compare.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../../reporters/index.ts';
 

@@ -9,10 +9,10 @@ import { EXIT, UnreachableError, UsageError } from '../core/errors.ts';
 import { TOOL, declaredTotal, listBehaviours, noneSelected, runConformance } from '../run/runner.ts';
 import { compareFlags, runCompare } from './compare.ts';
 import { stopRequested, watchParent } from '../run/stop.ts';
-import { deviationSummary } from '../../schemas/deviations.ts';
+import { deviationSummary } from '../../results/deviations.ts';
 
 export { stopRequested } from '../run/stop.ts';
-import { LEVELS, describeNetwork } from '../../schemas/results.ts';
+import { LEVELS, describeNetwork } from '../../results/results.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../../reporters/index.ts';
 
 /** Exit code for a bug in cms-conformance itself. */

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import { allFaults } from '../../faults/index.ts';
 import type { Fault } from '../../faults/proxy.ts';
 import { EXIT, UnreachableError } from '../core/errors.ts';

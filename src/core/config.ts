@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import dotenv from 'dotenv';
-import { FAIL_ON, REPORT_FORMATS, type FailOn, type ReportFormat } from '../../schemas/results.ts';
+import { FAIL_ON, REPORT_FORMATS, type FailOn, type ReportFormat } from '../../results/results.ts';
 import { UsageError } from './errors.ts';
 import { parseShard } from './shard.ts';
 

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { UsageError } from './errors.ts';
-import type { ShardInfo } from '../../schemas/results.ts';
+import type { ShardInfo } from '../../results/results.ts';
 
 export interface ShardSpec {
   /** 1-based. */

@@ -1,13 +1,13 @@
 /**
- * Collects the results of a run (`Results`, schemas/results.ts) from vitest's finished test
+ * Collects the results of a run (`Results`, results/results.ts) from vitest's finished test
  * cases: one behaviour result per selected test, its status on the lattice passed / failed /
  * skipped / error, with what the behaviour attached to itself while it ran.
  */
-import { groupDeviations } from '../../schemas/deviations.ts';
-import { reconcileDependencies } from '../../schemas/dependencies.ts';
+import { groupDeviations } from '../../results/deviations.ts';
+import { reconcileDependencies } from '../../results/dependencies.ts';
 import { stripVTControlCharacters } from 'node:util';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
-import { computeCoverage } from '../../schemas/coverage.ts';
+import { computeCoverage } from '../../results/coverage.ts';
 import {
   LEVEL_BASIS,
   specString,
@@ -20,7 +20,7 @@ import {
   type Results,
   type ShardInfo,
   type Status,
-} from '../../schemas/results.ts';
+} from '../../results/results.ts';
 
 export interface RunHeader {
   tool: Results['tool'];

@@ -13,7 +13,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
-import type { Level } from '../../schemas/results.ts';
+import type { Level } from '../../results/results.ts';
 import { PKG_ROOT } from '../core/paths.ts';
 
 /** What a run needs to know of a behaviour before it runs. */

@@ -26,7 +26,7 @@ import { UnreachableError, UsageError } from '../core/errors.ts';
 import { loadBaseline } from '../run/baseline.ts';
 import { parseShard, shardOfKey, type ShardInfo } from '../core/shard.ts';
 import { TOOL, runConformance, SuiteEngine, type Log } from '../run/runner.ts';
-import { countsOf, type BaselineFile, type Counts } from '../../schemas/results.ts';
+import { countsOf, type BaselineFile, type Counts } from '../../results/results.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../../reporters/index.ts';
 
 export interface FleetSite {

@@ -9,7 +9,7 @@
  * under `sites/<id>/` of the fleet report; a site that came whole links to its report where it is.
  * Inputs are read one site at a time, so memory stays at the matrix, whatever the number of sites.
  */
-import { groupDeviations } from '../../schemas/deviations.ts';
+import { groupDeviations } from '../../results/deviations.ts';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { applyBaseline, loadBaseline } from '../run/baseline.ts';
@@ -17,13 +17,13 @@ import { UsageError } from '../core/errors.ts';
 import { SHARD_FILE, SITES_DIR, siteIdFor, type ShardFile } from './fleet.ts';
 import { shardLabel } from '../core/shard.ts';
 import { TOOL } from '../run/runner.ts';
-import { computeCoverage } from '../../schemas/coverage.ts';
-import { countsOf, emptyCounts, summarize, worstStatus, type BaselineFile, type BehaviourResult, type Counts, type FailOn, type ReportFormat, type Results, type ShardInfo } from '../../schemas/results.ts';
+import { computeCoverage } from '../../results/coverage.ts';
+import { countsOf, emptyCounts, summarize, worstStatus, type BaselineFile, type BehaviourResult, type Counts, type FailOn, type ReportFormat, type Results, type ShardInfo } from '../../results/results.ts';
 import { FleetBuilder, type FleetInput, type FleetReport } from '../../reporters/fleet.ts';
 import { renderFleetHtml } from '../../reporters/fleet-html.ts';
 import { renderFleetMarkdown } from '../../reporters/fleet-markdown.ts';
 import { REPORT_FILES, writeReports } from '../../reporters/index.ts';
-import { reconcileDependencies } from '../../schemas/dependencies.ts';
+import { reconcileDependencies } from '../../results/dependencies.ts';
 
 export const FLEET_FILES = { json: 'fleet.json', html: 'fleet.html', md: 'fleet.md' } as const;
 

@@ -10,7 +10,7 @@
  * src/http/transient.ts.
  */
 import { Agent, request as undiciRequest } from './undici.ts';
-import type { RecordedExchange } from '../../schemas/results.ts';
+import type { RecordedExchange } from '../../results/results.ts';
 import { TargetError, WritesNotAllowed } from '../core/errors.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, NOT_SENT, NO_ANSWER, READS, backoffMs, formatBytes, gatewayTrouble, headerValue, parseJson, readBody, refuseBody, retryAfterMs, sleep } from './transient.ts';
 import { Limiter, RateLimiter } from './pacing.ts';

@@ -23,7 +23,7 @@
  *   (the spec's `date-time` where JSON Schema's stricter format is not asserted), `-note`.
  */
 import { catalog } from '../../schemas/catalog/index.ts';
-import { catalogItems, resolveCover } from '../../schemas/coverage.ts';
+import { catalogItems, resolveCover } from '../../results/coverage.ts';
 import { getProfile, wordpressProfileData, type Profile, type ProfileName } from '../../schemas/profiles.ts';
 import { X, anchored, argSchema, fieldSchema, typeOf, zonedDateTime } from '../../schemas/openapi-schemas.ts';
 import type { EndpointSpec, HttpMethod, ResourceSpec, RouteSpec, SpecRef } from '../../schemas/types.ts';

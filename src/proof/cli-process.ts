@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import { PKG_ROOT } from '../core/paths.ts';
 
 export const BIN = join(PKG_ROOT, 'bin/cms-conformance.js');

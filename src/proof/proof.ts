@@ -9,7 +9,7 @@
  * A round's run is the CLI in a child process by default (as a user runs it); rounds can be
  * spread over several targets (lanes) when the target cannot be shared by concurrent runs.
  */
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import type { ProfileName } from '../../schemas/profiles.ts';
 import { matchesCaughtBy, startFaultProxy, type Fault, type ProxyStats } from '../../faults/proxy.ts';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -20,8 +20,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { BaselineEntry, BaselineFile, BaselineOutcome, Results, Status } from '../../schemas/results.ts';
-import { deviationsOf } from '../../schemas/deviations.ts';
+import type { BaselineEntry, BaselineFile, BaselineOutcome, Results, Status } from '../../results/results.ts';
+import { deviationsOf } from '../../results/deviations.ts';
 import { formerBehaviourId } from '../sdk/discovery.ts';
 import { UsageError } from '../core/errors.ts';
 

@@ -20,7 +20,7 @@ import type { RunInfo } from '../core/run-info.ts';
 import { NO_SUCH_ROUTE, type NoRouteAnswer } from '../core/no-route.ts';
 import { MAX_FILE_CONCURRENCY, suiteFiles, workerCount } from '../engine/suite-files.ts';
 import type { Exchange } from '../http/client.ts';
-import { runExitCode, type Results } from '../../schemas/results.ts';
+import { runExitCode, type Results } from '../../results/results.ts';
 import type { SpecRef } from '../../schemas/types.ts';
 import { ResultsReporter, buildResults, type RunHeader } from '../engine/collect.ts';
 import { STOP_SIGNALS, TargetWatch, markStopRequested, parentGone, signalExitCode, type StopCause, type StopSignal } from './stop.ts';

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Reporter, TestCase } from 'vitest/node';
-import { SIGNAL_EXIT_CODES, type Incomplete } from '../../schemas/results.ts';
+import { SIGNAL_EXIT_CODES, type Incomplete } from '../../results/results.ts';
 import { errorKind } from '../engine/collect.ts';
 
 /** What stops a run (results.json `incomplete` holds it with the count of behaviours not run). */

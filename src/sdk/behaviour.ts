@@ -6,7 +6,7 @@
  */
 import { TestRunner, afterAll, expect, inject, test, type TestContext } from 'vitest';
 import { getProfile, type Profile } from '../../schemas/profiles.ts';
-import type { BehaviourDecl, BehaviourMeta, FailureKind } from '../../schemas/results.ts';
+import type { BehaviourDecl, BehaviourMeta, FailureKind } from '../../results/results.ts';
 import { Client, idempotentUpdates, type Exchange } from '../http/client.ts';
 import { failureKindOf, recordExchange, targetTrouble } from './failure-kind.ts';
 import { isConformanceFailure, missingRoute, quoteRoutesSent, showRequestSent } from './failure-message.ts';
@@ -21,7 +21,7 @@ import { MAX_FILE_CONCURRENCY, workerConcurrency, workerCount } from '../engine/
 import { setNoRouteAnswer } from '../core/no-route.ts';
 import { workerIndex, workerRate } from './worker-state.ts';
 
-export type { BehaviourDecl, BehaviourMeta, Level, RecordedExchange } from '../../schemas/results.ts';
+export type { BehaviourDecl, BehaviourMeta, Level, RecordedExchange } from '../../results/results.ts';
 
 declare module 'vitest' {
   interface TaskMeta {

@@ -2,7 +2,7 @@
  * How a behaviour's end is classified (conformance, target, harness) from the error it threw and
  * the exchanges it made, and how an exchange is kept in the results (truncated, with a curl).
  */
-import type { FailureKind, RecordedExchange } from '../../schemas/results.ts';
+import type { FailureKind, RecordedExchange } from '../../results/results.ts';
 import { curlFor, type Exchange } from '../http/client.ts';
 import { NOT_SENT, NO_ANSWER } from '../http/transient.ts';
 

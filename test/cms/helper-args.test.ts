@@ -19,7 +19,7 @@ import { startReferenceServer } from '../../targets/reference/index.ts';
 import { runSuite } from '../helpers/harness.ts';
 import { allFaults } from '../../faults/index.ts';
 import type { Fault } from '../../faults/proxy.ts';
-import type { BehaviourResult, Results } from '../../schemas/results.ts';
+import type { BehaviourResult, Results } from '../../results/results.ts';
 
 /** The behaviours `only` selects on the reference server, with the named fault (or none, or a test double), by ID. */
 async function run(only: string, faultId?: string | Fault): Promise<Record<string, BehaviourResult> & { deviations?: Results['deviations'] }> {

@@ -7,7 +7,7 @@
  * counts the run's requests by method: without credentials and with them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import { startReferenceServer, type ReferenceServer } from '../../targets/reference/index.ts';
 import { runSuite, type SuiteRun } from '../helpers/harness.ts';
 import { startEditor, type EditorStats } from '../helpers/live-site.ts';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cmsModelFaults } from '../../faults/cms-model.ts';
 import { matchesCaughtBy } from '../../faults/proxy.ts';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import type { CliRun } from '../helpers/cli.ts';
 import { expectCaught } from '../helpers/harness.ts';
 import { boot, interruptedRun, leftovers, runCms, type Booted } from './support.ts';

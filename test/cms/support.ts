@@ -15,7 +15,7 @@ import { listTagged } from '../../src/sdk/fixtures.ts';
 import { NON_GMT_TIMEZONE, bootHost, type Host, type HostKind } from '../../src/proof/hosts.ts';
 import { proveFaults, runSuite, type Proof, type SuiteRun } from '../../src/proof/proof.ts';
 import { getProfile } from '../../schemas/profiles.ts';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import { BIN, exec } from '../helpers/cli.ts';
 import { expectCaught, type Target } from '../helpers/harness.ts';
 

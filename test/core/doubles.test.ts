@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cmsFaults } from '../../faults/cms.ts';
 import { json, type Fault } from '../../faults/proxy.ts';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import { runSuite, type Target } from '../helpers/harness.ts';
 
 const AREA = '^(cms|batch|oembed|auth|index)\\.';

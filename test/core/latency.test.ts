@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type Fault } from '../../faults/proxy.ts';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import { runCli } from '../helpers/cli.ts';
 import { statuses } from '../helpers/harness.ts';
 

@@ -16,7 +16,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fault } from '../../faults/proxy.ts';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import { bootHost, type Host } from '../../src/proof/hosts.ts';
 import { proveFaults, type Proof } from '../../src/proof/proof.ts';
 import { expectCaught } from '../helpers/harness.ts';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extensionFaults } from '../../faults/extensions.ts';
 import { matchesCaughtBy } from '../../faults/proxy.ts';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import { startReferenceServer, type ReferenceServer } from '../../targets/reference/index.ts';
 import { runSuite, type Target } from '../helpers/harness.ts';
 import { FRESH_SITE_ROUNDS, REFERENCE_ROUNDS, WORDPRESS_ROUNDS } from './plan.ts';

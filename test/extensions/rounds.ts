@@ -7,7 +7,7 @@
 import { expect } from 'vitest';
 import { allFaults } from '../../faults/index.ts';
 import type { Fault } from '../../faults/proxy.ts';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import { proveFaults } from '../../src/proof/proof.ts';
 import { expectCaught, type Target } from '../helpers/harness.ts';
 

@@ -4,7 +4,7 @@
  * each spam filter behaviour that passes here fails against a fault.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import { runSuite, sharedWordPress } from '../helpers/harness.ts';
 import { WORDPRESS_ROUNDS } from './plan.ts';
 import { EXTENSION_BEHAVIOURS, notPassed, proveRound } from './rounds.ts';

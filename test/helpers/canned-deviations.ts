@@ -1,8 +1,8 @@
 /** The cut real runs of test/fixtures/deviations/ (README there) as behaviours, and as whole results for the reporters. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { summarize, type BehaviourResult, type Results } from '../../schemas/results.ts';
-import { groupDeviations } from '../../schemas/deviations.ts';
+import { summarize, type BehaviourResult, type Results } from '../../results/results.ts';
+import { groupDeviations } from '../../results/deviations.ts';
 import { cannedResults } from '../reporters/canned.ts';
 
 interface Fixture {

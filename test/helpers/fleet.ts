@@ -1,5 +1,5 @@
 /** Synthetic results of many sites for the fleet tests (no run needed). */
-import { summarize, type BehaviourResult, type Level, type Results, type ShardInfo, type Status } from '../../schemas/results.ts';
+import { summarize, type BehaviourResult, type Level, type Results, type ShardInfo, type Status } from '../../results/results.ts';
 
 export interface SyntheticBehaviour {
   id: string;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect } from 'vitest';
 import { matchesCaughtBy, type Fault } from '../../faults/proxy.ts';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import { bootHost, type Host } from '../../src/proof/hosts.ts';
 import type { ProofTarget } from '../../src/proof/proof.ts';
 

@@ -10,8 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import type { Results } from '../../schemas/results.ts';
-import { deviationsOf } from '../../schemas/deviations.ts';
+import type { Results } from '../../results/results.ts';
+import { deviationsOf } from '../../results/deviations.ts';
 import { expectationsFile } from './plugin-target.ts';
 
 interface Expectations {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyBaseline, loadBaseline, parseBaseline, writeBaselineFile } from '../../src/run/baseline.ts';
-import { exitCodeFor, gatingFailures } from '../../schemas/results.ts';
+import { exitCodeFor, gatingFailures } from '../../results/results.ts';
 import { UsageError } from '../../src/core/errors.ts';
 import { cannedBehaviours, cannedResults } from './canned.ts';
 

@@ -4,8 +4,8 @@
  * SHOULD behaviours, several namespaces), built with the real summary, coverage and digest code.
  */
 import { digestIndex } from '../../reporters/advertised.ts';
-import { computeCoverage } from '../../schemas/coverage.ts';
-import { summarize, type BehaviourResult, type Results } from '../../schemas/results.ts';
+import { computeCoverage } from '../../results/coverage.ts';
+import { summarize, type BehaviourResult, type Results } from '../../results/results.ts';
 import { curlFor, type Exchange } from '../../src/http/client.ts';
 
 const URL = 'http://127.0.0.1:8089';

@@ -1,7 +1,7 @@
 /** Coverage: the denominator is the whole catalog; covers IDs map to items by the documented rules. */
 import { describe, expect, it } from 'vitest';
 import { allEndpoints, catalog } from '../../schemas/catalog/index.ts';
-import { catalogItems, computeCoverage, groupByReason, resolveCover, uncoveredCount } from '../../schemas/coverage.ts';
+import { catalogItems, computeCoverage, groupByReason, resolveCover, uncoveredCount } from '../../results/coverage.ts';
 import { UNCOVERED_REASONS, uncoveredReason } from '../../schemas/catalog/uncovered.ts';
 
 const items = catalogItems();

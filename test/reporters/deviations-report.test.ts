@@ -1,6 +1,6 @@
 /**
  * The reports lead with deviations (failing behaviours grouped by the documented item that broke,
- * schemas/deviations.ts): the console summary, Markdown and HTML (each deviation expandable to its
+ * results/deviations.ts): the console summary, Markdown and HTML (each deviation expandable to its
  * behaviours), compare, baselines and the fleet report. JUnit stays one case per behaviour.
  */
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { renderHtml } from '../../reporters/html.ts';
 import { renderJUnit } from '../../reporters/junit.ts';
 import { renderMarkdown } from '../../reporters/markdown.ts';
 import { applyBaseline, baselineFromResults } from '../../src/run/baseline.ts';
-import { deviationSummary } from '../../schemas/deviations.ts';
+import { deviationSummary } from '../../results/deviations.ts';
 import { cannedRunResults } from '../helpers/canned-deviations.ts';
 
 const args = () => cannedRunResults('args-missing');

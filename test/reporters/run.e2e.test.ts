@@ -11,11 +11,11 @@ import addFormats from 'ajv-formats';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import type { Results } from '../../schemas/results.ts';
+import type { Results } from '../../results/results.ts';
 import { sharedWordPress } from '../helpers/harness.ts';
 import { BIN, ROOT, exec } from '../helpers/cli.ts';
 
-const schema = JSON.parse(readFileSync(join(ROOT, 'schemas/results.schema.json'), 'utf8'));
+const schema = JSON.parse(readFileSync(join(ROOT, 'results/results.schema.json'), 'utf8'));
 
 const cli = (args: string[], cwd: string) => exec(process.execPath, [BIN, ...args], { cwd, timeoutMs: 100_000 });
 

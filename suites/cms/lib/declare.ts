@@ -4,7 +4,7 @@
  * `cms.<type>.auth.update` of namespace cms/v2. Write the ID's tail whole, so that grepping any
  * behaviour ID without its `cms.<type>.` (`auth.update`) finds the line that declares it.
  */
-import type { BehaviourDecl } from '../../../schemas/results.ts';
+import type { BehaviourDecl } from '../../../results/results.ts';
 import type { PostType } from './collections.ts';
 
 export type CmsDeclFields = Omit<BehaviourDecl, 'id' | 'namespace'> & { route: string };

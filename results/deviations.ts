@@ -1,7 +1,7 @@
 /**
  * Deviations: the failing behaviours of a run grouped by the documented item that broke, so
  * that one broken thing on a server is one finding. A pure function of a run's behaviours and
- * the catalog (schemas/catalog, joined in schemas/deviation-items.ts); behaviours keep their own verdicts, only counting and
+ * the catalog (schemas/catalog, joined in results/deviation-items.ts); behaviours keep their own verdicts, only counting and
  * presentation change.
  *
  * How it decides (quoted in reports and the issue's closing note). Only failed behaviours form
@@ -63,7 +63,7 @@
  *    endpoint, is a deviation of that endpoint (a create that refuses what is optional). A
  *    behaviour with no candidate is a deviation of its own (`behaviour:<ID>`).
  *
- * 5. Causes wider than one item (schemas/deviation-causes.ts): the deviations of step 4 are
+ * 5. Causes wider than one item (results/deviation-causes.ts): the deviations of step 4 are
  *    joined when the run shows one cause behind them: every write (or read) route of a namespace
  *    broken (`routes:<ns>:write`: at least 3 endpoints, and 80 % of those the run exercised, each
  *    failing 80 % of its checks), or one check failing on at least 80 % of the items it is made
@@ -77,7 +77,7 @@
  * that stores nothing, a toggle that changes nothing) is one deviation, and so is a namespace
  * whose every write route refuses, or a rule no item keeps.
  */
-import { getProfile, type ProfileName } from './profiles.ts';
+import { getProfile, type ProfileName } from '../schemas/profiles.ts';
 import { LEVELS, type BehaviourResult, type Deviation, type Level, type Results } from './results.ts';
 import { widerCauses } from './deviation-causes.ts';
 import { accessNodes, buildIndex, missingMethodNodes, coverNodes, escape, find, namesOf, nodeOfCover, requestNodes, soleEndpoint, type Index } from './deviation-items.ts';
@@ -244,7 +244,7 @@ export function groupDeviations(run: Run): Deviation[] {
     groups.set(key, [...(groups.get(key) ?? []), b]);
   }
   const own = (key: string) => (b: BehaviourResult) => candidates.get(b.id)?.some((c) => c.key === key && c.own) ?? false;
-  // 5. Causes wider than one item (schemas/deviation-causes.ts): the items joined, one deviation.
+  // 5. Causes wider than one item (results/deviation-causes.ts): the items joined, one deviation.
   const causes = widerCauses(ix, run.behaviours, groups);
   const deviations: Deviation[] = [];
   const joined = new Map<string, Deviation[]>();

@@ -1,14 +1,14 @@
 /**
- * The documented items deviations are grouped by (schemas/deviations.ts): every catalog item
+ * The documented items deviations are grouped by (results/deviations.ts): every catalog item
  * reduced to the documented item it belongs to, and the items the documents state once joined
- * (see the comment at the top of schemas/deviations.ts); the items a behaviour's covers and
+ * (see the comment at the top of results/deviations.ts); the items a behaviour's covers and
  * recorded requests name.
  */
-import { catalog } from './catalog/index.ts';
-import { extensionAnonymousAccess } from './catalog/extensions.ts';
-import type { Profile } from './profiles.ts';
+import { catalog } from '../schemas/catalog/index.ts';
+import { extensionAnonymousAccess } from '../schemas/catalog/extensions.ts';
+import type { Profile } from '../schemas/profiles.ts';
 import type { BehaviourResult, DeviationKind } from './results.ts';
-import type { ArgSpec, EndpointSpec, FieldSpec, HttpMethod, RouteSpec } from './types.ts';
+import type { ArgSpec, EndpointSpec, FieldSpec, HttpMethod, RouteSpec } from '../schemas/types.ts';
 
 // ---------------------------------------------------------------- the catalog's documented items
 

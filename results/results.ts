@@ -7,7 +7,7 @@
  * Fields are only ever added; none is renamed or removed without a deprecation period.
  */
 import type { Coverage } from './coverage.ts';
-import type { SpecRef } from './types.ts';
+import type { SpecRef } from '../schemas/types.ts';
 import type { NetworkSummary, NetworkTrouble } from './network.ts';
 
 export { describeNetwork, networkSummary, type NetworkSummary, type NetworkTrouble } from './network.ts';
@@ -130,7 +130,7 @@ export interface BehaviourMeta extends BehaviourDecl {
   failureKind?: FailureKind;
   /** The behaviour whose failure made this one skip (`depends on <ID>`). */
   dependsOn?: string;
-  /** It skipped depending on `dependsOn`, which passed: the run made it a failure of its own (schemas/dependencies.ts). */
+  /** It skipped depending on `dependsOn`, which passed: the run made it a failure of its own (results/dependencies.ts). */
   ownerPassed?: boolean;
   /** It checks an answer the run's setup requested for it (counted once, in the setup's requests). */
   setupAnswer?: boolean;
@@ -235,7 +235,7 @@ export interface ShardInfo {
   by: 'site' | 'behaviour';
 }
 
-/** What a deviation is about: the documented item that broke (schemas/deviations.ts says how it is found). */
+/** What a deviation is about: the documented item that broke (results/deviations.ts says how it is found). */
 export type DeviationKind =
   | 'arg'
   | 'param'
@@ -296,11 +296,11 @@ export interface Results {
   summary: Counts & { byLevel: Record<Level, Counts>; byNamespace: Record<string, Counts> };
   requests: { count: number; latencyMs: number };
   behaviours: BehaviourResult[];
-  /** The failed behaviours grouped by the documented item that broke (schemas/deviations.ts); absent in results of earlier versions. */
+  /** The failed behaviours grouped by the documented item that broke (results/deviations.ts); absent in results of earlier versions. */
   deviations?: Deviation[];
   /** Problems outside any behaviour (a suite file that failed to load, a hook that broke). */
   errors: { message: string; file?: string; kind?: FailureKind }[];
-  /** Catalog coverage of the executed behaviours (schemas/coverage.ts). */
+  /** Catalog coverage of the executed behaviours (results/coverage.ts). */
   coverage?: Coverage;
   /** What the target advertises (spec names), for comparing two runs; null when the index was not usable. */
   advertised?: Advertised | null;

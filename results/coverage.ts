@@ -33,9 +33,9 @@
  * catalog does not hold), never counted.
  * Facts the spec explicitly does not show (`catalog.notShown`) are not items.
  */
-import { catalog } from './catalog/index.ts';
-import { uncoveredReason } from './catalog/uncovered.ts';
-import type { ArgSpec, Catalog, FieldSpec } from './types.ts';
+import { catalog } from '../schemas/catalog/index.ts';
+import { uncoveredReason } from '../schemas/catalog/uncovered.ts';
+import type { ArgSpec, Catalog, FieldSpec } from '../schemas/types.ts';
 
 export const COVERAGE_KINDS = [
   'namespace',

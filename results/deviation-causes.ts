@@ -1,5 +1,5 @@
 /**
- * Causes wider than one documented item (step 5 of schemas/deviations.ts). The per-item
+ * Causes wider than one documented item (step 5 of results/deviations.ts). The per-item
  * deviations are joined when the run shows one cause behind several of them:
  *
  * - Routes of a namespace: an endpoint is broken when at least 80 % of the executed behaviours
@@ -32,7 +32,7 @@
  * Never joined: anonymous access (`access.<ns>`, a security finding stays on its own line).
  */
 import type { BehaviourResult } from './results.ts';
-import { catalog } from './catalog/index.ts';
+import { catalog } from '../schemas/catalog/index.ts';
 import { nodeOfCover, type Index } from './deviation-items.ts';
 
 /** How many endpoints of a namespace's reads or writes must be broken before they are one cause. */
