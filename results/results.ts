@@ -9,20 +9,33 @@
 import type { Coverage } from './coverage.ts';
 import type { SpecRef } from '../schemas/types.ts';
 import type { NetworkSummary, NetworkTrouble } from './network.ts';
+import { LEVELS, type FailureKind, type Level, type Status, type StopSignal } from './verdict.ts';
 
 export { describeNetwork, networkSummary, type NetworkSummary, type NetworkTrouble } from './network.ts';
 
 // ---------------------------------------------------------------- levels and statuses
 
-/**
- * SECURITY: who may do what (part 5 says which routes need authentication is not shown, so
- * these expectations are their own class, reported first and gating by default);
- * MUST: what the spec states; SHOULD: what the reference implementation does where the spec
- * is silent.
- */
-export type Level = 'SECURITY' | 'MUST' | 'SHOULD';
-/** In the order reports show them. */
-export const LEVELS: readonly Level[] = ['SECURITY', 'MUST', 'SHOULD'];
+// Levels, statuses, failure kinds, what gates and the exit codes: results/verdict.ts.
+export {
+  EXIT,
+  FAIL_ON,
+  LEVELS,
+  SIGNAL_EXIT_CODES,
+  STATUSES,
+  STATUS_RANK,
+  exitCodeFor,
+  gatingFailures,
+  gatingLevels,
+  harnessErrors,
+  runExitCode,
+  statusOfFailure,
+  worstStatus,
+  type FailOn,
+  type FailureKind,
+  type Level,
+  type Status,
+  type StopSignal,
+} from './verdict.ts';
 
 /**
  * What a level rests on, as every report says it beside a behaviour: a SHOULD is never the spec's
@@ -42,32 +55,6 @@ export const LEVEL_BASIS: Readonly<Record<Level, string>> = Object.freeze({
  */
 export function aboutCredentials(b: { id: string; level: Level }): boolean {
   return b.level === 'SECURITY' || /^auth\.|^cms\.[^.]+\.(auth|password)\.|\.anonymous[-.]|\.security\./.test(b.id);
-}
-
-/**
- * passed: the documented behaviour holds; failed: it does not (a conformance failure);
- * skipped: not checked, always with its reason (e.g. `depends on <ID>, which failed: …`);
- * error: the check could not be made: the target did not answer usably (failureKind "target")
- * or cms-conformance broke (failureKind "harness"). An error is never a conformance failure
- * and never gates as one.
- */
-export type Status = 'passed' | 'failed' | 'skipped' | 'error';
-export const STATUSES: readonly Status[] = ['passed', 'failed', 'skipped', 'error'];
-/**
- * When one behaviour has several results (shards of a run, repeated runs), the merged status is
- * the highest of them: skipped < passed < failed < error.
- */
-export const STATUS_RANK: Record<Status, number> = { skipped: 0, passed: 1, failed: 2, error: 3 };
-export const worstStatus = (a: Status, b: Status): Status => (STATUS_RANK[a] >= STATUS_RANK[b] ? a : b);
-
-/** conformance: the server does not do what is documented; target: it did not answer usably; harness: a bug in cms-conformance. */
-export type FailureKind = 'conformance' | 'target' | 'harness';
-
-/** `--fail-on`: the least severe level that gates the exit code (each level gates with every more severe one). */
-export type FailOn = 'security' | 'must' | 'should';
-export const FAIL_ON: readonly FailOn[] = ['security', 'must', 'should'];
-export function gatingLevels(failOn: FailOn): Level[] {
-  return LEVELS.slice(0, LEVELS.indexOf(failOn.toUpperCase() as Level) + 1);
 }
 
 // ---------------------------------------------------------------- behaviours
@@ -326,7 +313,7 @@ export interface Results {
  */
 export interface Incomplete {
   reason: 'signal' | 'target-unreachable';
-  signal?: 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+  signal?: StopSignal;
   message: string;
   /** When the stop was asked (ISO time). */
   at: string;
@@ -354,47 +341,3 @@ export function summarize(behaviours: readonly Pick<BehaviourResult, 'status' | 
 
 /** Counts of a results file, also of one written before `error` existed. */
 export const countsOf = (c: Partial<Counts> | undefined): Counts => ({ ...emptyCounts(), ...c });
-
-/** Failures that gate the exit code: of a gating level and not listed in the baseline (if any). */
-export function gatingFailures(results: Pick<Results, 'behaviours' | 'baseline'>, failOn: FailOn): BehaviourResult[] {
-  const known = new Set((results.baseline?.known ?? []).map((k) => k.id));
-  const levels = new Set(gatingLevels(failOn));
-  return results.behaviours.filter((b) => b.status === 'failed' && levels.has(b.level) && !known.has(b.id));
-}
-
-/**
- * Behaviours and load problems that could not be checked because cms-conformance broke
- * (a harness bug), as opposed to the target's trouble.
- */
-export function harnessErrors(results: Pick<Results, 'behaviours' | 'errors'>): string[] {
-  return [
-    ...results.behaviours.filter((b) => b.status === 'error' && b.failureKind === 'harness').map((b) => `${b.id}: ${b.reason ?? ''}`),
-    ...results.errors.filter((e) => e.kind !== 'target').map((e) => `${e.file ? `${e.file}: ` : ''}${e.message}`),
-  ];
-}
-
-/**
- * Exit code of a run: 1 when a gating behaviour failed (not in the baseline). Errors never gate
- * as failures; without a gating failure, a harness error gives 4 and target trouble 3, so that
- * CI tells "the target deviates" from "the check could not be made".
- */
-/** The exit code of a process a signal ended, as shells report it: 128 + the signal's number. */
-export const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
-
-/**
- * The exit code the CLI ends a run with: 128 + the signal's number (130 SIGINT, 143 SIGTERM, 129
- * SIGHUP) for a run a signal stopped before its end (or whose parent npm went away: SIGTERM), else exitCodeFor.
- */
-export function runExitCode(results: Pick<Results, 'behaviours' | 'baseline' | 'errors' | 'incomplete'>, failOn: FailOn): number {
-  const i = results.incomplete;
-  return i?.reason === 'signal' && i.signal ? SIGNAL_EXIT_CODES[i.signal] : exitCodeFor(results, failOn);
-}
-
-export function exitCodeFor(results: Pick<Results, 'behaviours' | 'baseline' | 'errors' | 'incomplete'>, failOn: FailOn): 0 | 1 | 3 | 4 {
-  if (gatingFailures(results, failOn).length > 0) return 1;
-  // The target stopped answering for good: what could not be checked is its trouble, not ours.
-  if (results.incomplete?.reason === 'target-unreachable') return 3;
-  if (harnessErrors(results).length > 0) return 4;
-  if (results.behaviours.some((b) => b.status === 'error') || results.errors.length > 0) return 3;
-  return 0;
-}

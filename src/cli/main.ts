@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { HELP_WIDTH, OPTIONS, helpRows, joinNegativeValues, optionRows, parseArgsMessage, parseFlags, resolveConfig, wrap, type RunConfig } from '../core/config.ts';
-import { EXIT, UnreachableError, UsageError } from '../core/errors.ts';
+import { UnreachableError, UsageError } from '../core/errors.ts';
 import { TOOL, declaredTotal, listBehaviours, noneSelected, runConformance } from '../run/runner.ts';
 import { compareFlags, runCompare } from './compare.ts';
 import { stopRequested, watchParent } from '../run/stop.ts';
@@ -13,22 +13,11 @@ import { deviationSummary } from '../../results/deviations.ts';
 
 export { stopRequested } from '../run/stop.ts';
 import { LEVELS, describeNetwork } from '../../results/results.ts';
+import { EXIT, EXIT_CODE_MEANINGS } from '../../results/verdict.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../../reporters/index.ts';
 
-/** Exit code for a bug in cms-conformance itself. */
-export const EXIT_INTERNAL = 4;
-
-/** The exit codes as results.ts defines them (exitCodeFor), for help texts. */
-const EXIT_ROWS: [string, string][] = [
-  ['0', 'no behaviour of a gating level failed (SECURITY and MUST; with --fail-on should also SHOULD) apart from failures listed in --baseline, and every check that ran could be made (skips name their reason and do not count)'],
-  ['1', 'a behaviour of a gating level failed that the baseline does not list'],
-  ['2', 'usage or configuration error, found before anything runs (a bad flag, an --only that selects no behaviour, an unreadable --baseline)'],
-  ['3', 'nothing gating failed, but some checks could not be made because the target did not answer usably; or the target cannot be reached (the embedded target cannot boot)'],
-  ['4', 'nothing gating failed, but a check could not be made because of a bug in cms-conformance (rerun with CMSC_DEBUG=1 for details)'],
-  ['130', 'stopped by SIGINT before its end: the reports hold what ended, marked incomplete (so do 143 and 129; a target that stops answering ends a run with 3: --unreachable-after)'],
-  ['143', 'stopped by SIGTERM, or its parent npm went away'],
-  ['129', 'stopped by SIGHUP'],
-];
+/** The exit codes of run (results/verdict.ts), for help texts. */
+const EXIT_ROWS: [string, string][] = EXIT_CODE_MEANINGS.map(([code, meaning]) => [String(code), meaning]);
 
 const RESULTS_NOTE = `Each behaviour has a level (SECURITY: who may do what without credentials; MUST: stated by the specification; SHOULD: what the reference implementation does where the specification is silent) and a status: passed, failed, skipped (always with its reason) or error (the check could not be made: the target did not answer usably, or cms-conformance broke; never a failure).`;
 
@@ -215,7 +204,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     err.write(`cms-conformance: internal error: ${oneLine((e as Error)?.message ?? String(e))}\n`);
     if (process.env.CMSC_DEBUG) err.write(`${(e as Error)?.stack ?? ''}\n`);
     else err.write('(this is a bug in cms-conformance; rerun with CMSC_DEBUG=1 to see where)\n');
-    return EXIT_INTERNAL;
+    return EXIT.internal;
   }
 }
 
@@ -292,7 +281,7 @@ async function list(argv: string[], out: NodeJS.WritableStream): Promise<number>
     out.write(`${behaviours.length} behaviours\n`);
     for (const e of errors) out.write(`error: ${e}\n`);
   }
-  return errors.length ? 1 : EXIT.ok;
+  return errors.length ? EXIT.failed : EXIT.ok;
 }
 
 async function serve(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {

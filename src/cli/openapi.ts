@@ -8,7 +8,8 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { parseArgsMessage } from '../core/config.ts';
-import { EXIT, UsageError } from '../core/errors.ts';
+import { UsageError } from '../core/errors.ts';
+import { EXIT } from '../../results/verdict.ts';
 import { buildOpenApi } from '../openapi/build.ts';
 
 export type OpenApiFormat = 'yaml' | 'json';
@@ -80,5 +81,5 @@ export async function openapiCommand(argv: string[], out: NodeJS.WritableStream,
     err.write(`OpenAPI 3.1 document (${flags.profile} profile, ${flags.format}) written to ${flags.out}\n`);
   } else out.write(text);
   for (const e of errors) err.write(`error: ${e} (its behaviours are not linked in the document)\n`);
-  return errors.length ? 1 : EXIT.ok;
+  return errors.length ? EXIT.failed : EXIT.ok;
 }

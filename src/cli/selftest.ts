@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import type { Results } from '../../results/results.ts';
 import { allFaults } from '../../faults/index.ts';
 import type { Fault } from '../../faults/proxy.ts';
-import { EXIT, UnreachableError } from '../core/errors.ts';
+import { UnreachableError } from '../core/errors.ts';
+import { EXIT } from '../../results/verdict.ts';
 import { NON_GMT_TIMEZONE, bootHost, type Host } from '../proof/hosts.ts';
 import { outcome, proveFaults, roundOutcomes, scopeFor, type FaultOutcome } from '../proof/proof.ts';
 
@@ -121,7 +122,7 @@ export async function selftestCommand(
     out.write(`mutation score ${(report.score * 100).toFixed(1)}%: ${report.caught} of ${report.total} faults caught\n`);
     for (const f of report.faults.filter((x) => !x.caught)) out.write(`  missed: ${f.id}: ${f.title}${f.error ? ` (${f.error})` : ''}\n`);
     out.write(`report: ${resolve(dir, 'selftest.md')}\n`);
-    return report.caught === report.total ? EXIT.ok : 1;
+    return report.caught === report.total ? EXIT.ok : EXIT.failed;
   } finally {
     await booted.stop();
   }

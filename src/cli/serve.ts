@@ -13,6 +13,7 @@ import { startReferenceServer } from '../../targets/reference/index.ts';
 import { describeDialect, parseDialect, type Dialect } from '../../targets/reference/dialect.ts';
 import { shq } from '../../reporters/html-kit.ts';
 import { helpRows, joinNegativeValues, parseArgsMessage } from '../core/config.ts';
+import { EXIT } from '../../results/verdict.ts';
 
 export const SERVE_USAGE = `Usage: cms-conformance serve [--port N] [--host HOST] [--user NAME] [--app-password PASSWORD] [--dialect LIST] [--content sample|blog]
        cms-conformance serve --sites N [--targets-file PATH] [--port N] ...
@@ -67,16 +68,16 @@ export async function serveMain(
     }));
   } catch (e) {
     err.write(`cms-conformance serve: ${parseArgsMessage(e)} (see cms-conformance serve --help)\n`);
-    return 2;
+    return EXIT.usage;
   }
   if (values.help) {
     out.write(`${SERVE_USAGE}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const port = values.port === undefined ? 8080 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     err.write(`cms-conformance serve: --port must be a port number (0-65535), got "${values.port}"\n`);
-    return 2;
+    return EXIT.usage;
   }
   if (values.sites !== undefined || values['targets-file'] !== undefined) {
     const { serveSitesMain } = await import('../fleet/serve-sites.ts');
@@ -86,19 +87,19 @@ export async function serveMain(
   // Like WordPress, non-alphanumerics are not part of an application password.
   if (appPassword !== undefined && appPassword.replace(/[^A-Za-z0-9]/g, '') === '') {
     err.write('cms-conformance serve: --app-password must contain letters or digits\n');
-    return 2;
+    return EXIT.usage;
   }
   let dialect: Dialect | undefined;
   try {
     dialect = values.dialect === undefined ? undefined : parseDialect(String(values.dialect));
   } catch (e) {
     err.write(`cms-conformance serve: --dialect: ${(e as Error).message}\n`);
-    return 2;
+    return EXIT.usage;
   }
   const content = values.content as string | undefined;
   if (content !== undefined && !(SITE_CONTENTS as readonly string[]).includes(content)) {
     err.write(`cms-conformance serve: --content must be ${SITE_CONTENTS.join(' or ')}, got "${content}"\n`);
-    return 2;
+    return EXIT.usage;
   }
   let server;
   try {
@@ -112,7 +113,7 @@ export async function serveMain(
     });
   } catch (e) {
     err.write(`cms-conformance serve: cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${(e as Error).message}\n`);
-    return 3;
+    return EXIT.unreachable;
   }
   out.write(
     [
@@ -136,7 +137,7 @@ export async function serveMain(
   });
   await server.stop();
   out.write('Reference server stopped.\n');
-  return 0;
+  return EXIT.ok;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,6 +1,5 @@
 /** Errors that the CLI turns into one clear line and an exit code (never a stack trace). */
-
-export const EXIT = { ok: 0, mustFailed: 1, usage: 2, unreachable: 3 } as const;
+import { EXIT } from '../../results/verdict.ts';
 
 /** Bad flags, bad environment, bad config: exit 2. */
 export class UsageError extends Error {

@@ -22,11 +22,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { normalizeBaseUrl, redactConfig, type ProfileChoice, type RunConfig } from '../core/config.ts';
-import { UnreachableError, UsageError } from '../core/errors.ts';
+import { UsageError } from '../core/errors.ts';
 import { loadBaseline } from '../run/baseline.ts';
 import { parseShard, shardOfKey, type ShardInfo } from '../core/shard.ts';
 import { TOOL, runConformance, SuiteEngine, type Log } from '../run/runner.ts';
 import { countsOf, type BaselineFile, type Counts } from '../../results/results.ts';
+import { EXIT, combineExitCodes, exitCodeOfError } from '../../results/verdict.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../../reporters/index.ts';
 
 export interface FleetSite {
@@ -261,13 +262,6 @@ export interface FleetRunOutcome {
   exitCode: number;
 }
 
-/** The exit code of many runs: a gating failure (1) first, then a harness bug (4), a configuration problem (2), an unreachable target (3). */
-export function combineExitCodes(codes: Iterable<number>): number {
-  const set = new Set(codes);
-  for (const c of [1, 4, 2, 3]) if (set.has(c)) return c;
-  return 0;
-}
-
 function credentialsOf(s: FleetSite, env: NodeJS.ProcessEnv): Pick<RunConfig, 'user' | 'appPassword' | 'authHeader'> {
   const read = (name: string, what: string): string => {
     const v = env[name];
@@ -355,8 +349,7 @@ export async function runFleet(cfg: RunConfig, log: Log, env: NodeJS.ProcessEnv 
         log(`[${i + 1}/${mine.length}] ${s.id}: ${c.passed} passed, ${c.failed} failed, ${c.error ?? 0} could not be checked, ${c.skipped} skipped (exit ${outcome.exitCode}, ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
       } catch (e) {
         if (engine?.cancelled) break;
-        const code = e instanceof UsageError ? 2 : e instanceof UnreachableError ? 3 : 4;
-        Object.assign(entry, { state: 'not-run', exitCode: code, error: (e as Error).message });
+        Object.assign(entry, { state: 'not-run', exitCode: exitCodeOfError(e), error: (e as Error).message });
         if (existsSync(join(siteDir, 'results.json'))) entry.dir = relative(dir, siteDir);
         log(`[${i + 1}/${mine.length}] ${s.id}: not run: ${(e as Error).message}`);
       }
@@ -372,7 +365,7 @@ export async function runFleet(cfg: RunConfig, log: Log, env: NodeJS.ProcessEnv 
   doc.finishedAt = finished.toISOString();
   doc.durationMs = finished.getTime() - started.getTime();
   const pending = doc.sites.filter((s) => s.state === 'pending').length;
-  doc.exitCode = combineExitCodes([...doc.sites.map((s) => s.exitCode ?? 0), ...(pending ? [3] : [])]);
+  doc.exitCode = combineExitCodes([...doc.sites.map((s) => s.exitCode ?? 0), ...(pending ? [EXIT.unreachable] : [])]);
   save();
   const latest = cfg.reportDir ? undefined : updateLatest(dirname(dir), dir);
   return { dir, shardFile, shard: doc, ...(latest ? { latest } : {}), exitCode: doc.exitCode };

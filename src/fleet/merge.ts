@@ -24,6 +24,7 @@ import { renderFleetHtml } from '../../reporters/fleet-html.ts';
 import { renderFleetMarkdown } from '../../reporters/fleet-markdown.ts';
 import { REPORT_FILES, writeReports } from '../../reporters/index.ts';
 import { reconcileDependencies } from '../../results/dependencies.ts';
+import { EXIT } from '../../results/verdict.ts';
 
 export const FLEET_FILES = { json: 'fleet.json', html: 'fleet.html', md: 'fleet.md' } as const;
 
@@ -222,7 +223,7 @@ export function mergeFleet(paths: readonly string[], opts: MergeOptions): MergeO
     const shards = [...new Set(parts.filter((p) => p.shard).map((p) => `${p.shard!.by} ${shardLabel(p.shard!)}`))];
     if (!withResults.length) {
       const last = parts.at(-1)!;
-      builder.addSite({ id: site, url: last.url, shards, notRun: last.notRun ?? { error: 'no results', exitCode: 3 } });
+      builder.addSite({ id: site, url: last.url, shards, notRun: last.notRun ?? { error: 'no results', exitCode: EXIT.unreachable } });
       if (parts.some((p) => p.notRun?.error.includes('stopped before'))) incomplete = true;
       continue;
     }

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, type CliRun } from './cli-process.ts';
 import { DEFAULTS, parseFlags, resolveConfig } from '../core/config.ts';
-import { UsageError } from '../core/errors.ts';
+import { exitCodeOfError } from '../../results/verdict.ts';
 import { SuiteEngine, runConformance } from '../run/runner.ts';
 
 export interface ProofTarget {
@@ -92,7 +92,7 @@ export class InProcessRunner {
         results = outcome.results;
       } catch (e) {
         stderr += `${(e as Error).message}\n`;
-        code = e instanceof UsageError ? 2 : 4;
+        code = exitCodeOfError(e);
       }
       return {
         code,

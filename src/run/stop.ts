@@ -7,14 +7,15 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Reporter, TestCase } from 'vitest/node';
-import { SIGNAL_EXIT_CODES, type Incomplete } from '../../results/results.ts';
+import type { Incomplete } from '../../results/results.ts';
+import { SIGNAL_EXIT_CODES, type StopSignal } from '../../results/verdict.ts';
 import { errorKind } from '../engine/collect.ts';
 
 /** What stops a run (results.json `incomplete` holds it with the count of behaviours not run). */
 export type StopCause = Omit<Incomplete, 'notRun'>;
 
-export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-export type StopSignal = (typeof STOP_SIGNALS)[number];
+export const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+export type { StopSignal };
 
 /** The exit code of a process ended by a signal, as shells report it: 128 + the signal's number (130 SIGINT, 143 SIGTERM, 129 SIGHUP). */
 export const signalExitCode = (s: StopSignal): number => SIGNAL_EXIT_CODES[s];
