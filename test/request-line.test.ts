@@ -3,7 +3,7 @@
  * query exactly as sent, credentials yes/no, the start of the body.
  */
 import { describe, expect, it } from 'vitest';
-import { requestLine } from '../src/sdk/failure-kind.ts';
+import { requestLine } from '../src/http/failure-kind.ts';
 
 describe('requestLine', () => {
   it('shows the query as sent (its list and object forms), the credentials and the body', () => {

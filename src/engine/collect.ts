@@ -8,19 +8,9 @@ import { reconcileDependencies } from '../../results/dependencies.ts';
 import { stripVTControlCharacters } from 'node:util';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { computeCoverage } from '../../results/coverage.ts';
-import {
-  LEVEL_BASIS,
-  specString,
-  summarize,
-  networkSummary,
-  type Advertised,
-  type BehaviourResult,
-  type FailureKind,
-  type Incomplete,
-  type Results,
-  type ShardInfo,
-  type Status,
-} from '../../results/results.ts';
+import { LEVEL_BASIS, specString, summarize, networkSummary, type Advertised, type BehaviourResult, type Incomplete, type Results, type ShardInfo } from '../../results/results.ts';
+import { statusOfFailure, type FailureKind, type Status } from '../../results/verdict.ts';
+import { failureKindOf } from '../http/failure-kind.ts';
 
 export interface RunHeader {
   tool: Results['tool'];
@@ -79,9 +69,20 @@ function failureExtras(err: (SerializedError & { details?: unknown }) | undefine
   return out;
 }
 
-/** A hook or file error: the target's trouble (timeouts, no answer) or a harness bug. */
-export function errorKind(message: string): FailureKind {
-  return /timed out|no response within|ECONNREFUSED|ECONNRESET|socket|TargetError/i.test(message) ? 'target' : 'harness';
+/**
+ * How a behaviour that ended in a failure failed: as the worker classified it (behaviour() sets
+ * `failureKind` from the error's type), else from the type of the error vitest reports (a hook's,
+ * the harness guard's timeout): never from its message.
+ */
+export function failureKindOfCase(tc: TestCase): FailureKind {
+  return tc.meta().behaviour?.failureKind ?? failureKindOf(tc.result().errors?.[0]);
+}
+
+/** The status of a behaviour that has ended (undefined while it runs): the scale of results/verdict.ts. */
+export function statusOfCase(tc: TestCase): Status | undefined {
+  const r = tc.result();
+  if (r.state === 'passed' || r.state === 'skipped') return r.state;
+  return r.state === 'failed' ? statusOfFailure(failureKindOfCase(tc)) : undefined;
 }
 
 /** Pure: behaviour results from finished test cases. Tests filtered out by --only are not results. */
@@ -114,12 +115,9 @@ export function behaviourResults(cases: Iterable<TestCase>, errorsOut: Results['
       const err = result.errors[0];
       reason = err ? firstLine(err.message ?? String(err)) : 'failed';
       extras = failureExtras(err);
-      meta.failureKind ??= errorKind(reason);
-      if (meta.failureKind === 'conformance') status = 'failed';
-      else {
-        status = 'error';
-        reason = meta.failureKind === 'harness' ? `harness error (a bug in cms-conformance, not the target): ${reason}` : `target error: ${reason}`;
-      }
+      meta.failureKind = failureKindOfCase(tc);
+      status = statusOfFailure(meta.failureKind);
+      if (status === 'error') reason = meta.failureKind === 'harness' ? `harness error (a bug in cms-conformance, not the target): ${reason}` : `target error: ${reason}`;
     }
     const { spec, ...rest } = meta;
     out.push({
@@ -145,8 +143,7 @@ export function buildResults(header: RunHeader, modules: readonly TestModule[], 
   const cases: TestCase[] = [];
   for (const m of modules) {
     for (const e of m.errors()) {
-      const message = firstLine(e.message ?? String(e));
-      errors.push({ message, file: m.relativeModuleId, kind: errorKind(message) });
+      errors.push({ message: firstLine(e.message ?? String(e)), file: m.relativeModuleId, kind: failureKindOf(e) });
     }
     for (const tc of m.children.allTests()) cases.push(tc);
   }
@@ -159,8 +156,7 @@ export function buildResults(header: RunHeader, modules: readonly TestModule[], 
     cases.splice(0, cases.length, ...ran);
   }
   for (const e of unhandled) {
-    const message = firstLine(e.message ?? String(e));
-    errors.push({ message, kind: errorKind(message) });
+    errors.push({ message: firstLine(e.message ?? String(e)), kind: failureKindOf(e) });
   }
   const behaviours = reconcileDependencies(behaviourResults(cases, errors));
   const requests = { count: header.setupRequests?.count ?? 0, latencyMs: header.setupRequests?.latencyMs ?? 0 };

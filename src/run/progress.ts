@@ -8,7 +8,7 @@
  * otherwise it grows as the suite files are loaded and is shown as "at least" until all are.
  */
 import type { Reporter, TestCase, TestModule, TestSpecification } from 'vitest/node';
-import { errorKind } from '../engine/collect.ts';
+import { statusOfCase } from '../engine/collect.ts';
 
 export interface ProgressStream {
   write(s: string): unknown;
@@ -57,16 +57,6 @@ export function clock(ms: number): string {
 const nsRank = (ns: string) => (ns === '(site)' ? 0 : ns === 'cms/v2' ? 1 : 2);
 
 const nsOf = (tc: TestCase) => tc.meta().behaviour?.namespace || '(site)';
-
-/** A behaviour's status as results report it (src/engine/collect.ts): a failure that is not a conformance failure is an error. */
-function statusOf(tc: TestCase): 'passed' | 'failed' | 'skipped' | 'error' | undefined {
-  const r = tc.result();
-  if (r.state === 'passed') return 'passed';
-  if (r.state === 'skipped') return 'skipped';
-  if (r.state !== 'failed') return undefined;
-  const kind = tc.meta().behaviour?.failureKind ?? errorKind(String(r.errors?.[0]?.message ?? ''));
-  return kind === 'conformance' ? 'failed' : 'error';
-}
 
 export class ProgressReporter implements Reporter {
   private readonly stream: ProgressStream;
@@ -117,7 +107,7 @@ export class ProgressReporter implements Reporter {
 
   onTestCaseResult(tc: TestCase): void {
     if (tc.options.mode !== 'run') return; // not selected by --only
-    const status = statusOf(tc);
+    const status = statusOfCase(tc);
     if (!status) return;
     this.counts[status]++;
     const t = this.tally(nsOf(tc));

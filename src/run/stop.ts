@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Reporter, TestCase } from 'vitest/node';
 import type { Incomplete } from '../../results/results.ts';
 import { SIGNAL_EXIT_CODES, type StopSignal } from '../../results/verdict.ts';
-import { errorKind } from '../engine/collect.ts';
+import { failureKindOfCase } from '../engine/collect.ts';
 
 /** What stops a run (results.json `incomplete` holds it with the count of behaviours not run). */
 export type StopCause = Omit<Incomplete, 'notRun'>;
@@ -131,7 +131,7 @@ export class TargetWatch implements Reporter {
     if (r.state !== 'passed' && r.state !== 'failed') return;
     const meta = tc.meta().behaviour;
     const message = r.state === 'failed' ? String(r.errors?.[0]?.message ?? '') : '';
-    const kind = r.state === 'failed' ? (meta?.failureKind ?? errorKind(message)) : undefined;
+    const kind = r.state === 'failed' ? failureKindOfCase(tc) : undefined;
     if (kind === 'target' && NO_ANSWER.test(message)) this.down(message, meta?.id);
     else if ((meta?.requests ?? 0) > 0) this.answered();
   }

@@ -8,7 +8,7 @@ import { TestRunner, afterAll, expect, inject, test, type TestContext } from 'vi
 import { getProfile, type Profile } from '../../schemas/profiles.ts';
 import type { BehaviourDecl, BehaviourMeta, FailureKind } from '../../results/results.ts';
 import { Client, idempotentUpdates, type Exchange } from '../http/client.ts';
-import { failureKindOf, recordExchange, targetTrouble } from './failure-kind.ts';
+import { failureKindOf, recordExchange, targetTrouble } from '../http/failure-kind.ts';
 import { isConformanceFailure, missingRoute, quoteRoutesSent, showRequestSent } from './failure-message.ts';
 import { siteOfCaller } from './declaration-site.ts';
 import { ConformanceFailure } from '../core/errors.ts';
@@ -74,7 +74,8 @@ function registerCleanup(file: string): void {
     fileFixtures.delete(file);
     cleanupRegistered.delete(file);
     const failed = (await fx?.cleanup()) ?? [];
-    if (failed.length) throw new Error(`could not delete fixtures: ${failed.join(', ')} (the CLI sweeps them by tag)`);
+    // The kind travels with the error: the target's trouble when a delete met it, else ours.
+    if (failed.length) throw Object.assign(new Error(`could not delete fixtures: ${failed.join(', ')} (the CLI sweeps them by tag)`), { failureKind: fx!.cleanupTrouble });
   });
 }
 
@@ -249,7 +250,7 @@ export interface BehaviourContext {
   subjects(source: 'fixtures' | 'site', detail?: string): void;
 }
 
-export { failureKindOf, recordExchange, targetTrouble } from './failure-kind.ts';
+export { failureKindOf, recordExchange, targetTrouble } from '../http/failure-kind.ts';
 
 export interface BehaviourOptions {
   /** Run alongside the other concurrent behaviours of the file (only for behaviours that share no mutable state). */

@@ -7,7 +7,7 @@ import { documentedRouteOf } from '../../schemas/catalog/index.ts';
 import type { Profile } from '../../schemas/profiles.ts';
 import type { Exchange } from '../http/client.ts';
 import { findAdvertisedRoute } from './discovery.ts';
-import { requestLine } from './failure-kind.ts';
+import { requestLine } from '../http/failure-kind.ts';
 import { withTargetRoutes } from './route-names.ts';
 
 /**

@@ -8,6 +8,8 @@
 import type { Client } from '../http/client.ts';
 import { TargetError } from '../core/errors.ts';
 import { NOT_SENT } from '../http/transient.ts';
+import { failureKindOf } from '../http/failure-kind.ts';
+import type { FailureKind } from '../../results/verdict.ts';
 import { FixtureError, fixtureOwner, verifyStored } from './fixture-checks.ts';
 import { rawText, textFields } from '../http/wire.ts';
 
@@ -55,6 +57,8 @@ let batchDeletes: 'unknown' | 'yes' | 'no' = 'unknown';
 export class Fixtures {
   private readonly tracked: Tracked[] = [];
   private counter = 0;
+  /** Why the last cleanup left items behind: the target's trouble (a delete got no usable answer), or a bug of ours. */
+  cleanupTrouble: FailureKind = 'harness';
 
   constructor(
     private readonly client: Client,
@@ -123,9 +127,9 @@ export class Fixtures {
       try {
         await item.remove(this.client);
       } catch (err) {
-        // The reason says whether the target was the trouble (timed out, reset ...): reports tell target from harness by it.
         const message = (err as Error)?.message ?? String(err);
         failed.push(`${item.route} (${message})`);
+        if (failureKindOf(err) === 'target') this.cleanupTrouble = 'target';
         if (TARGET_GONE.test(message)) gone = `the target did not answer the delete of ${item.route}`;
       }
     }

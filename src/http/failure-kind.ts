@@ -1,10 +1,15 @@
 /**
- * How a behaviour's end is classified (conformance, target, harness) from the error it threw and
- * the exchanges it made, and how an exchange is kept in the results (truncated, with a curl).
+ * How a check's end is classified (conformance, target, harness) from the type of the error it
+ * threw and the exchanges it made, and how an exchange is kept in the results (truncated, with a
+ * curl). The kind is decided here, where the error still has its type (in the suite worker, or
+ * from the serialised error's name and code), and carried to the results as it is.
  */
-import type { FailureKind, RecordedExchange } from '../../results/results.ts';
-import { curlFor, type Exchange } from '../http/client.ts';
-import { NOT_SENT, NO_ANSWER } from '../http/transient.ts';
+import type { RecordedExchange } from '../../results/results.ts';
+import type { FailureKind } from '../../results/verdict.ts';
+import { curlFor, type Exchange } from './client.ts';
+import { NOT_SENT, NO_ANSWER } from './transient.ts';
+
+const KINDS: readonly unknown[] = ['conformance', 'target', 'harness'] satisfies FailureKind[];
 
 const TRUNCATE = 2000;
 const truncate = (s: string | undefined) => (s === undefined || s.length <= TRUNCATE ? s : `${s.slice(0, TRUNCATE)}… [${s.length - TRUNCATE} more characters]`);
@@ -36,8 +41,12 @@ export function targetTrouble(log: readonly Exchange[]): string | undefined {
  * conformance: the server does not do what is documented (an assertion or t.fail);
  * target: the target did not answer usably (network error, timeout, or garbage that stopped the check);
  * harness: any other exception — a bug in cms-conformance.
+ * `err` may be the error itself or vitest's serialised copy of it (its name, code, cause and own
+ * fields kept); an error that carries its `failureKind` (the fixtures' cleanup) says it itself.
  */
 export function failureKindOf(err: unknown, log: readonly Exchange[] = []): FailureKind {
+  const carried = (err as { failureKind?: unknown })?.failureKind;
+  if (KINDS.includes(carried)) return carried as FailureKind;
   const name = (err as Error)?.name;
   if (name === 'ConformanceFailure' || name === 'AssertionError') return 'conformance';
   if (name === 'TargetError') return 'target';
