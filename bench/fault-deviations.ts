@@ -65,7 +65,7 @@ import { getProfile } from '../schemas/profiles.ts';
 import { allFaults } from '../faults/index.ts';
 import { family, indexReaders, keyOf, planFor, recorder, touches, type Baseline, type Plan, type Recorded } from './fault-scope.ts';
 import { matchesCaughtBy } from '../faults/proxy.ts';
-import { bootHost, type Host } from '../src/proof/hosts.ts';
+import { bootTarget, type Target } from '../src/run/target.ts';
 import { InProcessRunner, onlyFor, type ProofTarget } from '../src/proof/proof.ts';
 
 const { values } = parseArgs({
@@ -207,11 +207,11 @@ if (values.regroup) {
 }
 
 const selected = allFaults.filter((f) => !values.faults || new RegExp(values.faults).test(f.id));
-let host: Host | undefined;
+let host: Target | undefined;
 let target: ProofTarget;
 if (values.target) target = { url: values.target, user: values.user!, appPassword: values['app-password']!, profile: 'wordpress' };
 else {
-  host = await bootHost('plugins', values.port ? { port: Number(values.port) } : {});
+  host = await bootTarget('plugins', values.port ? { port: Number(values.port) } : {});
   target = { url: host.url, user: host.user, appPassword: host.appPassword, profile: 'wordpress' };
 }
 const runner = await InProcessRunner.open();

@@ -29,7 +29,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Results } from '../results/results.ts';
-import { bootHost, bootShAvailable, type Host } from '../src/proof/hosts.ts';
+import { bootTarget, bootShAvailable, type Target } from '../src/run/target.ts';
 import { PKG_ROOT } from '../src/core/paths.ts';
 import { startSimulatedFleet } from './fleet-sim.ts';
 import { requestsByRoute, requestsInAll, timed, timedCli } from './measure.ts';
@@ -65,7 +65,7 @@ export function groupCpuSeconds(pgid: number): number {
 
 const mb = (kib: number | undefined) => (kib === undefined ? '?' : (kib / 1024).toFixed(0));
 const load = () => loadavg()[0]!.toFixed(1);
-const cliRun = (host: Host, reportDir: string) => [
+const cliRun = (host: Target, reportDir: string) => [
   process.execPath, join(PKG_ROOT, 'bin/cms-conformance.js'), 'run', '--target', host.url, '--user', host.user, '--app-password', host.appPassword,
   '--seed', '1', '--quiet', '--report-dir', reportDir,
 ];
@@ -96,7 +96,7 @@ if (rows.includes('reference')) {
 if (rows.includes('plugins')) {
   if (!bootShAvailable()) row('| WordPress 7.1 + plugins (boot.sh) | not measured: boot.sh is not beside the checkout | ratio ≤ 1.05 | |');
   else {
-    const host = await bootHost('plugins', values.port ? { port: Number(values.port) } : {});
+    const host = await bootTarget('plugins', values.port ? { port: Number(values.port) } : {});
     try {
       const pgid = Number(readFileSync(host.pidFile!, 'utf8').trim());
       const before = load();

@@ -2,13 +2,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultById } from '../faults/index.ts';
 import type { Fault } from '../faults/proxy.ts';
-import { bootHost, runSelftest, selftestMarkdown, type Host } from '../src/cli/selftest.ts';
+import { bootTarget, runSelftest, selftestMarkdown, type Target } from '../src/cli/selftest.ts';
 import { runCli } from './helpers/cli.ts';
 
 describe('selftest', () => {
-  let host: Host;
+  let host: Target;
   beforeAll(async () => {
-    host = await bootHost('reference', { fresh: true });
+    host = await bootTarget('reference', { fresh: true });
   });
   afterAll(() => host?.stop());
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bootHost, type Host } from '../src/proof/hosts.ts';
+import { bootTarget, type Target } from '../src/run/target.ts';
 import { PKG_ROOT } from '../src/core/paths.ts';
 import { freePort } from '../targets/wordpress/proc.ts';
 import type { Results } from '../results/results.ts';
@@ -195,9 +195,9 @@ describe.runIf(linux)('a run stops cleanly when it must', () => {
   }, 300_000);
 
   describe('against a target outside the run', () => {
-    let host: Host;
+    let host: Target;
     beforeAll(async () => {
-      host = await bootHost('reference');
+      host = await bootTarget('reference');
     });
     afterAll(async () => host?.stop());
 

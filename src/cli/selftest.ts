@@ -10,10 +10,10 @@ import { allFaults } from '../../faults/index.ts';
 import type { Fault } from '../../faults/proxy.ts';
 import { UnreachableError } from '../core/errors.ts';
 import { EXIT } from '../../results/verdict.ts';
-import { NON_GMT_TIMEZONE, bootHost, type Host } from '../proof/hosts.ts';
+import { NON_GMT_TIMEZONE, bootTarget, type Target } from '../run/target.ts';
 import { outcome, proveFaults, roundOutcomes, scopeFor, type FaultOutcome } from '../proof/proof.ts';
 
-export { bootHost, outcome, scopeFor, type FaultOutcome, type Host };
+export { bootTarget, outcome, scopeFor, type FaultOutcome, type Target };
 
 export interface SelftestReport {
   host: string;
@@ -27,7 +27,7 @@ export interface SelftestReport {
 }
 
 export async function runSelftest(opts: {
-  host: Host;
+  host: Target;
   faults?: Fault[];
   seed?: number;
   log?: (line: string) => void;
@@ -109,9 +109,9 @@ export async function selftestCommand(
   try {
     // Every run of the self-test passes --fresh-site: a host that stays fresh; the reference server
     // in a timezone that is not GMT (dates show the offset).
-    booted = await bootHost(host, { fresh: true, ...(host === 'reference' ? { timezone: NON_GMT_TIMEZONE } : {}) });
+    booted = await bootTarget(host, { fresh: true, ...(host === 'reference' ? { timezone: NON_GMT_TIMEZONE } : {}) });
   } catch (e) {
-    throw new UnreachableError(`cannot boot the ${host} host: ${(e as Error).message}`);
+    throw e instanceof UnreachableError ? e : new UnreachableError(`cannot boot the ${host} host: ${(e as Error).message}`);
   }
   err.write(`self-test of ${faults.length} fault(s) against the ${booted.label}, seed ${seed}\n`);
   try {

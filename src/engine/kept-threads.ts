@@ -6,7 +6,7 @@
  * (vitest, fast-check, undici, ajv, faker ...). Here a thread that vitest stops cleanly (its "stop"
  * answered by the worker) is parked, and the next run's worker takes it (src/engine/kept-worker.mjs waits
  * for the next "start"). The modules of cms-conformance are still evaluated afresh for each suite
- * file (src/engine/fresh-modules.ts), and what a worker keeps for a run is keyed by the run's id
+ * file (src/engine/module-isolation.ts), and what a worker keeps for a run is keyed by the run's id
  * (src/sdk/worker-state.ts): nothing passes from one site to the next.
  *
  * A thread is not kept when its stop was forced (a cancelled run given up on), when it answered

@@ -3,7 +3,7 @@
 // except that when vitest stops it at the end of a run the thread is not done: it waits for the next
 // run's "start" (the next site of the fleet), with its dependencies (vitest, fast-check, undici, ajv,
 // faker: node_modules) still loaded. The modules of cms-conformance are evaluated afresh for each
-// suite file as before (src/engine/fresh-modules.ts), so no state passes from one site to the next.
+// suite file as before (src/engine/module-isolation.ts), so no state passes from one site to the next.
 // Plain JavaScript: node loads it as a worker thread's entry point, without a TypeScript loader.
 import { parentPort } from 'node:worker_threads';
 import { init, runBaseTests, setupEnvironment } from 'vitest/worker';

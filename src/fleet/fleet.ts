@@ -30,7 +30,8 @@ import { countsOf, type BaselineFile, type Counts } from '../../results/results.
 import { EXIT, combineExitCodes, exitCodeOfError } from '../../results/verdict.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../../reporters/index.ts';
 
-export interface FleetSite {
+/** A target as the targets file lists it (one line, object or row). */
+export interface TargetEntry {
   /** Unique in the file; the site's folder name and the key of its shard. */
   id: string;
   url: string;
@@ -46,7 +47,7 @@ export interface FleetSite {
 
 export interface TargetsFile {
   path: string;
-  sites: FleetSite[];
+  sites: TargetEntry[];
   /** sha256 of the file's bytes: shards of one fleet run agree on it. */
   digest: string;
 }
@@ -73,7 +74,7 @@ export function siteIdFor(url: string): string {
 
 /** Field names as written (user-env, userEnv, USER_ENV ...) to one key. */
 const fieldKey = (k: string): string => k.toLowerCase().replace(/[-_\s]/g, '');
-const FIELDS: Record<string, keyof Omit<FleetSite, 'id' | 'at'> | 'name'> = {
+const FIELDS: Record<string, keyof Omit<TargetEntry, 'id' | 'at'> | 'name'> = {
   url: 'url',
   name: 'name',
   userenv: 'userEnv',
@@ -87,7 +88,7 @@ const SECRETS = new Set(['user', 'apppassword', 'password', 'authheader', 'token
 
 type RawSite = Partial<Record<keyof typeof FIELDS | string, string>>;
 
-function site(raw: Record<string, unknown>, at: string, baseDir: string): FleetSite & { name?: string } {
+function site(raw: Record<string, unknown>, at: string, baseDir: string): TargetEntry & { name?: string } {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) {
     if (v === undefined || v === null || v === '') continue;
@@ -122,8 +123,8 @@ function site(raw: Record<string, unknown>, at: string, baseDir: string): FleetS
   };
 }
 
-function parseText(text: string, source: string, baseDir: string): FleetSite[] {
-  const sites: FleetSite[] = [];
+function parseText(text: string, source: string, baseDir: string): TargetEntry[] {
+  const sites: TargetEntry[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
     const content = line.replace(/(^|\s)#.*$/, '').trim();
     if (!content) return;
@@ -144,7 +145,7 @@ function parseText(text: string, source: string, baseDir: string): FleetSite[] {
   return sites;
 }
 
-function parseJson(text: string, source: string, baseDir: string): FleetSite[] {
+function parseJson(text: string, source: string, baseDir: string): TargetEntry[] {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -180,7 +181,7 @@ function csvFields(line: string): string[] {
   return out.map((f) => f.trim());
 }
 
-function parseCsv(text: string, source: string, baseDir: string): FleetSite[] {
+function parseCsv(text: string, source: string, baseDir: string): TargetEntry[] {
   const lines = text.split(/\r?\n/).map((l, i) => ({ l, n: i + 1 })).filter(({ l }) => l.trim() && !l.trim().startsWith('#'));
   if (!lines.length) return [];
   const header = csvFields(lines[0]!.l);
@@ -192,7 +193,7 @@ function parseCsv(text: string, source: string, baseDir: string): FleetSite[] {
 }
 
 /** Parse a targets file's text; `format` from the file name or sniffed from the content. */
-export function parseTargets(text: string, source: string, baseDir: string, format?: 'text' | 'json' | 'csv'): FleetSite[] {
+export function parseTargets(text: string, source: string, baseDir: string, format?: 'text' | 'json' | 'csv'): TargetEntry[] {
   const t = text.replace(/^\uFEFF/, '');
   const fmt =
     format ??
@@ -262,7 +263,7 @@ export interface FleetRunOutcome {
   exitCode: number;
 }
 
-function credentialsOf(s: FleetSite, env: NodeJS.ProcessEnv): Pick<RunConfig, 'user' | 'appPassword' | 'authHeader'> {
+function credentialsOf(s: TargetEntry, env: NodeJS.ProcessEnv): Pick<RunConfig, 'user' | 'appPassword' | 'authHeader'> {
   const read = (name: string, what: string): string => {
     const v = env[name];
     if (v === undefined || v === '') throw new UsageError(`environment variable ${name} (the ${what} of site ${s.id}, ${s.at}) is not set`);

@@ -10,7 +10,7 @@
  * spread over several targets (lanes) when the target cannot be shared by concurrent runs.
  */
 import type { Results } from '../../results/results.ts';
-import type { ProfileName } from '../../schemas/profiles.ts';
+import type { Target } from '../run/target.ts';
 import { matchesCaughtBy, startFaultProxy, type Fault, type ProxyStats } from '../../faults/proxy.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,12 +20,8 @@ import { DEFAULTS, parseFlags, resolveConfig } from '../core/config.ts';
 import { exitCodeOfError } from '../../results/verdict.ts';
 import { SuiteEngine, runConformance } from '../run/runner.ts';
 
-export interface ProofTarget {
-  url: string;
-  user?: string;
-  appPassword?: string;
-  profile: ProfileName;
-}
+/** What a proof needs of a target (src/run/target.ts): its URL and names, and its credentials when it has them. */
+export type ProofTarget = Pick<Target, 'url' | 'profile'> & Partial<Pick<Target, 'user' | 'appPassword'>>;
 
 export interface SuiteRun extends CliRun {
   stats?: ProxyStats;

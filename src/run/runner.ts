@@ -11,6 +11,8 @@ import { Client } from '../http/client.ts';
 import { PKG_ROOT } from '../core/paths.ts';
 import { isLoopback, redactConfig, type RunConfig } from '../core/config.ts';
 import { TargetError, UnreachableError, UsageError } from '../core/errors.ts';
+import { bootTarget, type EmbeddedVersion } from './target.ts';
+export type { EmbeddedVersion };
 import { DEFAULT_SWEEP_AFTER_MS, sweep, tagFor, type SweepOutcome } from '../sdk/fixtures.ts';
 import { freshness, snapshotFreshSite, type FreshSite } from '../core/fresh-site.ts';
 import { describeRestored, restoreSiteState, snapshotSiteState, type SiteState } from './site-state.ts';
@@ -55,7 +57,7 @@ export type Log = (line: string) => void;
  * module of cms-conformance for each suite file, so no state passes from one file (or one site)
  * to the next, as with vitest's isolation.
  */
-const SHARED_WORKERS = { isolate: false, setupFiles: [join(PKG_ROOT, 'src/engine/fresh-modules.ts')] };
+const SHARED_WORKERS = { isolate: false, setupFiles: [join(PKG_ROOT, 'src/engine/module-isolation.ts')] };
 
 /** After a stop, how long the cleanup hooks of the running suite files may take before the run is given up (the sweep by tag then deletes what it can). */
 export const STOP_GRACE_MS = 4000;
@@ -67,38 +69,12 @@ export const DEFAULT_UNREACHABLE_AFTER_MS = 30_000;
 /** The time limit of a behaviour or hook: not a limit on the target (that is --timeout per request), a guard against a harness hang. */
 export const HARNESS_GUARD_MS = 30 * 60_000;
 
-export type EmbeddedVersion = '6.5.5' | '6.1.9';
 
 /** Boot the embedded target when no --target is given (WordPress 6.5.5 unless `version` says otherwise). */
 export async function prepareTarget(cfg: RunConfig, log: Log, version?: EmbeddedVersion): Promise<PreparedTarget> {
   if (cfg.target && cfg.target !== 'reference') return { url: cfg.target, embedded: null };
-  if (cfg.target === 'reference') {
-    const { startReferenceServer } = await import('../../targets/reference/index.ts').catch(() => {
-      throw new UsageError('--target reference: the reference server is not available in this version');
-    });
-    const srv = await startReferenceServer({ port: 0, deferSiteSetup: true });
-    return {
-      url: srv.url,
-      credentials: { user: srv.user, appPassword: srv.appPassword },
-      embedded: { kind: 'reference' },
-      stop: () => srv.stop(),
-      ...(srv.setUpSite ? { setUp: srv.setUpSite } : {}),
-    };
-  }
-  const { bootWordPress, TargetBootError } = await import('../../targets/wordpress/index.ts');
-  try {
-    log('booting the embedded WordPress (first run downloads it once) ...');
-    const wp = await bootWordPress({ log, ...(version ? { version } : {}) });
-    return {
-      url: wp.url,
-      credentials: { user: wp.user, appPassword: wp.appPassword },
-      embedded: { kind: 'wordpress', version: wp.version, plugins: wp.plugins },
-      stop: () => wp.stop(),
-    };
-  } catch (err) {
-    if (err instanceof TargetBootError) throw new UnreachableError(`cannot boot the embedded WordPress: ${err.message}`);
-    throw err;
-  }
+  const t = await bootTarget(cfg.target === 'reference' ? 'reference' : 'wordpress', { fresh: true, log, ...(version ? { version } : {}) });
+  return { url: t.url, credentials: { user: t.user, appPassword: t.appPassword }, embedded: t.embedded, stop: () => t.stop(), ...(t.setUp ? { setUp: t.setUp } : {}) };
 }
 
 /** Is the site fresh, and (if so) its suite settings before any behaviour: src/core/fresh-site.ts. */

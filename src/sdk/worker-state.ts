@@ -1,6 +1,6 @@
 /**
  * What a suite worker thread keeps across its suite files for one run (the modules of
- * cms-conformance are evaluated afresh for each suite file: src/engine/fresh-modules.ts), on the
+ * cms-conformance are evaluated afresh for each suite file: src/engine/module-isolation.ts), on the
  * worker's global object, keyed by the run's id: its share of the --max-rps pace and the target's
  * index in spec names.
  */

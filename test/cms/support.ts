@@ -12,17 +12,17 @@ import { cmsFaults } from '../../faults/cms.ts';
 import { matchesCaughtBy, type Fault } from '../../faults/proxy.ts';
 import { Client } from '../../src/http/client.ts';
 import { listTagged } from '../../src/sdk/fixtures.ts';
-import { NON_GMT_TIMEZONE, bootHost, type Host, type HostKind } from '../../src/proof/hosts.ts';
+import { NON_GMT_TIMEZONE, bootTarget, type Target as BootedTarget, type TargetKind } from '../../src/run/target.ts';
 import { proveFaults, runSuite, type Proof, type SuiteRun } from '../../src/proof/proof.ts';
 import { getProfile } from '../../schemas/profiles.ts';
 import type { Results } from '../../results/results.ts';
 import { BIN, exec } from '../helpers/cli.ts';
 import { expectCaught, type Target } from '../helpers/harness.ts';
 
-export type Booted = Host;
-/** The reference server of the fault proofs is a site whose timezone is not GMT (src/proof/hosts.ts): dates show the offset. */
-export const boot = (kind: Extract<HostKind, 'wordpress' | 'reference'>, content?: 'blog'): Promise<Booted> =>
-  bootHost(kind, { ...(kind === 'reference' ? { timezone: NON_GMT_TIMEZONE } : {}), ...(content ? { content } : {}) });
+export type Booted = BootedTarget;
+/** The reference server of the fault proofs is a site whose timezone is not GMT (src/run/target.ts): dates show the offset. */
+export const boot = (kind: Extract<TargetKind, 'wordpress' | 'reference'>, content?: 'blog'): Promise<Booted> =>
+  bootTarget(kind, { ...(kind === 'reference' ? { timezone: NON_GMT_TIMEZONE } : {}), ...(content ? { content } : {}) });
 
 /** Few random values per property: the boundary values (always run) catch every fault. */
 export const RUN_ARGS = ['--runs', '2', '--fail-on', 'should'];

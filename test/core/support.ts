@@ -17,7 +17,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fault } from '../../faults/proxy.ts';
 import type { Results } from '../../results/results.ts';
-import { bootHost, type Host } from '../../src/proof/hosts.ts';
+import { bootTarget, type Target } from '../../src/run/target.ts';
 import { proveFaults, type Proof } from '../../src/proof/proof.ts';
 import { expectCaught } from '../helpers/harness.ts';
 
@@ -45,7 +45,7 @@ export function faultSuite(name: string, opts: FaultSuiteOptions): void {
   const groups: Fault[][] = isolated || !opts.groups ? opts.faults.map((f) => [f]) : opts.groups.map((g) => g.map((id) => byId.get(id)!));
 
   describe(name, () => {
-    const wps: Host[] = [];
+    const wps: Target[] = [];
     let baseline: Results;
     let proof: Proof;
 
@@ -61,7 +61,7 @@ export function faultSuite(name: string, opts: FaultSuiteOptions): void {
 
     beforeAll(async () => {
       const lanes = Math.max(1, Math.min(opts.lanes ?? 1, groups.length));
-      wps.push(...(await Promise.all(Array.from({ length: lanes }, () => bootHost(opts.target ?? 'wordpress')))));
+      wps.push(...(await Promise.all(Array.from({ length: lanes }, () => bootTarget(opts.target ?? 'wordpress')))));
       // In this process (one suite engine per lane): no CLI start per run.
       proof = await proveFaults(wps[0]!, { baseline: opts.only, rounds: groups, roundArgs: ['--fail-on', 'should'], lanes: wps.slice(1), inProcess: true });
       expect(proof.baseline.stderr).not.toMatch(/internal error/);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { matchesCaughtBy, type Fault } from '../../faults/proxy.ts';
 import type { Results } from '../../results/results.ts';
-import { bootHost, type Host } from '../../src/proof/hosts.ts';
+import { bootTarget, type Target as Booted } from '../../src/run/target.ts';
 import type { ProofTarget } from '../../src/proof/proof.ts';
 
 export { onlyFor, runSuite, type SuiteRun } from '../../src/proof/proof.ts';
@@ -32,10 +32,10 @@ export function expectCaught(fault: Fault, faulty: Results, baseline: Results): 
 }
 
 /** Boot the embedded WordPress once for a test file. */
-export function sharedWordPress(): () => Host {
-  let wp: Host | undefined;
+export function sharedWordPress(): () => Booted {
+  let wp: Booted | undefined;
   beforeAll(async () => {
-    wp = await bootHost('wordpress');
+    wp = await bootTarget('wordpress');
   }, 300_000);
   afterAll(async () => wp?.stop());
   return () => {

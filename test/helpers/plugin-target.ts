@@ -5,14 +5,14 @@
  * are skipped (with this reason) where `../shared` is not beside the checkout.
  */
 import { join } from 'node:path';
-import { BOOT_SH, bootHost, bootShAvailable, type Host } from '../../src/proof/hosts.ts';
+import { BOOT_SH, bootTarget, bootShAvailable, type Target } from '../../src/run/target.ts';
 import { ROOT } from './cli.ts';
 
 export { BOOT_SH };
 export const PLUGIN_TARGET_AVAILABLE = bootShAvailable();
 export const PLUGIN_TARGET_MISSING = `${BOOT_SH} is not beside the checkout (CI has it)`;
 
-export type PluginTarget = Host & { port: number };
+export type PluginTarget = Target & { port: number };
 
 /**
  * php -S of the tests' sites with PHP's tracing JIT (boot.sh's PHP_SERVER_ARGS, unless set): the
@@ -23,7 +23,7 @@ const TEST_PHP_ARGS = process.env.PHP_SERVER_ARGS ?? '-d opcache.jit=tracing -d 
 
 /** Boot a fresh site (first boot unpacks ~200 MB once, then ~4-7 s). */
 export async function bootPluginTarget(port?: number): Promise<PluginTarget> {
-  return (await bootHost('plugins', { ...(port === undefined ? {} : { port }), env: { PHP_SERVER_ARGS: TEST_PHP_ARGS } })) as PluginTarget;
+  return (await bootTarget('plugins', { ...(port === undefined ? {} : { port }), env: { PHP_SERVER_ARGS: TEST_PHP_ARGS } })) as PluginTarget;
 }
 
 export const expectationsFile = (name: string) => join(ROOT, 'test/expectations', name);
