@@ -56,7 +56,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { safeBody } from '../src/core/events.ts';
+import { safeBody } from '../src/http/events.ts';
 import { Client } from '../src/http/client.ts';
 import { restoreSiteState, snapshotSiteState } from '../src/run/site-state.ts';
 import type { BehaviourResult, Results } from '../results/results.ts';

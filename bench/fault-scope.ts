@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { Results } from '../results/results.ts';
 import { getProfile } from '../schemas/profiles.ts';
 import type { Fault, FaultRequest, FaultResponse } from '../faults/proxy.ts';
-import { safeBody } from '../src/core/events.ts';
+import { safeBody } from '../src/http/events.ts';
 import { PKG_ROOT } from '../src/core/paths.ts';
 
 const profile = getProfile('wordpress');

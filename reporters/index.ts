@@ -1,7 +1,7 @@
 /**
  * The report files of a run and where they go. results.json, report.html, report.md and
  * junit.xml are rendered from the results alone; events.ndjson is appended during the run by
- * whoever sends a request (src/core/events.ts).
+ * whoever sends a request (src/http/events.ts).
  */
 import { cpSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';

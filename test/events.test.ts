@@ -1,9 +1,9 @@
 /**
- * The event log's bodies (src/core/events.ts): secret-looking values are redacted by a scan of the text
+ * The event log's bodies (src/http/events.ts): secret-looking values are redacted by a scan of the text
  * as sent, which must find exactly the keys, never text inside a string, and count what it cuts.
  */
 import { describe, expect, it } from 'vitest';
-import { safeBody, secretSpans } from '../src/core/events.ts';
+import { safeBody, secretSpans } from '../src/http/events.ts';
 
 describe('event log bodies', () => {
   it('redacts string and number values of secret-looking keys at any depth, and nothing else', () => {

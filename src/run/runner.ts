@@ -7,7 +7,8 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, sta
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
-import { Client } from '../http/client.ts';
+import type { Client } from '../http/client.ts';
+import { clientFor } from '../http/run-client.ts';
 import { PKG_ROOT } from '../core/paths.ts';
 import { isLoopback, redactConfig, type RunConfig } from '../core/config.ts';
 import { TargetError, UnreachableError, UsageError } from '../core/errors.ts';
@@ -28,7 +29,7 @@ import { ResultsReporter, buildResults, type RunHeader } from '../engine/collect
 import { STOP_SIGNALS, TargetWatch, markStopRequested, parentGone, signalExitCode, type StopCause, type StopSignal } from './stop.ts';
 import { digestIndex } from '../../reporters/advertised.ts';
 import { applyBaseline, loadBaseline, writeBaselineFile, type BaselineFile } from './baseline.ts';
-import { eventWriter } from '../core/events.ts';
+import { eventWriter } from '../http/events.ts';
 import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../../reporters/index.ts';
 import { cachedDeclared, catalogueTotals, expandSuiteGlobs, idsPattern, onlyMatcher, recordDeclared, selectDeclared, totalsByNamespace, type Declared } from '../engine/declared.ts';
 import { ProgressReporter, type ProgressOptions } from './progress.ts';
@@ -87,18 +88,9 @@ async function freshSiteSnapshot(cfg: RunConfig, prepared: PreparedTarget, profi
   return snapshotFreshSite(client, base, advertises).finally(() => client.close());
 }
 
-/** A client for the run's setup requests (one at a time, the run's credentials and timeout). */
+/** A client for the run's setup requests (one at a time, not paced: the run's credentials and timeout). */
 function setupClient(url: string, cfg: RunConfig, onExchange: (e: Exchange) => void, mapRoute?: (route: string) => string): Client {
-  return new Client({
-    baseUrl: url,
-    credentials: { user: cfg.user, appPassword: cfg.appPassword, authHeader: cfg.authHeader },
-    timeoutMs: cfg.timeoutMs,
-    retries: cfg.retries,
-    maxBodyBytes: cfg.maxBodyBytes,
-    concurrency: 1,
-    ...(mapRoute ? { mapRoute } : {}),
-    onExchange,
-  });
+  return clientFor(url, cfg, { concurrency: 1, maxRps: 0, ...(mapRoute ? { mapRoute } : {}), onExchange });
 }
 
 /** Fetch the site index once; anything but a JSON object is "not a reachable target". */
@@ -652,17 +644,7 @@ export function newRunId(now = Date.now()): string {
 
 function sweepClient(url: string, cfg: RunConfig, profile: ProfileName, eventLog?: string): Client {
   const p = getProfile(profile);
-  return new Client({
-    baseUrl: url,
-    credentials: { user: cfg.user, appPassword: cfg.appPassword, authHeader: cfg.authHeader },
-    timeoutMs: cfg.timeoutMs,
-    retries: cfg.retries,
-    maxBodyBytes: cfg.maxBodyBytes,
-    concurrency: cfg.concurrency,
-    maxRps: cfg.maxRps || undefined,
-    mapRoute: (r) => p.toTargetRoute(r),
-    ...(eventLog ? { onExchange: eventWriter(eventLog, 'sweep') } : {}),
-  });
+  return clientFor(url, cfg, { mapRoute: (r) => p.toTargetRoute(r), ...(eventLog ? { onExchange: eventWriter(eventLog, 'sweep') } : {}) });
 }
 
 async function reportSweep(log: Log, what: string, r: SweepOutcome | undefined): Promise<void> {

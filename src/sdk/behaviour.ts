@@ -7,12 +7,13 @@
 import { TestRunner, afterAll, expect, inject, test, type TestContext } from 'vitest';
 import { getProfile, type Profile } from '../../schemas/profiles.ts';
 import type { BehaviourDecl, BehaviourMeta, FailureKind } from '../../results/results.ts';
-import { Client, idempotentUpdates, type Exchange } from '../http/client.ts';
+import { idempotentUpdates, type Client, type Exchange } from '../http/client.ts';
+import { clientFor } from '../http/run-client.ts';
 import { failureKindOf, recordExchange, targetTrouble } from '../http/failure-kind.ts';
 import { isConformanceFailure, missingRoute, quoteRoutesSent, showRequestSent } from './failure-message.ts';
 import { siteOfCaller } from './declaration-site.ts';
 import { ConformanceFailure } from '../core/errors.ts';
-import { eventWriter } from '../core/events.ts';
+import { eventWriter } from '../http/events.ts';
 import { Fixtures, scopeFor, tagFor, type FixtureError } from './fixtures.ts';
 import type { RunInfo } from '../core/run-info.ts';
 import { Limiter } from '../http/pacing.ts';
@@ -108,12 +109,7 @@ export function runContext(): RunContext {
     info,
     profile,
     index,
-    client: new Client({
-      baseUrl: info.targetUrl,
-      credentials: { user: c.user, appPassword: c.appPassword, authHeader: c.authHeader },
-      timeoutMs: c.timeoutMs,
-      retries: c.retries,
-      maxBodyBytes: c.maxBodyBytes,
+    client: clientFor(info.targetUrl, c, {
       repeatable: idempotentUpdates(info.index, (ns) => profile.toSpecNamespace(ns)),
       // --concurrency is the limit for the whole run: share it between the suite workers.
       concurrency: workerConcurrency(c.concurrency, workers, Number(process.env.VITEST_POOL_ID ?? 1)),

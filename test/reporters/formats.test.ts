@@ -9,7 +9,7 @@ import { diffAdvertised, diffLines, digestIndex } from '../../reporters/advertis
 import { compareExitCode, compareResults, renderCompareHtml, renderCompareMarkdown } from '../../reporters/compare.ts';
 import { renderHtml } from '../../reporters/html.ts';
 import { REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../../reporters/index.ts';
-import { eventWriter, requestEvent, safeBody } from '../../src/core/events.ts';
+import { eventWriter, requestEvent, safeBody } from '../../src/http/events.ts';
 import { renderMarkdown } from '../../reporters/markdown.ts';
 import { Client } from '../../src/http/client.ts';
 import { cannedBehaviours, cannedResults } from './canned.ts';

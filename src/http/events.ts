@@ -14,7 +14,7 @@
  * refusal check sent wrong on purpose (RequestOptions.invalid).
  */
 import { appendFileSync } from 'node:fs';
-import type { Exchange } from '../http/client.ts';
+import type { Exchange } from './client.ts';
 
 export const EVENT_BODY_LIMIT = 1000;
 /** Request bodies are kept whole up to this size (the suite's largest, a batch of 25 items, is a few KB). */

@@ -1,0 +1,24 @@
+/**
+ * The one place a run's configuration becomes a client (src/http/client.ts): the target's URL,
+ * the credentials, --timeout, --retries, --max-body, --concurrency and --max-rps. The run's setup
+ * and sweeps (src/run/) and every suite worker (src/sdk/behaviour.ts) build their clients here,
+ * each saying only what it does differently (one request at a time, its share of the workers'
+ * pace, the profile's route names, where its exchanges are logged).
+ */
+import type { RunConfig } from '../core/config.ts';
+import { Client, type ClientOptions } from './client.ts';
+
+export type ClientConfig = Pick<RunConfig, 'user' | 'appPassword' | 'authHeader' | 'timeoutMs' | 'retries' | 'maxBodyBytes' | 'concurrency' | 'maxRps'>;
+
+export function clientFor(url: string, cfg: ClientConfig, own: Omit<ClientOptions, 'baseUrl' | 'credentials'> = {}): Client {
+  return new Client({
+    baseUrl: url,
+    credentials: { user: cfg.user, appPassword: cfg.appPassword, authHeader: cfg.authHeader },
+    timeoutMs: cfg.timeoutMs,
+    retries: cfg.retries,
+    maxBodyBytes: cfg.maxBodyBytes,
+    concurrency: cfg.concurrency,
+    maxRps: cfg.maxRps,
+    ...own,
+  });
+}
