@@ -19,7 +19,7 @@ import type { ArgSpec, Catalog, EndpointSpec, FieldSpec, RouteSpec } from '../sc
 import { allFaults } from '../faults/index.ts';
 import { matchesCaughtBy, type Fault } from '../faults/proxy.ts';
 import { PKG_ROOT } from '../src/core/paths.ts';
-import type { ListedBehaviour } from '../src/run/runner.ts';
+import type { ListedBehaviour } from '../src/engine/list.ts';
 
 export const CATALOGUE_FILE = join(PKG_ROOT, 'conformance', 'behaviours.yaml');
 export const CATALOGUE_COMMAND = 'npm run catalogue';
@@ -176,7 +176,7 @@ export function renderCatalogue(behaviours: readonly ListedBehaviour[], faults: 
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { listBehaviours } = await import('../src/run/runner.ts');
+  const { listBehaviours } = await import('../src/engine/list.ts');
   const { behaviours, errors } = await listBehaviours();
   if (errors.length) {
     process.stderr.write(`cannot list the behaviours:\n${errors.join('\n')}\n`);

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CATALOGUE_COMMAND, CATALOGUE_FILE, renderCatalogue, type CatalogueEntry } from '../conformance/catalogue.ts';
 import { splitBehaviourIds } from '../src/sdk/discovery.ts';
-import type { ListedBehaviour } from '../src/run/runner.ts';
+import type { ListedBehaviour } from '../src/engine/list.ts';
 import { SUITE_AREAS } from '../src/engine/suite-files.ts';
 import { runCli } from './helpers/cli.ts';
 

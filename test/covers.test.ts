@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { catalogItems, resolveCover } from '../results/coverage.ts';
-import { listBehaviours } from '../src/run/runner.ts';
+import { listBehaviours } from '../src/engine/list.ts';
 
 describe('covers IDs', () => {
   it('every covers ID of every declared behaviour names at least one catalog item', async () => {

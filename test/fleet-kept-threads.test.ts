@@ -13,7 +13,9 @@ import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/core/config.ts';
 import { KeptThreads, MAX_RUNS_PER_THREAD } from '../src/engine/kept-threads.ts';
-import { runConformance, SuiteEngine } from '../src/run/runner.ts';
+import { runConformance } from '../src/run/runner.ts';
+import { SuiteEngine } from '../src/engine/suite-engine.ts';
+import { resolveSelection } from '../src/engine/selection.ts';
 import { startReferenceSites, type ReferenceSites } from '../targets/reference/multi.ts';
 import type { Results } from '../results/results.ts';
 import type { ShardFile } from '../src/fleet/fleet.ts';
@@ -69,7 +71,7 @@ describe('three read-only reference sites on one engine, threads kept vs not', (
   });
 
   async function runAll(keepWorkers: boolean): Promise<{ results: Results[]; threads?: { started: number; reused: number } }> {
-    const engine = await SuiteEngine.create({ only: ONLY, concurrency: 4, shard: undefined, target: null }, { keepWorkers });
+    const engine = await SuiteEngine.create(await resolveSelection(ONLY), { concurrency: 4, shard: undefined, target: null }, { keepWorkers });
     try {
       const results: Results[] = [];
       for (const [i, url] of sites.urls.entries()) {

@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join, relative, resolve } from 'node:path';
 import { normalizeBaseUrl, resolveConfig, type RunConfig } from '../core/config.ts';
 import { UsageError } from '../core/errors.ts';
-import { assertSelects, declaredFor, runConformance, type EmbeddedVersion } from '../run/runner.ts';
+import { runConformance, type EmbeddedVersion } from '../run/runner.ts';
+import { assertSelects, resolveSelection } from '../engine/selection.ts';
 import type { Results } from '../../results/results.ts';
 import { compareExitCode, compareResults, renderCompareHtml, renderCompareMarkdown, GROUPS, deviationCounts } from '../../reporters/compare.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../../reporters/index.ts';
@@ -63,9 +64,9 @@ export async function runCompare(values: Record<string, unknown>, positionals: s
     ...(flags.runs === undefined && typeof fromFile?.runs === 'number' ? { runs: String(fromFile.runs) } : {}),
     ...(flags.only === undefined && typeof fromFile?.only === 'string' ? { only: fromFile.only } : {}),
   });
-  if (shared.only !== undefined) {
-    await assertSelects(shared.only, await declaredFor(shared.only, true));
-  }
+  // Both sides run the same selection, resolved once (an --only that selects nothing is a usage error before either runs).
+  const selection = await resolveSelection(shared.only);
+  await assertSelects(selection);
   const outDir = shared.reportDir ? resolve(shared.reportDir) : timestampedDir(resolve(DEFAULT_REPORTS_ROOT, 'compare'));
   mkdirSync(outDir, { recursive: true });
 
@@ -101,7 +102,7 @@ export async function runCompare(values: Record<string, unknown>, positionals: s
       writeBaseline: undefined,
     };
     err.write(`\n== side ${name}: ${side.kind === 'url' ? side.url : `embedded WordPress ${side.version}`} (seed ${cfg.seed}) ==\n`);
-    const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`), { ...(side.kind === 'embedded' ? { wordpressVersion: side.version } : {}), progress: { stream: err, quiet: cfg.quiet } });
+    const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`), { selection, ...(side.kind === 'embedded' ? { wordpressVersion: side.version } : {}), progress: { stream: err, quiet: cfg.quiet } });
     results.push(outcome.results);
     dirs.push(key);
   }

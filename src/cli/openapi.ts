@@ -69,7 +69,8 @@ export async function openapiCommand(argv: string[], out: NodeJS.WritableStream,
       throw new UsageError(`cannot write --out ${flags.out}: ${(e as Error).message}`);
     }
   }
-  const { TOOL, listBehaviours } = await import('../run/runner.ts');
+  const { TOOL } = await import('../run/runner.ts');
+  const { listBehaviours } = await import('../engine/list.ts');
   const { behaviours, errors } = await listBehaviours();
   const text = renderOpenApi(buildOpenApi({ profile: flags.profile, behaviours, version: TOOL.version }), flags.format);
   if (flags.out !== undefined) {

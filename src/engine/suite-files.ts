@@ -1,5 +1,7 @@
 /** Which suite files a run loads, and how many workers run them. */
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { PKG_ROOT } from '../core/paths.ts';
 
 /** Where the behaviours of each ID prefix are declared (a test checks every behaviour lives under its area's folder). */
 export const SUITE_AREAS: Record<string, string> = {
@@ -16,7 +18,15 @@ export const SUITE_AREAS: Record<string, string> = {
   namespaces: 'suites/extensions',
 };
 
-const ALL = ['suites/**/*.spec.ts'];
+const ALL = ['suites'];
+
+/**
+ * A worker runs suite file after suite file without starting a new thread and loading the
+ * dependencies again for each (about 1 s of CPU per file); the setup file re-evaluates every
+ * module of cms-conformance for each suite file, so no state passes from one file (or one site)
+ * to the next, as with vitest's isolation.
+ */
+export const SHARED_WORKERS = { isolate: false, setupFiles: [join(PKG_ROOT, 'src/engine/module-isolation.ts')] };
 
 /** Split "a|b(c|d)|e" at its top-level bars. */
 function topLevelAlternatives(s: string): string[] {
@@ -41,13 +51,19 @@ function topLevelAlternatives(s: string): string[] {
   return out;
 }
 
+/** The suite files of these folders, as vitest's include globs. */
+export const suiteGlobs = (folders: readonly string[]): string[] => folders.map((d) => `${d}/**/*.spec.ts`);
+
+/** The include globs of the suite files an --only pattern can select (suiteFolders). */
+export const suiteFiles = (only: string | undefined): string[] => suiteGlobs(suiteFolders(only));
+
 /**
- * The suite files an --only pattern can select. Loading a suite file costs CPU even when none of
- * its behaviours run, so when the pattern is anchored and every alternative starts with a whole
- * area name followed by an escaped dot ("^cms\.", "^(batch|oembed)\.", "^(disc\.args|cms\.posts)"),
- * only those areas are loaded. Any other pattern loads every suite file.
+ * The folders of the suite files an --only pattern can select. Loading a suite file costs CPU even
+ * when none of its behaviours run, so when the pattern is anchored and every alternative starts
+ * with a whole area name followed by an escaped dot ("^cms\.", "^(batch|oembed)\.",
+ * "^(disc\.args|cms\.posts)"), only those areas are loaded. Any other pattern loads every suite file.
  */
-export function suiteFiles(only: string | undefined): string[] {
+export function suiteFolders(only: string | undefined): string[] {
   if (!only?.startsWith('^')) return ALL;
   const body = only.slice(1);
   let alternatives: string[];
@@ -77,7 +93,7 @@ export function suiteFiles(only: string | undefined): string[] {
     if (!dir) return ALL;
     dirs.add(dir);
   }
-  return [...dirs].sort().map((d) => `${d}/**/*.spec.ts`);
+  return [...dirs].sort();
 }
 
 /**
@@ -101,5 +117,5 @@ export function workerConcurrency(concurrency: number, workers: number, slot: nu
   return Math.max(1, Math.floor(concurrency / workers) + (i < concurrency % workers ? 1 : 0));
 }
 
-/** vitest's maxConcurrency for a run (src/run/runner.ts); each file keeps its own limit up to this (fileConcurrency, src/sdk/behaviour.ts). */
+/** vitest's maxConcurrency for a run (src/engine/suite-engine.ts); each file keeps its own limit up to this (fileConcurrency, src/sdk/behaviour.ts). */
 export const MAX_FILE_CONCURRENCY = 40;

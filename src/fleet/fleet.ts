@@ -25,7 +25,9 @@ import { normalizeBaseUrl, redactConfig, type ProfileChoice, type RunConfig } fr
 import { UsageError } from '../core/errors.ts';
 import { loadBaseline } from '../run/baseline.ts';
 import { parseShard, shardOfKey, type ShardInfo } from '../core/shard.ts';
-import { TOOL, runConformance, SuiteEngine, type Log } from '../run/runner.ts';
+import { TOOL, runConformance, type Log } from '../run/runner.ts';
+import { SuiteEngine } from '../engine/suite-engine.ts';
+import { resolveSelection, type Selection } from '../engine/selection.ts';
 import { countsOf, type BaselineFile, type Counts } from '../../results/results.ts';
 import { EXIT, combineExitCodes, exitCodeOfError } from '../../results/verdict.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../../reporters/index.ts';
@@ -319,6 +321,7 @@ export async function runFleet(cfg: RunConfig, log: Log, env: NodeJS.ProcessEnv 
   log(`${TOOL.name} ${TOOL.version}: shard ${spec.index}/${spec.count} of ${file.sites.length} site(s) in ${basename(file.path)}: ${mine.length} site(s); seed ${cfg.seed}`);
 
   let engine: SuiteEngine | undefined;
+  let selection: Selection | undefined;
   let stop = false;
   const onSignal = (sig: NodeJS.Signals) => {
     log(`\n${sig}: stopping after this site's cleanup ...`);
@@ -337,12 +340,13 @@ export async function runFleet(cfg: RunConfig, log: Log, env: NodeJS.ProcessEnv 
         const creds = credentialsOf(s, env);
         const baseline = mergedBaseline(global, s.baseline);
         // The shard shares out sites here, not behaviours: every site runs every selected behaviour.
-        engine ??= await SuiteEngine.create({ ...cfg, shard: undefined }, { keepWorkers: true });
+        selection ??= await resolveSelection(cfg.only);
+        engine ??= await SuiteEngine.create(selection, { ...cfg, shard: undefined }, { keepWorkers: true });
         const quiet: Log = (l) => (/^(sweep|cms-conformance \d|profile )/.test(l) ? undefined : log(`  ${l}`));
         const outcome = await runConformance(
           { ...cfg, ...creds, target: s.url, profile: s.profile ?? cfg.profile, reportDir: siteDir, baseline: undefined, writeBaseline: undefined, targets: undefined, shard: undefined },
           quiet,
-          { engine, shard, site: s.id, noLatest: true, ...(baseline ? { baseline } : {}) },
+          { engine, selection, shard, site: s.id, noLatest: true, ...(baseline ? { baseline } : {}) },
         );
         const r = outcome.results;
         Object.assign(entry, { state: 'done', dir: relative(dir, siteDir), exitCode: outcome.exitCode, summary: countsOf(r.summary) });

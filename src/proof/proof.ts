@@ -18,7 +18,9 @@ import { join } from 'node:path';
 import { runCli, type CliRun } from './cli-process.ts';
 import { DEFAULTS, parseFlags, resolveConfig } from '../core/config.ts';
 import { exitCodeOfError } from '../../results/verdict.ts';
-import { SuiteEngine, runConformance } from '../run/runner.ts';
+import { runConformance } from '../run/runner.ts';
+import { SuiteEngine } from '../engine/suite-engine.ts';
+import { resolveSelection } from '../engine/selection.ts';
 
 /** What a proof needs of a target (src/run/target.ts): its URL and names, and its credentials when it has them. */
 export type ProofTarget = Pick<Target, 'url' | 'profile'> & Partial<Pick<Target, 'user' | 'appPassword'>>;
@@ -69,7 +71,7 @@ export class InProcessRunner {
   private constructor(private readonly engine: SuiteEngine) {}
 
   static async open(): Promise<InProcessRunner> {
-    return new InProcessRunner(await SuiteEngine.create({ only: undefined, concurrency: DEFAULTS.concurrency, shard: undefined, target: null }, { perRunOnly: true, keepWorkers: true }));
+    return new InProcessRunner(await SuiteEngine.create(await resolveSelection(undefined), { concurrency: DEFAULTS.concurrency, shard: undefined, target: null }, { perRunOnly: true, keepWorkers: true }));
   }
 
   readonly run: SuiteRunner = async (target, opts) => {

@@ -5,8 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { Client } from '../http/client.ts';
 import { clientFor } from '../http/run-client.ts';
 import { PKG_ROOT } from '../core/paths.ts';
@@ -21,21 +19,20 @@ import { parseShard, type ShardInfo } from '../core/shard.ts';
 import { detectProfile, getProfile, normalizeIndex, type ProfileName } from '../../schemas/profiles.ts';
 import type { RunInfo } from '../core/run-info.ts';
 import { NO_SUCH_ROUTE, type NoRouteAnswer } from '../core/no-route.ts';
-import { MAX_FILE_CONCURRENCY, suiteFiles, workerCount } from '../engine/suite-files.ts';
+import { SuiteEngine } from '../engine/suite-engine.ts';
+import { assertSelects, resolveSelection, type Selection } from '../engine/selection.ts';
 import type { Exchange } from '../http/client.ts';
 import { runExitCode, type Results } from '../../results/results.ts';
-import type { SpecRef } from '../../schemas/types.ts';
-import { ResultsReporter, buildResults, type RunHeader } from '../engine/collect.ts';
+import { buildResults, type RunHeader } from '../engine/collect.ts';
 import { STOP_SIGNALS, TargetWatch, markStopRequested, parentGone, signalExitCode, type StopCause, type StopSignal } from './stop.ts';
 import { digestIndex } from '../../reporters/advertised.ts';
 import { applyBaseline, loadBaseline, writeBaselineFile, type BaselineFile } from './baseline.ts';
 import { eventWriter } from '../http/events.ts';
 import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../../reporters/index.ts';
-import { cachedDeclared, catalogueTotals, expandSuiteGlobs, idsPattern, onlyMatcher, recordDeclared, selectDeclared, totalsByNamespace, type Declared } from '../engine/declared.ts';
+import { catalogueTotals, totalsByNamespace } from '../engine/declared.ts';
 import { ProgressReporter, type ProgressOptions } from './progress.ts';
-import { KeptThreads } from '../engine/kept-threads.ts';
 
-export { PKG_ROOT };
+export { PKG_ROOT, SuiteEngine };
 export const TOOL = {
   name: 'cms-conformance',
   version: (JSON.parse(readFileSync(join(PKG_ROOT, 'package.json'), 'utf8')) as { version: string }).version,
@@ -52,24 +49,12 @@ export interface PreparedTarget {
 
 export type Log = (line: string) => void;
 
-/**
- * A worker runs suite file after suite file without starting a new thread and loading the
- * dependencies again for each (about 1 s of CPU per file); the setup file re-evaluates every
- * module of cms-conformance for each suite file, so no state passes from one file (or one site)
- * to the next, as with vitest's isolation.
- */
-const SHARED_WORKERS = { isolate: false, setupFiles: [join(PKG_ROOT, 'src/engine/module-isolation.ts')] };
-
 /** After a stop, how long the cleanup hooks of the running suite files may take before the run is given up (the sweep by tag then deletes what it can). */
 export const STOP_GRACE_MS = 4000;
 /** After a stop, how long the sweep by tag may take. */
 const SWEEP_GRACE_MS = 2000;
 /** --unreachable-after by default. */
 export const DEFAULT_UNREACHABLE_AFTER_MS = 30_000;
-
-/** The time limit of a behaviour or hook: not a limit on the target (that is --timeout per request), a guard against a harness hang. */
-export const HARNESS_GUARD_MS = 30 * 60_000;
-
 
 /** Boot the embedded target when no --target is given (WordPress 6.5.5 unless `version` says otherwise). */
 export async function prepareTarget(cfg: RunConfig, log: Log, version?: EmbeddedVersion): Promise<PreparedTarget> {
@@ -178,6 +163,8 @@ export interface RunOptions {
   site?: string;
   /** Do not update reports/latest (a fleet writes many runs at once). */
   noLatest?: boolean;
+  /** What the run selects, when the caller resolved it already (a fleet: once for every site). */
+  selection?: Selection;
   /** Where progress goes while the suites run (default: nothing is shown). */
   progress?: Omit<ProgressOptions, 'totals'>;
 }
@@ -199,224 +186,6 @@ function canWrite(dir: string): boolean {
   }
 }
 
-/** The usage error of an --only pattern that selects no behaviour; `of`: how many behaviours the suites declare in all (declaredTotal). */
-export function noneSelected(only: string, of?: number): string {
-  return `--only ${JSON.stringify(only)} selects none of the ${of === undefined ? 'declared' : of.toLocaleString('en-US')} behaviours (it is matched against each behaviour's ID and against "<id> <title>"; see them with: cms-conformance list)`;
-}
-
-/**
- * How many behaviours the suites declare in all (every suite file, whatever --only narrows the
- * loading to): from the cache of declarations, else by collecting every suite file (seconds; only
- * asked for in the message of an --only that selects nothing). undefined when a suite file does not load.
- */
-export async function declaredTotal(): Promise<number | undefined> {
-  const files = expandSuiteGlobs(suiteFiles(undefined));
-  const cached = files && cachedDeclared(files);
-  if (cached) return cached.length;
-  const { behaviours, errors } = await listBehaviours();
-  return errors.length ? undefined : behaviours.length;
-}
-
-/** The usage error of an --only that selects nothing, if it does (with the count of what exists). */
-export async function assertSelects(only: string | undefined, declared: { selected: Declared[] } | undefined): Promise<void> {
-  if (only !== undefined && declared && !declared.selected.length) throw new UsageError(noneSelected(only, await declaredTotal()));
-}
-
-/**
- * The test name pattern vitest runs a run's --only with: exactly the IDs the pattern selects
- * (declared.ts, onlyMatcher: the ID alone or "<id> <title>"); the pattern itself when the
- * declarations are not known (a suite file that does not load).
- */
-export async function testNamePatternFor(only: string | undefined): Promise<string | undefined> {
-  if (only === undefined) return undefined;
-  const declared = await declaredFor(only, true);
-  return declared ? idsPattern(declared.selected) : only;
-}
-
-/**
- * The behaviours a run will select, known before it starts: from the cache of declarations
- * (src/engine/declared.ts), else, when `collect` is set, by collecting the suite files (seconds).
- * undefined when not known (not cached and not collected, or a suite file does not load).
- */
-export async function declaredFor(only: string | undefined, collect: boolean): Promise<{ selected: Declared[]; of: number } | undefined> {
-  const files = expandSuiteGlobs(suiteFiles(only));
-  let all = files && cachedDeclared(files);
-  if (!all && collect) {
-    const { errors } = await listBehaviours(only);
-    if (errors.length) return undefined;
-    all = files && cachedDeclared(files);
-  }
-  return all ? { selected: selectDeclared(all, only), of: all.length } : undefined;
-}
-
-/**
- * The suites, loaded once into vitest and run against one site at a time: a fleet shard runs
- * site after site on one engine, so it pays vitest's start (config, Vite server, pool) once.
- * The per-site data (target, credentials, profile, write policy) travels to the workers through
- * provide/inject at the start of every run.
- */
-export class SuiteEngine {
-  private running = false;
-  private started = false;
-  /** Each run selects its own behaviours (its config's --only) among every suite file loaded. */
-  private perRunOnly = false;
-  /** A signal arrived: the current run is cancelled and no further run starts. */
-  cancelled = false;
-
-  private constructor(
-    private readonly vitest: Vitest,
-    private readonly reporter: SwitchingReporter,
-    private readonly workers: number,
-    /** The worker threads kept from one run to the next (keepWorkers). */
-    private readonly kept?: KeptThreads,
-  ) {}
-
-  /**
-   * `reporters`: what else listens to every run (the progress line of a single run; a fleet prints one line per site instead).
-   * `keepWorkers`: the worker threads are kept from one run (site) to the next (src/engine/kept-threads.ts),
-   * for an engine that runs many sites (a fleet shard); a single run ends its threads with its run anyway.
-   */
-  static async create(cfg: Pick<RunConfig, 'only' | 'concurrency' | 'shard' | 'target'>, opts: { reporters?: Reporter[]; perRunOnly?: boolean; keepWorkers?: boolean } = {}): Promise<SuiteEngine> {
-    const { createVitest } = await import('vitest/node');
-    const workers = workerCount(cfg.concurrency, { inProcessTarget: cfg.target === 'reference' });
-    const shard = cfg.shard ? parseShard(cfg.shard) : undefined;
-    const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-    const reporter = new SwitchingReporter();
-    const kept = opts.keepWorkers ? new KeptThreads() : undefined;
-    const vitest = await createVitest(
-      'test',
-      {
-        root: PKG_ROOT,
-        config: false,
-        include: suiteFiles(cfg.only),
-        watch: false,
-        // Our own progress (src/run/progress.ts) instead of vitest's output; the summary is the CLI's.
-        reporters: [reporter, ...(opts.reporters ?? []), { onTestRunEnd: (modules, _errors, reason) => void (reason !== 'interrupted' && recordDeclared(modules)) }],
-        testNamePattern: await testNamePatternFor(cfg.only),
-        passWithNoTests: true,
-        pool: kept ? kept.initializer : 'threads',
-        maxWorkers: workers,
-        ...SHARED_WORKERS,
-        // A behaviour shard runs its share of the suite files (vitest's own file sharding: stable by path).
-        ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}),
-        // Every request has its own limit (--timeout), so a behaviour or a fixture hook always ends
-        // however slow the target is; these only guard against a hang of cms-conformance itself.
-        testTimeout: HARNESS_GUARD_MS,
-        hookTimeout: HARNESS_GUARD_MS,
-        teardownTimeout: 30_000,
-        // Each file's own limit is kept by behaviour() (vitest's default 5, or what the file asks for).
-        maxConcurrency: MAX_FILE_CONCURRENCY,
-      },
-      { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
-    );
-    // vitest's logger exits the process on SIGINT/SIGTERM (after 1 ms), before the fixtures are
-    // deleted and the tag swept: keep only our handler, which cancels the run and lets cleanup run.
-    for (const sig of ['SIGINT', 'SIGTERM'] as const)
-      for (const l of process.listeners(sig)) if (!signalListeners[sig].includes(l)) process.off(sig, l as (...a: unknown[]) => void);
-    const engine = new SuiteEngine(vitest, reporter, workers, kept);
-    engine.perRunOnly = opts.perRunOnly === true && !cfg.only && !shard;
-    return engine;
-  }
-
-  /** Stop the current run (cleanup hooks still run) and refuse further runs. */
-  cancel(): void {
-    this.cancelled = true;
-    this.cancelRun();
-  }
-
-  /** Stop the current run only (cleanup hooks still run); a fleet goes on with its next site. */
-  cancelRun(): void {
-    if (!this.running) return;
-    // The threads of a cancelled run are not kept for the next one.
-    void this.kept?.retire();
-    // vitest forgets a cancel that lands before its run has scheduled its files: asked again as each file starts.
-    this.reporter.onModuleStart = () => void this.vitest.cancelCurrentRun('keyboard-input');
-    void this.vitest.cancelCurrentRun('keyboard-input');
-  }
-
-  /**
-   * The results so far of a run that is not over (a stop whose cleanup did not end in time):
-   * the behaviours that ended; the header says the run is incomplete.
-   */
-  snapshot(header: RunHeader): Results {
-    return buildResults(header, this.vitest.state.getTestModules(), []);
-  }
-
-  /** Run the suites against the site `info` describes; `header` goes into its results; `watch` sees each behaviour end. */
-  async run(info: RunInfo, header: RunHeader, watch?: Reporter): Promise<Results> {
-    if (this.cancelled) throw new Error('the run was cancelled');
-    this.reporter.next(header, watch);
-    this.vitest.provide('run', { ...info, workers: this.workers });
-    this.running = true;
-    try {
-      if (this.perRunOnly) {
-        // The suite files the run's --only can select, and the behaviours it selects in them.
-        const only = info.config.only;
-        if (only) this.vitest.setGlobalTestNamePattern((await testNamePatternFor(only))!);
-        else this.vitest.resetGlobalTestNamePattern();
-        const dirs = suiteFiles(only).map((g) => join(PKG_ROOT, g.replace(/\*\*\/\*\.spec\.ts$/, '')));
-        const specs = (await this.vitest.globTestSpecifications()).filter((s) => dirs.some((d) => s.moduleId.startsWith(d)));
-        this.started = true;
-        await this.vitest.runTestSpecifications(specs, true);
-      } else if (!this.started) {
-        this.started = true;
-        await this.vitest.start();
-      } else {
-        const specs = await this.vitest.getRelevantTestSpecifications();
-        await this.vitest.runTestSpecifications(specs, true);
-      }
-    } finally {
-      this.running = false;
-      this.reporter.onModuleStart = undefined;
-    }
-    const results = this.reporter.take();
-    if (!results) throw new Error('the run ended without results');
-    return results;
-  }
-
-  /** How many worker threads the engine started, and how many runs took a kept one. */
-  get threadStats(): { started: number; reused: number } | undefined {
-    return this.kept && { ...this.kept.stats };
-  }
-
-  async close(): Promise<void> {
-    try {
-      await this.vitest.close();
-    } finally {
-      await this.kept?.close();
-    }
-  }
-}
-
-/** A results reporter whose run header changes from one run (site) to the next. */
-class SwitchingReporter implements Reporter {
-  private current?: ResultsReporter;
-  private watch?: Reporter;
-  onModuleStart?: () => void;
-  next(header: RunHeader, watch?: Reporter): void {
-    this.current = new ResultsReporter(header);
-    this.watch = watch;
-  }
-  take(): Results | undefined {
-    const r = this.current?.results;
-    this.current = undefined;
-    this.watch = undefined;
-    return r;
-  }
-  onTestModuleQueued(): void {
-    this.onModuleStart?.();
-  }
-  onTestModuleStart(): void {
-    this.onModuleStart?.();
-  }
-  onTestCaseResult(tc: TestCase): void {
-    this.watch?.onTestCaseResult?.(tc);
-  }
-  onTestRunEnd(modules: readonly TestModule[], errors: readonly SerializedError[]): void {
-    this.current?.onTestRunEnd(modules, errors);
-  }
-}
-
 export async function runConformance(cfg: RunConfig, log: Log = (l) => process.stderr.write(`${l}\n`), opts: RunOptions = {}): Promise<RunOutcome> {
   const startedAt = new Date();
   const baselineFile = opts.baseline?.file ?? cfg.baseline;
@@ -426,12 +195,13 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
   assertWritable(cfg.reportDir ? resolve(cfg.reportDir) : resolve(DEFAULT_REPORTS_ROOT), cfg.reportDir ? '--report-dir' : 'the reports folder (reports/ here; or give --report-dir)');
   if (cfg.writeBaseline) assertWritable(dirname(resolve(cfg.writeBaseline)), '--write-baseline');
   // A typo in --only is a usage error before any target boots (and before any report is written).
-  const declared = await declaredFor(cfg.only, cfg.only !== undefined);
-  await assertSelects(cfg.only, declared);
+  const selection = opts.selection ?? (await resolveSelection(cfg.only));
+  await assertSelects(selection);
+  const declared = selection.declared;
   const progress = new ProgressReporter({ stream: { write: () => true }, quiet: true, ...opts.progress, ...(declared ? { totals: totalsByNamespace(declared.selected) } : cfg.only === undefined ? { expected: catalogueTotals() } : {}) });
   // Vitest starts (about half a second of CPU) while the target boots and its index is read.
   const ownEngine = !opts.engine;
-  const starting = ownEngine ? SuiteEngine.create(cfg, { reporters: [progress] }) : undefined;
+  const starting = ownEngine ? SuiteEngine.create(selection, cfg, { reporters: [progress] }) : undefined;
   // An engine that started but is not used (the target could not be prepared) is closed.
   const closeUnused = () => starting?.then((e) => e.close()).catch(() => undefined);
   let prepared: PreparedTarget;
@@ -572,7 +342,7 @@ export async function runConformance(cfg: RunConfig, log: Log = (l) => process.s
         results = buildResults(header, [], []); // stopped before any behaviour ran
       } else {
         watch?.start();
-        const ran = engine.run(info, header, watch);
+        const ran = engine.run(info, header, { selection, ...(watch ? { watch } : {}) });
         ran.catch(() => undefined); // given up on: its end no longer matters
         results = await Promise.race([ran, gaveUp]);
         if (!results) {
@@ -663,63 +433,3 @@ function once<T>(fn: () => Promise<T>): () => Promise<T | undefined> {
   let p: Promise<T> | undefined;
   return () => (p ??= fn());
 }
-
-export interface ListedBehaviour {
-  id: string;
-  level: string;
-  namespace: string;
-  title: string;
-  spec: string;
-  specRef: SpecRef;
-  /** The spec sentence the behaviour checks, when the declaration gives it. */
-  sentence?: string;
-  /** The suite file that declares it (loaded by the runner). */
-  file: string;
-  /** Where behaviour() is called: "suites/extensions/suite-settings.ts:140". */
-  location?: string;
-  covers: string[];
-}
-
-/** Collect the declared behaviours without running them (no target needed). */
-export async function listBehaviours(only?: string): Promise<{ behaviours: ListedBehaviour[]; errors: string[] }> {
-  const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest(
-    'test',
-    { root: PKG_ROOT, config: false, include: suiteFiles(only), watch: false, reporters: [], pool: 'threads', ...SHARED_WORKERS },
-    { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
-  );
-  const selects = only === undefined ? () => true : onlyMatcher(only);
-  try {
-    const { testModules, unhandledErrors } = await vitest.collect();
-    recordDeclared(testModules);
-    const errors = unhandledErrors.map((e) => String((e as Error).message ?? e));
-    const behaviours: ListedBehaviour[] = [];
-    for (const m of testModules) {
-      for (const e of m.errors()) errors.push(`${m.relativeModuleId}: ${e.message}`);
-      for (const tc of m.children.allTests()) {
-        const b = tc.meta().behaviour;
-        if (!b) {
-          errors.push(`${m.relativeModuleId}: test "${tc.name}" is not declared with behaviour()`);
-          continue;
-        }
-        if (!selects({ id: b.id, name: tc.name })) continue;
-        behaviours.push({
-          id: b.id,
-          level: b.level,
-          namespace: b.namespace,
-          title: b.title,
-          spec: `${b.spec.doc} § ${b.spec.section}`,
-          specRef: b.spec,
-          ...(b.sentence ? { sentence: b.sentence } : {}),
-          file: m.relativeModuleId,
-          ...(b.location ? { location: b.location } : {}),
-          covers: b.covers ?? [],
-        });
-      }
-    }
-    return { behaviours: behaviours.sort((a, b) => a.id.localeCompare(b.id)), errors };
-  } finally {
-    await vitest.close();
-  }
-}
-
