@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../src/http/client.ts';
 import { DEFAULT_SWEEP_AFTER_MS, SWEPT_COLLECTIONS, listTagged, tagFor } from '../src/sdk/fixtures.ts';
-import { newRunId } from '../src/run/runner.ts';
+import { newRunId } from '../src/run/session.ts';
 import { getProfile, type ProfileName } from '../schemas/profiles.ts';
 import type { FleetReport } from '../reporters/fleet.ts';
 import type { Results } from '../results/results.ts';

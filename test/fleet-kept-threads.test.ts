@@ -13,7 +13,7 @@ import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/core/config.ts';
 import { KeptThreads, MAX_RUNS_PER_THREAD } from '../src/engine/kept-threads.ts';
-import { runConformance } from '../src/run/runner.ts';
+import { runConformance } from '../src/run/pipeline.ts';
 import { SuiteEngine } from '../src/engine/suite-engine.ts';
 import { resolveSelection } from '../src/engine/selection.ts';
 import { startReferenceSites, type ReferenceSites } from '../targets/reference/multi.ts';

@@ -12,7 +12,7 @@ import { combineExitCodes } from '../results/verdict.ts';
 import { mergeFleet, mergeSiteResults } from '../src/fleet/merge.ts';
 import { parseShard, shardOfKey } from '../src/core/shard.ts';
 import { DEFAULT_SWEEP_AFTER_MS, listTagged, runStartOf, sweep, tagFor } from '../src/sdk/fixtures.ts';
-import { newRunId } from '../src/run/runner.ts';
+import { newRunId } from '../src/run/session.ts';
 import { Client } from '../src/http/client.ts';
 import { UsageError } from '../src/core/errors.ts';
 import { writeReports } from '../reporters/index.ts';

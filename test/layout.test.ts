@@ -31,7 +31,6 @@ const LONG_FILES: Record<string, string> = {
   'faults/extensions.ts': 'a list of named faults, each a short entry; split by namespace when a namespace outgrows it',
   'faults/cms.ts': 'a list of named faults, each a short entry',
   'faults/core.ts': 'a list of named faults, each a short entry',
-  'src/run/runner.ts': 'one run from target preparation to results.json (vitest Node API); the speed work of issue 16 is reshaping it',
   'suites/cms/lib/model-commands.ts': 'the command set of the model-based test (one small class per documented write), read as one',
   'suites/cms/lib/model.ts': 'the model of part 3 (states, trash, filters) the commands are checked against, read as one',
   'suites/cms/lib/filters.ts': 'one check per documented collection filter, over one shared set of fixtures',

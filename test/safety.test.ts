@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writePolicy } from '../src/run/runner.ts';
+import { writePolicy } from '../src/run/session.ts';
 import { resolveConfig } from '../src/core/config.ts';
 import { Client } from '../src/http/client.ts';
 import { listTagged } from '../src/sdk/fixtures.ts';

@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join, relative, resolve } from 'node:path';
 import { normalizeBaseUrl, resolveConfig, type RunConfig } from '../core/config.ts';
 import { UsageError } from '../core/errors.ts';
-import { runConformance, type EmbeddedVersion } from '../run/runner.ts';
+import { runConformance } from '../run/pipeline.ts';
+import type { EmbeddedVersion } from '../run/target.ts';
 import { assertSelects, resolveSelection } from '../engine/selection.ts';
 import type { Results } from '../../results/results.ts';
 import { compareExitCode, compareResults, renderCompareHtml, renderCompareMarkdown, GROUPS, deviationCounts } from '../../reporters/compare.ts';

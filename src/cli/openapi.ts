@@ -11,6 +11,7 @@ import { parseArgsMessage } from '../core/config.ts';
 import { UsageError } from '../core/errors.ts';
 import { EXIT } from '../../results/verdict.ts';
 import { buildOpenApi } from '../openapi/build.ts';
+import { TOOL } from '../core/paths.ts';
 
 export type OpenApiFormat = 'yaml' | 'json';
 
@@ -69,7 +70,6 @@ export async function openapiCommand(argv: string[], out: NodeJS.WritableStream,
       throw new UsageError(`cannot write --out ${flags.out}: ${(e as Error).message}`);
     }
   }
-  const { TOOL } = await import('../run/runner.ts');
   const { listBehaviours } = await import('../engine/list.ts');
   const { behaviours, errors } = await listBehaviours();
   const text = renderOpenApi(buildOpenApi({ profile: flags.profile, behaviours, version: TOOL.version }), flags.format);

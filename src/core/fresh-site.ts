@@ -2,10 +2,9 @@
  * Defaults of site state (the suite's settings and module toggles: extensions part 2) can only be
  * observed on a site nobody has changed: one the suite booted itself (the reference server, the
  * embedded WordPress), or one the user vouches for with --fresh-site. On such a site the run's
- * setup reads GET /suite/v4/settings once, before any behaviour runs (so before any behaviour
+ * session (src/run/session.ts) reads GET /suite/v4/settings once, before any behaviour runs (so before any behaviour
  * writes a setting), and the default checks compare that snapshot with the documented defaults.
  */
-import type { Client } from '../http/client.ts';
 import type { RunConfig } from './config.ts';
 
 export interface FreshSite {
@@ -24,15 +23,4 @@ export function freshness(cfg: Pick<RunConfig, 'freshSite'>, embedded: null | { 
   if (embedded) return { fresh: true, reason: `the suite booted the ${embedded.kind === 'reference' ? 'reference server' : `embedded ${embedded.kind}`} itself` };
   if (cfg.freshSite) return { fresh: true, reason: '--fresh-site' };
   return { fresh: false, reason: NOT_FRESH };
-}
-
-/** Read the snapshot (setup, before the behaviours): only on a fresh site whose index advertises suite/v4 (in the target's names). */
-export async function snapshotFreshSite(client: Client, base: Omit<FreshSite, 'suiteSettings'>, advertisesSuite: boolean): Promise<FreshSite> {
-  if (!base.fresh || !advertisesSuite) return base;
-  try {
-    const res = await client.get('/suite/v4/settings');
-    return { ...base, suiteSettings: { status: res.status, body: res.body } };
-  } catch {
-    return base; // no snapshot: the default checks skip, depending on suite.settings.read, which reports the target's trouble
-  }
 }

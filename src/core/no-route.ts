@@ -1,6 +1,6 @@
 /**
  * The target's answer to a route that surely does not exist, asked once in the run's setup
- * (src/run/runner.ts, RunInfo.noRoute) and kept for the suite file's checks (src/sdk/controls.ts
+ * (src/run/session.ts, RunInfo.noRoute) and kept for the suite file's checks (src/sdk/controls.ts
  * noRoute()): where the target's errors carry no code of WordPress's, a 404 is told apart from a
  * missing route by comparing it with this answer.
  */

@@ -1,7 +1,7 @@
 /**
  * A vitest pool (the documented custom-pool API: `pool: { name, createPoolWorker }`) of worker
  * threads kept across the runs of one engine: a fleet shard runs site after site on one engine
- * (src/run/runner.ts, SuiteEngine), and vitest's own `threads` pool terminates its threads at the end
+ * (src/engine/suite-engine.ts, SuiteEngine), and vitest's own `threads` pool terminates its threads at the end
  * of every run, so every site paid a thread's start and the evaluation of every dependency again
  * (vitest, fast-check, undici, ajv, faker ...). Here a thread that vitest stops cleanly (its "stop"
  * answered by the worker) is parked, and the next run's worker takes it (src/engine/kept-worker.mjs waits

@@ -25,7 +25,8 @@ import { normalizeBaseUrl, redactConfig, type ProfileChoice, type RunConfig } fr
 import { UsageError } from '../core/errors.ts';
 import { loadBaseline } from '../run/baseline.ts';
 import { parseShard, shardOfKey, type ShardInfo } from '../core/shard.ts';
-import { TOOL, runConformance, type Log } from '../run/runner.ts';
+import { TOOL } from '../core/paths.ts';
+import { runConformance, type Log } from '../run/pipeline.ts';
 import { SuiteEngine } from '../engine/suite-engine.ts';
 import { resolveSelection, type Selection } from '../engine/selection.ts';
 import { countsOf, type BaselineFile, type Counts } from '../../results/results.ts';

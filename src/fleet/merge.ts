@@ -16,7 +16,7 @@ import { applyBaseline, loadBaseline } from '../run/baseline.ts';
 import { UsageError } from '../core/errors.ts';
 import { SHARD_FILE, SITES_DIR, siteIdFor, type ShardFile } from './fleet.ts';
 import { shardLabel } from '../core/shard.ts';
-import { TOOL } from '../run/runner.ts';
+import { TOOL } from '../core/paths.ts';
 import { computeCoverage } from '../../results/coverage.ts';
 import { countsOf, emptyCounts, summarize, worstStatus, type BaselineFile, type BehaviourResult, type Counts, type FailOn, type ReportFormat, type Results, type ShardInfo } from '../../results/results.ts';
 import { FleetBuilder, type FleetInput, type FleetReport } from '../../reporters/fleet.ts';

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { runCli, type CliRun } from './cli-process.ts';
 import { DEFAULTS, parseFlags, resolveConfig } from '../core/config.ts';
 import { exitCodeOfError } from '../../results/verdict.ts';
-import { runConformance } from '../run/runner.ts';
+import { runConformance } from '../run/pipeline.ts';
 import { SuiteEngine } from '../engine/suite-engine.ts';
 import { resolveSelection } from '../engine/selection.ts';
 

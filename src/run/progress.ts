@@ -9,6 +9,8 @@
  */
 import type { Reporter, TestCase, TestModule, TestSpecification } from 'vitest/node';
 import { statusOfCase } from '../engine/collect.ts';
+import { catalogueTotals, totalsByNamespace } from '../engine/declared.ts';
+import type { Selection } from '../engine/selection.ts';
 
 export interface ProgressStream {
   write(s: string): unknown;
@@ -235,4 +237,14 @@ export class ProgressReporter implements Reporter {
       .map(([ns, t]) => `${ns} ${t.done}/${of(t.total)}`);
     return `${parts.join(' · ')}${namespaces.length ? ` | ${namespaces.join(' · ')}` : ''}`;
   }
+}
+
+/**
+ * The progress of a run of this selection: its totals per namespace when the declarations are
+ * known, else (every behaviour selected) the catalogue's as an expectation; shown where `shown`
+ * says (nothing by default).
+ */
+export function progressFor(selection: Selection, shown?: Omit<ProgressOptions, 'totals'>): ProgressReporter {
+  const { declared, only } = selection;
+  return new ProgressReporter({ stream: { write: () => true }, quiet: true, ...shown, ...(declared ? { totals: totalsByNamespace(declared.selected) } : only === undefined ? { expected: catalogueTotals() } : {}) });
 }

@@ -1,11 +1,13 @@
 /**
- * When a run must stop before it is done, and how it learns so (the runner does the stopping:
- * src/run/runner.ts): a signal (SIGINT, SIGTERM, SIGHUP), the parent npm going away without passing
- * its signal on (`npm run conformance` killed with SIGTERM kills the `sh` between them, not this
+ * When a run must stop before it is done, how it learns so, and what the stop sets going
+ * (RunStop): a signal (SIGINT, SIGTERM, SIGHUP), the parent npm going away without passing its
+ * signal on (`npm run conformance` killed with SIGTERM kills the `sh` between them, not this
  * process), or a target that stops answering for good (every request refused or unanswered for
- * --unreachable-after). The reports are then written with what the run has, marked incomplete.
+ * --unreachable-after). The run is cancelled, its cleanup hooks and the sweep by tag delete what
+ * they still can, and the reports are written with what the run has, marked incomplete.
  */
 import { readFileSync } from 'node:fs';
+import type { RunConfig } from '../core/config.ts';
 import type { Reporter, TestCase } from 'vitest/node';
 import type { Incomplete } from '../../results/results.ts';
 import { SIGNAL_EXIT_CODES, type StopSignal } from '../../results/verdict.ts';
@@ -19,6 +21,11 @@ export type { StopSignal };
 
 /** The exit code of a process ended by a signal, as shells report it: 128 + the signal's number (130 SIGINT, 143 SIGTERM, 129 SIGHUP). */
 export const signalExitCode = (s: StopSignal): number => SIGNAL_EXIT_CODES[s];
+
+/** After a stop, how long the cleanup hooks of the running suite files may take before the run is given up (the sweep by tag then deletes what it can). */
+export const STOP_GRACE_MS = 4000;
+/** --unreachable-after by default. */
+export const DEFAULT_UNREACHABLE_AFTER_MS = 30_000;
 
 let requested = false;
 /** A stop was asked in this process (bin/cms-conformance.js then exits even if a stuck handle would keep it alive). */
@@ -154,5 +161,76 @@ export class TargetWatch implements Reporter {
     this.fired = true;
     this.stop();
     this.onDown(`the target answered no request for ${Math.round(down / 1000)} s (since ${new Date(Date.now() - down).toISOString()}; the last: ${this.lastError})`);
+  }
+}
+
+// ---------------------------------------------------------------- a run's stop
+
+/**
+ * The stop of one run: asked for once (a signal when the run owns the process, or the target gone
+ * for good), it tells every phase that registered (onStop: the header is marked incomplete, the
+ * engine cancels the run, the sweep by tag starts at once) and, STOP_GRACE_MS later, gives up on
+ * the cleanup hooks of the running suite files (gaveUp). A second signal exits at once.
+ */
+export class RunStop {
+  /** Why the run stopped, once it did. */
+  cause?: StopCause;
+  /** Sees each behaviour end, to tell when the target stopped answering (undefined with --unreachable-after 0). */
+  readonly watch?: TargetWatch;
+  /** Settles (with undefined) STOP_GRACE_MS after the stop. */
+  readonly gaveUp: Promise<undefined>;
+  private giveUp!: () => void;
+  private graceTimer?: NodeJS.Timeout;
+  private readonly listeners = new Set<(cause: StopCause) => void>();
+  private readonly onSignal = (sig: StopSignal) => {
+    if (this.cause) {
+      this.log(`${sig} again: exiting now, without waiting for the cleanup`);
+      process.exit(signalExitCode(sig));
+    }
+    const gone = parentGone();
+    this.request({ reason: 'signal', signal: sig, message: gone ? `${gone} (taken as ${sig})` : `stopped by ${sig}`, at: new Date().toISOString() }, `${sig}${gone ? ` (${gone})` : ''}`);
+  };
+
+  /** `signals`: the run owns the process (a fleet's sites leave the signals to the fleet: src/fleet/fleet.ts). */
+  constructor(
+    private readonly log: (line: string) => void,
+    cfg: Pick<RunConfig, 'unreachableAfterMs'>,
+    private readonly signals: boolean,
+  ) {
+    this.gaveUp = new Promise<undefined>((r) => (this.giveUp = () => r(undefined)));
+    if (signals) for (const sig of STOP_SIGNALS) process.on(sig, this.onSignal);
+    if (cfg.unreachableAfterMs !== 0)
+      this.watch = new TargetWatch(cfg.unreachableAfterMs ?? DEFAULT_UNREACHABLE_AFTER_MS, (message) =>
+        this.request({ reason: 'target-unreachable', message, at: new Date().toISOString() }, message),
+      );
+  }
+
+  /** Call `fn` when the run is stopped (at once when it is already); returns what unregisters it. */
+  onStop(fn: (cause: StopCause) => void): () => void {
+    if (this.cause) fn(this.cause);
+    else this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
+  }
+
+  request(cause: StopCause, what: string): void {
+    if (this.cause) return;
+    this.cause = cause;
+    markStopRequested();
+    for (const fn of this.listeners) fn(cause);
+    this.log(`\n${what}: stopping (cleanup runs first) ...`);
+    this.graceTimer = setTimeout(this.giveUp, STOP_GRACE_MS);
+  }
+
+  /** The suites have ended (or been given up on): no more watching, no grace to wait out. */
+  settle(): void {
+    this.watch?.stop();
+    clearTimeout(this.graceTimer);
+    this.listeners.clear();
+  }
+
+  /** The run is over: its signal handlers go. */
+  dispose(): void {
+    this.settle();
+    if (this.signals) for (const sig of STOP_SIGNALS) process.off(sig, this.onSignal);
   }
 }

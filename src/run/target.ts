@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import type { ProfileName } from '../../schemas/profiles.ts';
 import { PKG_ROOT } from '../core/paths.ts';
 import { UnreachableError, UsageError } from '../core/errors.ts';
+import type { RunConfig } from '../core/config.ts';
 import type { RunInfo } from '../core/run-info.ts';
 
 /** A target cms-conformance booted. */
@@ -138,4 +139,15 @@ async function bootScript(script: string, port?: number, scriptEnv?: NodeJS.Proc
       await run('bash', [script, String(p), 'stop', '--clean'], { timeout: 60_000 }).catch(() => undefined);
     },
   };
+}
+
+/**
+ * The second phase of a run: its target. A URL is taken as it is (undefined: nothing booted);
+ * `--target reference` boots the reference server, no --target the embedded WordPress (6.5.5
+ * unless `version` says otherwise), each fresh: the run reads the defaults of site state before
+ * it sets the site up (setUp).
+ */
+export async function prepareTarget(cfg: Pick<RunConfig, 'target'>, log: (line: string) => void, version?: EmbeddedVersion): Promise<Target | undefined> {
+  if (cfg.target && cfg.target !== 'reference') return undefined;
+  return bootTarget(cfg.target === 'reference' ? 'reference' : 'wordpress', { fresh: true, log, ...(version ? { version } : {}) });
 }

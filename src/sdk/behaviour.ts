@@ -82,7 +82,7 @@ function registerCleanup(file: string): void {
 
 /**
  * Let up to `n` concurrent behaviours of the file being collected run at once (call at the top of
- * a suite file); by default vitest's 5. vitest's maxConcurrency (src/run/runner.ts) is one limit for
+ * a suite file); by default vitest's 5. vitest's maxConcurrency (src/engine/suite-engine.ts) is one limit for
  * every file, the largest any file may ask for; behaviour() keeps each file to its own.
  */
 export function fileConcurrency(n: number): void {
