@@ -1,11 +1,11 @@
 /**
- * The `compare` command's orchestration: two sides (a base URL, the embedded WordPress, or a
- * results file) run or read with the same seed and inputs, compared by reporters/compare.ts,
- * written as compare.html/md/json. The CLI parses the flags and calls runCompare.
+ * `cms-conformance compare A B`: two sides (a base URL, the embedded WordPress, or a results
+ * file) run or read with the same seed and inputs, compared by reporters/compare.ts, written as
+ * compare.html/md/json.
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { normalizeBaseUrl, resolveConfig, type RunConfig } from '../core/config.ts';
+import { OPTIONS, helpRows, normalizeBaseUrl, optionRows, parseFlags, resolveConfig, type RunConfig } from '../core/config.ts';
 import { UsageError } from '../core/errors.ts';
 import { runConformance } from '../run/pipeline.ts';
 import type { EmbeddedVersion } from '../run/target.ts';
@@ -13,6 +13,40 @@ import { assertSelects, resolveSelection } from '../engine/selection.ts';
 import type { Results } from '../../results/results.ts';
 import { compareExitCode, compareResults, renderCompareHtml, renderCompareMarkdown, GROUPS, deviationCounts } from '../../reporters/compare.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../../reporters/index.ts';
+import { EXIT } from '../../results/verdict.ts';
+import { para, shownPath } from './text.ts';
+
+export const COMPARE_HELP = `Usage: cms-conformance compare <A> <B> [options]
+
+${para('Compares two instances side by side. Each side is a base URL (run now), wordpress@6.5.5 or wordpress@6.1.9 (boot the embedded WordPress of that version and run), or an existing results.json (or the report directory holding it). Both runs use the same seed, --only and --runs (taken from a results file side when not given). Writes compare.html, compare.md and compare.json (and each run\'s full reports in a/ and b/) to --report-dir, default reports/compare/<timestamp>/ (reports/compare/latest points to it).')}
+
+Examples:
+  npx cms-conformance compare https://staging.example https://www.example --a-user me --a-app-password "$A_PW" --b-user me --b-app-password "$B_PW"
+  npx cms-conformance compare wordpress@6.1.9 wordpress@6.5.5
+  npx cms-conformance compare reports/old/results.json reports/latest
+
+Options of each side (the same with --b-… for side B):
+${helpRows([
+  ['--a-user NAME', 'User of side A (with --a-app-password).'],
+  ['--a-app-password PASSWORD', 'Application password of --a-user.'],
+  ['--a-auth-header VALUE', 'A complete Authorization header for side A.'],
+  ['--a-profile auto|spec|wordpress', 'The names side A uses.'],
+])}
+${para('Without per-side credentials a URL side uses --user/--app-password (TARGET_USER/TARGET_APP_PASSWORD).', '  ')}
+
+Options of both runs (as for run; --baseline and --write-baseline apply to run only):
+${helpRows([...optionRows(OPTIONS.map((o) => o.flag).filter((f) => f !== 'baseline' && f !== 'write-baseline' && f !== 'target')), ['--help', 'Show this help.']])}
+
+${para('Exit codes: 0 nothing gating fails on B that does not fail on A; 1 a gating behaviour fails only on B (B regresses against A); 2, 3 and 4 as for run.')}`;
+
+export async function compareCommand(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const { values, positionals } = parseFlags(argv, compareFlags(), 'compare');
+  if (values.help) {
+    out.write(`${COMPARE_HELP}\n`);
+    return EXIT.ok;
+  }
+  return runCompare(values, positionals, out, err);
+}
 
 type Side = { kind: 'url'; url: string } | { kind: 'embedded'; version: EmbeddedVersion } | { kind: 'file'; path: string; results: Results };
 
@@ -125,8 +159,7 @@ export async function runCompare(values: Record<string, unknown>, positionals: s
   for (const x of cmp.behaviours.filter((b) => b.group === 'only-b-fails')) out.write(`  only B fails: ${x.id} (${x.level}) ${x.bReason ?? ''}\n`);
   if (cmp.advertised) out.write(`advertised differences: ${cmp.advertised.routes.length} route(s), ${cmp.advertised.argChanges} arg change(s), ${cmp.advertised.namespaces.onlyA.length + cmp.advertised.namespaces.onlyB.length} namespace(s)\n`);
   for (const w of cmp.warnings) out.write(`warning: ${w}\n`);
-  const shown = (p: string) => (relative(process.cwd(), p).startsWith('..') ? p : relative(process.cwd(), p));
-  out.write(`comparison: ${shown(outDir)}${latest ? ` (also ${shown(latest)})` : ''}\n`);
-  for (const f of files) out.write(`  ${shown(f)}\n`);
+  out.write(`comparison: ${shownPath(outDir)}${latest ? ` (also ${shownPath(latest)})` : ''}\n`);
+  for (const f of files) out.write(`  ${shownPath(f)}\n`);
   return compareExitCode(cmp, shared.failOn);
 }

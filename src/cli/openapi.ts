@@ -7,11 +7,30 @@ import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { parseArgsMessage } from '../core/config.ts';
+import { helpRows, parseArgsMessage } from '../core/config.ts';
+import { para } from './text.ts';
 import { UsageError } from '../core/errors.ts';
 import { EXIT } from '../../results/verdict.ts';
 import { buildOpenApi } from '../openapi/build.ts';
 import { TOOL } from '../core/paths.ts';
+
+export const OPENAPI_HELP = `Usage: cms-conformance openapi [--profile spec|wordpress] [--format yaml|json] [--out FILE]
+
+${para('Prints the documented interface as an OpenAPI 3.1 document, generated from the catalog: every documented route, method and argument (type, enum, bounds, default, required, format, pattern), the request bodies of the write endpoints, the documented fields as schemas with the contexts they are declared for (x-contexts), application passwords as HTTP Basic security, and for each operation its spec section and the behaviours that check it (x-cms-conformance-spec, x-cms-conformance-behaviours). What the spec does not show is left open and named in x-cms-conformance-not-shown. Paths are relative to the server {base}/wp-json (an OpenAPI path cannot carry ?rest_route=); see the README for Prism and Schemathesis.')}
+
+Examples:
+  npx cms-conformance openapi --out openapi.yaml
+  npx cms-conformance openapi --profile wordpress --format json --out openapi.json
+
+Options:
+${helpRows([
+  ['--profile spec|wordpress', "The names: the spec's (cms/v2, spamfilter/v1, suite/v4; default) or a real WordPress site's (wp/v2, akismet/v1, jetpack/v4, Jetpack's setting names)."],
+  ['--format yaml|json', 'Output format (default: from the --out extension, .json or .yaml/.yml; otherwise yaml).'],
+  ['--out FILE', 'Write the document to FILE instead of standard output.'],
+  ['--help', 'Show this help.'],
+])}
+
+${para('Exit codes: 0 written; 1 written, but a suite file could not be loaded (its behaviours are not linked); 2 usage error (a bad flag, an --out that cannot be written).')}`;
 
 export type OpenApiFormat = 'yaml' | 'json';
 
@@ -54,10 +73,10 @@ export function renderOpenApi(doc: unknown, format: OpenApiFormat): string {
   return format === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : stringify(doc, { aliasDuplicateObjects: false, lineWidth: 0 });
 }
 
-export async function openapiCommand(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream, help: string): Promise<number> {
+export async function openapiCommand(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   const flags = parseOpenApiFlags(argv);
   if (flags.help) {
-    out.write(`${help}\n`);
+    out.write(`${OPENAPI_HELP}\n`);
     return EXIT.ok;
   }
   // An --out that cannot be written is a usage error before the suites are collected (seconds).

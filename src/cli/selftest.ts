@@ -1,19 +1,72 @@
 /**
- * Self-test by fault injection: run the suite against a healthy host once (the baseline),
- * then once per named fault through the fault-injecting proxy, and report which faults were
- * caught by which behaviours (the mutation score). A missed fault is a gap in the suite.
+ * `cms-conformance selftest`: self-test by fault injection. Run the suite against a healthy host
+ * once (the baseline), then once per named fault through the fault-injecting proxy, and report
+ * which faults were caught by which behaviours (the mutation score). A missed fault is a gap in the suite.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { helpRows, joinNegativeValues, parseArgsMessage } from '../core/config.ts';
 import type { Results } from '../../results/results.ts';
 import { allFaults } from '../../faults/index.ts';
 import type { Fault } from '../../faults/proxy.ts';
-import { UnreachableError } from '../core/errors.ts';
+import { UnreachableError, UsageError } from '../core/errors.ts';
+import { para } from './text.ts';
 import { EXIT } from '../../results/verdict.ts';
 import { NON_GMT_TIMEZONE, bootTarget, type Target } from '../run/target.ts';
 import { outcome, proveFaults, roundOutcomes, scopeFor, type FaultOutcome } from '../proof/proof.ts';
 
 export { bootTarget, outcome, scopeFor, type FaultOutcome, type Target };
+
+export const SELFTEST_HELP = `Usage: cms-conformance selftest [--host reference|wordpress] [--faults PATTERN] [--seed N]
+                                [--report-dir DIR]
+
+${para('Proves the suite: runs it against a healthy host, then once per named fault through a fault-injecting proxy, and reports the mutation score (which faults were caught by which behaviours, which were missed). Writes selftest.json and selftest.md.')}
+
+Options:
+${helpRows([
+  ['--host reference|wordpress', 'The healthy host: the reference server (default, fast) or the embedded WordPress.'],
+  ['--faults PATTERN', 'Regular expression on fault IDs (default: every fault).'],
+  ['--seed N', 'Seed of generated inputs (default 1).'],
+  ['--report-dir DIR', 'Where selftest.json and selftest.md go (default reports/selftest).'],
+  ['--help', 'Show this help.'],
+])}
+
+${para('Exit codes: 0 every fault was caught; 1 a fault was missed; 2 usage error; 3 the host cannot boot.')}`;
+
+/** `selftest [flags]`: the flags checked (every bad value a usage error), then selftestCommand. */
+export async function selftestMain(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: joinNegativeValues(argv, new Set(['host', 'faults', 'seed', 'report-dir'])),
+      options: { host: { type: 'string' }, faults: { type: 'string' }, seed: { type: 'string' }, 'report-dir': { type: 'string' }, help: { type: 'boolean' } },
+      strict: true,
+    }));
+  } catch (e) {
+    throw new UsageError(`${parseArgsMessage(e)} (see cms-conformance selftest --help)`);
+  }
+  if (values.help) {
+    out.write(`${SELFTEST_HELP}\n`);
+    return EXIT.ok;
+  }
+  const host = (values.host as string | undefined) ?? 'reference';
+  if (host !== 'reference' && host !== 'wordpress') throw new UsageError(`--host must be reference or wordpress, got "${host}"`);
+  let pattern: RegExp | undefined;
+  if (values.faults !== undefined) {
+    try {
+      pattern = new RegExp(values.faults as string);
+    } catch {
+      throw new UsageError(`--faults is not a valid regular expression: ${values.faults}`);
+    }
+  }
+  if (values.seed !== undefined && !/^\d+$/.test(String(values.seed).trim())) throw new UsageError(`--seed must be a whole number, got "${values.seed}"`);
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  const faults = pattern ? allFaults.filter((f) => pattern!.test(f.id)) : allFaults;
+  if (!faults.length) throw new UsageError(`--faults ${values.faults} names no fault`);
+  return selftestCommand({ host, faults, seed, dir: (values['report-dir'] as string | undefined) ?? 'reports/selftest' }, out, err);
+}
+
 
 export interface SelftestReport {
   host: string;
