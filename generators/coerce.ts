@@ -21,7 +21,7 @@
  * - string: anything.
  */
 import type { ArgSpec, DeclaredType } from '../schemas/types.ts';
-import type { QueryValue } from '../src/http/client.ts';
+import type { QueryValue } from '../src/sdk/http.ts';
 
 export type Verdict = 'valid' | 'invalid' | 'ambiguous';
 

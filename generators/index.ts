@@ -14,7 +14,7 @@ import type { Faker } from '@faker-js/faker';
 import { faker as enFaker } from '@faker-js/faker/locale/en';
 import fc from 'fast-check';
 import type { ArgSpec, DeclaredType } from '../schemas/types.ts';
-import type { QueryValue } from '../src/http/client.ts';
+import type { QueryValue } from '../src/sdk/http.ts';
 import { coerceLikeWordPress } from './coerce.ts';
 
 export { coerceLikeWordPress, type Verdict } from './coerce.ts';

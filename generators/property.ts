@@ -19,7 +19,7 @@
  */
 import fc from 'fast-check';
 import { targetTrouble, type BehaviourContext } from '../src/sdk/behaviour.ts';
-import { TargetError } from '../src/core/errors.ts';
+import { TargetError } from '../src/sdk/http.ts';
 import { mixSeed, propertyParams } from './index.ts';
 
 export interface PropertyOptions<T> {

@@ -2,8 +2,11 @@
  * The layout the README describes, held against the code's own imports:
  * - each top folder imports only from the folders the README puts under it (data flows one way:
  *   catalog → suites → results → reporters; no arrow runs back up);
+ * - inside src/, each role folder imports only from the folders under it (SRC_MAY_IMPORT), and
+ *   suites/ and generators/ come into src/ through src/sdk/ alone;
  * - no import cycle between files (static imports and dynamic `import()` of relative paths);
- * - no source file over 400 lines, but for those listed here with the reason they are long.
+ * - no source file over 400 lines, but for those listed here with the reason they are long (none
+ *   in src/), and no src/ folder of more than 12 files.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -23,6 +26,25 @@ const MAY_IMPORT: Record<string, string[]> = {
   conformance: ['schemas', 'results', 'faults', 'src'],
   bench: ['schemas', 'results', 'reporters', 'faults', 'targets', 'src'],
 };
+
+/**
+ * The role folders of src/, ground floor first, and what each may import of src/ besides itself
+ * (the README's Layout section draws the same table).
+ */
+const SRC_MAY_IMPORT: Record<string, string[]> = {
+  core: [],
+  openapi: ['core'],
+  http: ['core'],
+  engine: ['core', 'http'],
+  sdk: ['core', 'http', 'engine'],
+  run: ['core', 'http', 'engine', 'sdk'],
+  fleet: ['core', 'http', 'engine', 'sdk', 'run'],
+  proof: ['core', 'http', 'engine', 'sdk', 'run'],
+  cli: ['core', 'openapi', 'http', 'engine', 'sdk', 'run', 'fleet', 'proof'],
+};
+/** The one folder of src/ that suites/ and generators/ may import. */
+const SDK = 'sdk';
+const SRC_MAX_FILES = 12;
 
 /** Source files allowed over 400 lines, and why. */
 const LONG_FILES: Record<string, string> = {
@@ -50,7 +72,7 @@ function sources(dir: string): string[] {
   for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
     const rel = join(dir, e.name);
     if (e.isDirectory()) out.push(...sources(rel));
-    else if (e.name.endsWith('.ts')) out.push(rel);
+    else if (/\.(ts|mjs)$/.test(e.name)) out.push(rel);
   }
   return out;
 }
@@ -101,5 +123,39 @@ describe('the layout', () => {
       .filter((f) => readFileSync(join(ROOT, f), 'utf8').split('\n').length > 401 && !(f in LONG_FILES))
       .map((f) => relative('.', f));
     expect(long, 'split the file, or give the reason it is long in LONG_FILES').toEqual([]);
+  });
+
+  describe('src/', () => {
+    const srcFolder = (f: string) => (f.startsWith('src/') ? f.split('/')[1]! : undefined);
+
+    it('has role folders that import only the folders under them', () => {
+      expect(Object.keys(SRC_MAY_IMPORT).sort()).toEqual(readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort());
+      const wrong: string[] = [];
+      for (const [file, targets] of graph) {
+        const from = srcFolder(file);
+        if (!from) continue;
+        for (const t of targets) {
+          const to = srcFolder(t);
+          if (to && to !== from && !SRC_MAY_IMPORT[from]!.includes(to)) wrong.push(`${file} imports ${t}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    });
+
+    it('is entered from suites/ and generators/ through src/sdk/ alone', () => {
+      const wrong: string[] = [];
+      for (const [file, targets] of graph)
+        if (file.startsWith('suites/') || file.startsWith('generators/'))
+          for (const t of targets) if (srcFolder(t) && srcFolder(t) !== SDK) wrong.push(`${file} imports ${t}`);
+      expect(wrong).toEqual([]);
+    });
+
+    it(`has no folder of more than ${SRC_MAX_FILES} files and no file over 400 lines`, () => {
+      const counts = new Map<string, number>();
+      for (const f of sources('src')) counts.set(dirname(f), (counts.get(dirname(f)) ?? 0) + 1);
+      expect([...counts].filter(([, n]) => n > SRC_MAX_FILES).map(([d, n]) => `${d}: ${n} files`)).toEqual([]);
+      const long = sources('src').filter((f) => readFileSync(join(ROOT, f), 'utf8').split('\n').length > 401);
+      expect(long).toEqual([]);
+    });
   });
 });

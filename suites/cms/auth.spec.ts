@@ -7,14 +7,14 @@
  */
 import { behaviour, fixtures, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import { postTypes, SPEC_AUTH, type PostType } from './lib/collections.ts';
-import type { Response } from '../../src/http/client.ts';
+import type { Response } from '../../src/sdk/http.ts';
 import { answerOf, expectControlAccepted, noRoute, whyNotAccepted } from '../../src/sdk/controls.ts';
 import { expectIncludeHonoured, idsOf, textOf, tokenMatches } from './lib/items.ts';
 import { describeItems, hidden, itemSubjects, observable, onSite, publishedOrSkip, settledOrder, type SiteItem } from './lib/sample.ts';
 import { eachType, fileSetup } from './lib/setup.ts';
 import { cmsDecl } from './lib/declare.ts';
 import { readAfter, readBefore, type Primed } from './lib/read-back.ts';
-import { textFields } from '../../src/http/wire.ts';
+import { textFields } from '../../src/sdk/http.ts';
 
 interface Data {
   item: number;

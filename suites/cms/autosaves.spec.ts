@@ -11,7 +11,7 @@ import { eachType, fileSetup } from './lib/setup.ts';
 import { requiredCovers } from './lib/write-fields.ts';
 import { FixtureError } from '../../src/sdk/fixtures.ts';
 import { cmsDecl } from './lib/declare.ts';
-import { textFields } from '../../src/http/wire.ts';
+import { textFields } from '../../src/sdk/http.ts';
 
 const setup = fileSetup('autosaves', (s) =>
   eachType(postTypes, async (type): Promise<{ listed: number; autosave: number | string; posted: string | undefined; created: number; title: string; tag: string }> => {

@@ -5,7 +5,7 @@
  */
 import { behaviour, prerequisite, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import { whyNotAccepted } from '../../src/sdk/controls.ts';
-import { ConformanceFailure } from '../../src/core/errors.ts';
+import { ConformanceFailure } from '../../src/sdk/http.ts';
 import { media } from './lib/collections.ts';
 import { defineQueryBehaviours, expectListOk, type QueryData, type QueryTarget } from './lib/query.ts';
 

@@ -7,7 +7,7 @@
  *   returns page by page.
  */
 import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import type { Response } from '../../src/http/client.ts';
+import type { Response } from '../../src/sdk/http.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../src/sdk/controls.ts';
 import { posts, postTypes, SPEC_LIMITS, type PostType } from './lib/collections.ts';
 import { describeItems, itemSubjects, onSite, publishedOrSkip, settled } from './lib/sample.ts';

@@ -17,7 +17,7 @@ import { catalog } from '../../schemas/catalog/index.ts';
 import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../src/sdk/controls.ts';
 import { posts, WRITE_STATUSES } from '../cms/lib/collections.ts';
-import { textFields } from '../../src/http/wire.ts';
+import { textFields } from '../../src/sdk/http.ts';
 
 const SPEC = catalog.authentication.spec;
 const ok = (status: number) => status >= 200 && status <= 299;

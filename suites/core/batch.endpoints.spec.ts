@@ -9,10 +9,10 @@
  */
 import { endpointById } from '../../schemas/catalog/index.ts';
 import { behaviour, fixtures, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import type { Response } from '../../src/http/client.ts';
+import type { Response } from '../../src/sdk/http.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../src/sdk/controls.ts';
 import { perItemAnswers } from './lib/batch.ts';
-import { textFields, textObject } from '../../src/http/wire.ts';
+import { textFields, textObject } from '../../src/sdk/http.ts';
 
 const BATCH = endpointById('batch.v1.create');
 const ROUTE = BATCH.route.path;

@@ -5,7 +5,7 @@
  * the size limit, the body and the items: `batch.spec.ts`.
  */
 import { behaviour, fixtures, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import type { Response } from '../../src/http/client.ts';
+import type { Response } from '../../src/sdk/http.ts';
 import { answerOf, whyNotAccepted } from '../../src/sdk/controls.ts';
 import { FixtureError } from '../../src/sdk/fixtures.ts';
 import {
@@ -24,7 +24,7 @@ import {
   expectValidBatchApplied,
   expectNothingApplied,
 } from './lib/batch.ts';
-import { rawText, textFields } from '../../src/http/wire.ts';
+import { rawText, textFields } from '../../src/sdk/http.ts';
 
 // ---------------------------------------------------------------------------
 // Validation modes

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { behaviour, fixtures, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import type { Method } from '../../src/http/client.ts';
+import type { Method } from '../../src/sdk/http.ts';
 import { checkProperty } from '../../generators/property.ts';
 import { whyNotAccepted } from '../../src/sdk/controls.ts';
 import {
@@ -22,7 +22,7 @@ import {
   trackFromAnswer,
 } from './lib/batch.ts';
 import { WRITE_STATUSES } from '../cms/lib/collections.ts';
-import { textFields } from '../../src/http/wire.ts';
+import { textFields } from '../../src/sdk/http.ts';
 
 // ---------------------------------------------------------------------------
 // Property: a batch is the same as its items sent one by one (part 1: "a batch route that

@@ -34,7 +34,7 @@ import {
   expectNothingApplied,
   expectItemRefused,
 } from './lib/batch.ts';
-import { rawText, textFields } from '../../src/http/wire.ts';
+import { rawText, textFields } from '../../src/sdk/http.ts';
 
 // ---------------------------------------------------------------------------
 // Size limit (part 4 › Batch "requests: array, at most 25 items"; part 8 Limits)

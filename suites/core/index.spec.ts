@@ -9,7 +9,7 @@
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
 import { zoneOffsetHours } from '../../src/sdk/timezone.ts';
 import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import type { Response } from '../../src/http/client.ts';
+import type { Response } from '../../src/sdk/http.ts';
 import { whyNotAccepted } from '../../src/sdk/controls.ts';
 import { findAdvertisedRoute } from '../../src/sdk/discovery.ts';
 import { normalizeIndex } from '../../schemas/profiles.ts';

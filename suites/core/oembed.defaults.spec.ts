@@ -9,7 +9,7 @@
  */
 import { endpointById } from '../../schemas/catalog/index.ts';
 import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import type { Response } from '../../src/http/client.ts';
+import type { Response } from '../../src/sdk/http.ts';
 import { whyNotAccepted } from '../../src/sdk/controls.ts';
 
 const EMBED = endpointById('oembed.embed.read');

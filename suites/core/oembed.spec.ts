@@ -15,7 +15,7 @@
 import { beforeAll } from 'vitest';
 import { endpointById } from '../../schemas/catalog/index.ts';
 import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import type { Response } from '../../src/http/client.ts';
+import type { Response } from '../../src/sdk/http.ts';
 import { expectControlAccepted, isValidationError, whyNotAccepted } from '../../src/sdk/controls.ts';
 
 const EMBED = endpointById('oembed.embed.read');

@@ -7,7 +7,7 @@
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, RouteSpec } from '../../schemas/types.ts';
 import { behaviour, prerequisite, type BehaviourContext, type Prerequisite } from '../../src/sdk/behaviour.ts';
-import { ConformanceFailure } from '../../src/core/errors.ts';
+import { ConformanceFailure } from '../../src/sdk/http.ts';
 import {
   advertisedEndpoint,
   argBehaviourId,

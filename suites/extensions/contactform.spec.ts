@@ -19,7 +19,7 @@
  */
 import { routeById } from '../../schemas/catalog/index.ts';
 import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import type { Client, Method, Response } from '../../src/http/client.ts';
+import type { Client, Method, Response } from '../../src/sdk/http.ts';
 import { FixtureError, TAG_PREFIX } from '../../src/sdk/fixtures.ts';
 import { staleNote } from '../../src/sdk/stale.ts';
 import { CONTACTFORM, answered, brief, expectAnswered, expectControl, expectRefused, isNoRoute, refused, sameRefusal, show, skipIfForbidden } from './support.ts';

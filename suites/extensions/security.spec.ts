@@ -26,7 +26,7 @@ import { catalog } from '../../schemas/catalog/index.ts';
 import { extensionAnonymousAccess } from '../../schemas/catalog/extensions.ts';
 import type { ArgSpec, EndpointSpec, RouteSpec } from '../../schemas/types.ts';
 import { behaviour, fixtures, runContext, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import type { Method, Response } from '../../src/http/client.ts';
+import type { Method, Response } from '../../src/sdk/http.ts';
 import { isObject, segmentSamples } from '../../src/sdk/discovery.ts';
 import { FixtureError, tagFor } from '../../src/sdk/fixtures.ts';
 import { extDecl } from './declare.ts';

@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { endpointById, routeById } from '../../schemas/catalog/index.ts';
 import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import type { Method, Response } from '../../src/http/client.ts';
+import type { Method, Response } from '../../src/sdk/http.ts';
 import { deepEqual } from '../../src/sdk/discovery.ts';
 import { declareReadDefault } from './suite-defaults.ts';
 import { declareSettingBehaviours, sharesSpamfilterStorage } from './suite-settings.ts';

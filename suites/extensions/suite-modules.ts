@@ -21,7 +21,7 @@
  */
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
 import { behaviour, type BehaviourContext, type Prerequisite } from '../../src/sdk/behaviour.ts';
-import type { Response } from '../../src/http/client.ts';
+import type { Response } from '../../src/sdk/http.ts';
 import {
   SETTINGS,
   SETTINGS_OBJECT,

@@ -34,9 +34,9 @@
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, SettingSpec } from '../../schemas/types.ts';
 import { Unmet, behaviour, declarationSite, prerequisite, type BehaviourContext, type BehaviourDecl, type BehaviourOptions, type Prerequisite } from '../../src/sdk/behaviour.ts';
-import type { Client, RequestOptions, Response } from '../../src/http/client.ts';
+import type { Client, RequestOptions, Response } from '../../src/sdk/http.ts';
 import { advertisedEndpoint, deepEqual, findAdvertisedRoute, isObject } from '../../src/sdk/discovery.ts';
-import { ConformanceFailure } from '../../src/core/errors.ts';
+import { ConformanceFailure } from '../../src/sdk/http.ts';
 import {
   OUTSIDE_ENUM,
   SUITE,

@@ -16,7 +16,7 @@
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, EndpointSpec } from '../../schemas/types.ts';
 import { behaviour } from '../../src/sdk/behaviour.ts';
-import type { Response } from '../../src/http/client.ts';
+import type { Response } from '../../src/sdk/http.ts';
 import { declareReadDefault } from './suite-defaults.ts';
 import { SUITE, answered, brief, concrete, isNoRoute, isValidationError, namedParams, remoteEvidence, sameRefusal, skipIfForbidden, skipIfRemoteUnavailable } from './support.ts';
 

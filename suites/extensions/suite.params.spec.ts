@@ -23,7 +23,7 @@
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, EndpointSpec, RouteSpec } from '../../schemas/types.ts';
 import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import type { Method, Response } from '../../src/http/client.ts';
+import type { Method, Response } from '../../src/sdk/http.ts';
 import { isObject, siteAddress } from '../../src/sdk/discovery.ts';
 import { tagFor } from '../../src/sdk/fixtures.ts';
 import {

@@ -13,7 +13,7 @@
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, RouteSpec } from '../../schemas/types.ts';
 import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import type { Response } from '../../src/http/client.ts';
+import type { Response } from '../../src/sdk/http.ts';
 import { segmentSamples, siteAddress } from '../../src/sdk/discovery.ts';
 import {
   SUITE,

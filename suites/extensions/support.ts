@@ -9,9 +9,9 @@
  */
 import type { ArgSpec, DeclaredType, RouteSpec } from '../../schemas/types.ts';
 import { runContext, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import type { Response } from '../../src/http/client.ts';
+import type { Response } from '../../src/sdk/http.ts';
 import { deepEqual } from '../../src/sdk/discovery.ts';
-import { TargetError } from '../../src/core/errors.ts';
+import { TargetError } from '../../src/sdk/http.ts';
 
 export const SPAMFILTER = 'spamfilter/v1';
 export const CONTACTFORM = 'contactform/v1';

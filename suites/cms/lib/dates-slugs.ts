@@ -13,7 +13,7 @@
 import { behaviour, fixtures, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
 import { answerOf, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import { zoneOffsetHours } from '../../../src/sdk/timezone.ts';
-import type { Response } from '../../../src/http/client.ts';
+import type { Response } from '../../../src/sdk/http.ts';
 import type { PostType } from './collections.ts';
 import { cmsDecl } from './declare.ts';
 import { checkStale, readItemEdit, tryCreateItem } from './read-back.ts';

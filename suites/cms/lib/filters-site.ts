@@ -10,9 +10,9 @@
  * failure on subjects that changed meanwhile is read again (sample.ts onSite).
  */
 import { prerequisite, Unmet, type BehaviourContext, type Prerequisite } from '../../../src/sdk/behaviour.ts';
-import type { Client, QueryValue } from '../../../src/http/client.ts';
+import type { Client, QueryValue } from '../../../src/sdk/http.ts';
 import { isValidationError, namesParam, whyNotAccepted } from '../../../src/sdk/controls.ts';
-import { ConformanceFailure, TargetError } from '../../../src/core/errors.ts';
+import { ConformanceFailure, TargetError } from '../../../src/sdk/http.ts';
 import type { PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf } from './items.ts';
 import { expectListOk, orderbyNotRefused, type ItemKind } from './query.ts';

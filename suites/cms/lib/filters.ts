@@ -14,14 +14,14 @@
  */
 import { behaviour, prerequisite, Unmet, type BehaviourContext, type Prerequisite } from '../../../src/sdk/behaviour.ts';
 import { whyNotAccepted } from '../../../src/sdk/controls.ts';
-import { ConformanceFailure } from '../../../src/core/errors.ts';
-import type { Exchange, QueryValue, Response } from '../../../src/http/client.ts';
+import { ConformanceFailure } from '../../../src/sdk/http.ts';
+import type { Exchange, QueryValue, Response } from '../../../src/sdk/http.ts';
 import type { SpecRef } from '../../../schemas/types.ts';
 import { SPEC_STATES, type PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf, tokenMatches } from './items.ts';
 import { expectListOk, orderbyNotRefused, type ItemKind } from './query.ts';
 import { fileSetup, waitSince } from './setup.ts';
-import { textFields } from '../../../src/http/wire.ts';
+import { textFields } from '../../../src/sdk/http.ts';
 import { orderLists, siteFilterChecks } from './filters-site.ts';
 
 interface Fixture {

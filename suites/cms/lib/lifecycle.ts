@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { endpointById } from '../../../schemas/catalog/index.ts';
 import { invalidArb, mixSeed } from '../../../generators/index.ts';
 import { behaviour, fixtures, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
-import type { Method, RequestOptions } from '../../../src/http/client.ts';
+import type { Method, RequestOptions } from '../../../src/sdk/http.ts';
 import { FILTER_ONLY_STATUSES, SPEC_STATES, WRITE_STATUSES, type PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf, textOf, tokenMatches } from './items.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../../src/sdk/controls.ts';
@@ -17,7 +17,7 @@ import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
 import { requiredCovers } from './write-fields.ts';
 import { readAfter, readBackEdit, readBefore } from './read-back.ts';
-import { textFields, textObject } from '../../../src/http/wire.ts';
+import { textFields, textObject } from '../../../src/sdk/http.ts';
 
 const DAY = 86_400_000;
 

@@ -14,7 +14,7 @@
  */
 import fc from 'fast-check';
 import { endpointById } from '../../../schemas/catalog/index.ts';
-import type { Method } from '../../../src/http/client.ts';
+import type { Method } from '../../../src/sdk/http.ts';
 import { FILTER_ONLY_STATUSES, type PostType } from './collections.ts';
 import { idsOf } from './items.ts';
 import {
@@ -38,7 +38,7 @@ import {
   type World,
 } from './model.ts';
 import { autosaveToken, itemToken, revToken, type SeqReal } from './model-real.ts';
-import { textObject } from '../../../src/http/wire.ts';
+import { textObject } from '../../../src/sdk/http.ts';
 
 /** At most this many items per sequence (lists stay on one page, sequences short). */
 export const MAX_ITEMS = 5;

@@ -9,8 +9,8 @@
  */
 import { endpointById } from '../../../schemas/catalog/index.ts';
 import { fixtures, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
-import type { Method, QueryValue, Response } from '../../../src/http/client.ts';
-import { ConformanceFailure, TargetError } from '../../../src/core/errors.ts';
+import type { Method, QueryValue, Response } from '../../../src/sdk/http.ts';
+import { ConformanceFailure, TargetError } from '../../../src/sdk/http.ts';
 import { forceDelete } from '../../../src/sdk/fixtures.ts';
 import type { PostType } from './collections.ts';
 import { revisionProblems } from './items.ts';

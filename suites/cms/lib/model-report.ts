@@ -4,7 +4,7 @@
  * copy-paste shell script of curl commands that replays it against the target (credentials as
  * `$TARGET_USER:$TARGET_APP_PASSWORD`, as everywhere else) and cleans up after itself.
  */
-import { serializeQuery, type QueryValue } from '../../../src/http/client.ts';
+import { serializeQuery, type QueryValue } from '../../../src/sdk/http.ts';
 import { TOKEN_SOURCE, type Rec, type Step } from './model-real.ts';
 
 const TOKEN = new RegExp(TOKEN_SOURCE, 'g');

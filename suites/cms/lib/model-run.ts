@@ -27,7 +27,7 @@ import { ALL_STATUSES } from './model.ts';
 import { SeqReal, type SessionEnv, type Step } from './model-real.ts';
 import { curlScript, numberedRequests } from './model-report.ts';
 import { cmsDecl } from './declare.ts';
-import { textFields } from '../../../src/http/wire.ts';
+import { textFields } from '../../../src/sdk/http.ts';
 
 /** Commands per sequence, at most (fewer run when a command does not apply). */
 export const MAX_COMMANDS = 10;

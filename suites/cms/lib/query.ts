@@ -11,7 +11,7 @@ import type { ArgSpec, FieldSpec, SpecRef } from '../../../schemas/types.ts';
 import { boundaryValues, invalidArb, validArb } from '../../../generators/index.ts';
 import { checkProperty } from '../../../generators/property.ts';
 import { behaviour, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
-import type { QueryValue, Response } from '../../../src/http/client.ts';
+import type { QueryValue, Response } from '../../../src/sdk/http.ts';
 import { CONTEXTS } from './collections.ts';
 import { isValidationError, namesParam, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import { idShapeProblems } from './items.ts';

@@ -14,13 +14,13 @@
  * A check that expects nothing to change (a refused write) judges the fresh answer, so a cache
  * cannot hide a change either.
  */
-import { ConformanceFailure } from '../../../src/core/errors.ts';
+import { ConformanceFailure } from '../../../src/sdk/http.ts';
 import { fixtures, prerequisite, Unmet, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
-import type { Client, QueryValue, Response } from '../../../src/http/client.ts';
+import type { Client, QueryValue, Response } from '../../../src/sdk/http.ts';
 import { answerOf, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import { cacheHeaders, sameAnswer } from '../../../src/sdk/stale.ts';
 import { postTypes, type PostType } from './collections.ts';
-import { textFields } from '../../../src/http/wire.ts';
+import { textFields } from '../../../src/sdk/http.ts';
 
 export const READ_YOUR_WRITES = 'cms.read-your-writes';
 

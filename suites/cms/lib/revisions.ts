@@ -11,7 +11,7 @@ import { fileSetup, type SetupContext } from './setup.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import { FixtureError } from '../../../src/sdk/fixtures.ts';
 import { cmsDecl } from './declare.ts';
-import { textFields } from '../../../src/http/wire.ts';
+import { textFields } from '../../../src/sdk/http.ts';
 
 async function update(s: SetupContext, type: PostType, id: number, fields: Record<string, unknown>): Promise<void> {
   const res = await s.client.post(type.item(id), textFields(fields));

@@ -19,9 +19,9 @@
  * changing"), never as a failure. If the subjects are as they were, the failure stands.
  */
 import { runContext, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
-import type { Client } from '../../../src/http/client.ts';
+import type { Client } from '../../../src/sdk/http.ts';
 import { answerOf } from '../../../src/sdk/controls.ts';
-import { TargetError } from '../../../src/core/errors.ts';
+import { TargetError } from '../../../src/sdk/http.ts';
 import type { PostType } from './collections.ts';
 
 /** An item as the site listed it (documented fields, and any other the site serves). */

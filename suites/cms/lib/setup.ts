@@ -7,8 +7,8 @@ import type { Faker } from '@faker-js/faker';
 import { beforeAll } from 'vitest';
 import { mixSeed, seededFaker } from '../../../generators/index.ts';
 import { fixtures, runContext, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
-import type { Client } from '../../../src/http/client.ts';
-import { rawText, textFields } from '../../../src/http/wire.ts';
+import type { Client } from '../../../src/sdk/http.ts';
+import { rawText, textFields } from '../../../src/sdk/http.ts';
 import { FixtureError, createRecovering, fixtureOwner, verifyStored, type Fixtures } from '../../../src/sdk/fixtures.ts';
 import type { PostType } from './collections.ts';
 

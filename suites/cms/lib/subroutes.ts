@@ -8,12 +8,12 @@
  */
 import { catalog } from '../../../schemas/catalog/index.ts';
 import { behaviour, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
-import type { Method } from '../../../src/http/client.ts';
+import type { Method } from '../../../src/sdk/http.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import { CONTEXTS, SPEC_CONTEXTS, type PostType } from './collections.ts';
 import { describeItems, itemSubject, onSite, onSiteItem, revisioned, revisionsSubject, type Revisioned } from './sample.ts';
 import { fileSetup, waitSince } from './setup.ts';
-import { textFields } from '../../../src/http/wire.ts';
+import { textFields } from '../../../src/sdk/http.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;
 

@@ -21,7 +21,7 @@ import { excerptLengthOnSite } from './reads-site.ts';
 import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
 import { readAfter, readBackEdit, readBefore, readItemEdit, tryCreateItem } from './read-back.ts';
-import { textFields } from '../../../src/http/wire.ts';
+import { textFields } from '../../../src/sdk/http.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;
 

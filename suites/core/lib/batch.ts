@@ -6,10 +6,10 @@
  */
 import { endpointById } from '../../../schemas/catalog/index.ts';
 import { fixtures, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
-import type { RequestOptions, Response } from '../../../src/http/client.ts';
+import type { RequestOptions, Response } from '../../../src/sdk/http.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import { pages, posts, WRITE_STATUSES } from '../../cms/lib/collections.ts';
-import { textFields } from '../../../src/http/wire.ts';
+import { textFields } from '../../../src/sdk/http.ts';
 
 export const BATCH = endpointById('batch.v1.create');
 export const BATCH_ARGS = BATCH.endpoint.args as Record<string, any>;
