@@ -12,7 +12,7 @@
  */
 import { endpointById } from '../../../schemas/catalog/index.ts';
 import type { ArgSpec } from '../../../schemas/types.ts';
-import { behaviour, fixtures, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import { behaviour, fixtures, runContext, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import type { PostType } from './collections.ts';
 import { tokenMatches } from './items.ts';
@@ -22,6 +22,7 @@ import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
 import { readAfter, readBackEdit, readBefore, readItemEdit, tryCreateItem } from './read-back.ts';
 import { textFields } from '../../../src/http/wire.ts';
+import { siteDateTime } from '../../../src/sdk/timezone.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;
 
@@ -145,8 +146,8 @@ export function defineWriteFields(type: PostType): void {
       meta: { footnotes: `[{"id":"${token}","content":"a note"}]` },
       template: own.template ?? '',
     };
-    if (variant === 'update') body.date_gmt = '2023-07-08T09:10:11';
-    else body.date = '2024-03-05T10:20:30';
+    if (variant === 'update') body.date_gmt = '2023-07-08T09:10:11Z'; // zoned (RFC 3339): every reading takes it
+    else body.date = siteDateTime(runContext().index, '2024-03-05T10:20:30');
     if (isPosts) Object.assign(body, { format: variant === 'update' ? 'gallery' : 'aside', sticky: false, categories: own.categories ?? [], tags: own.tags ?? [] });
     if (type.name === 'pages') Object.assign(body, { parent: f.parent, menu_order: variant === 'update' ? 3 : 7 });
     if (variant === 'autosave') delete body.parent;
