@@ -49,3 +49,18 @@ export function siteDateTime(index: { gmt_offset?: unknown; timezone_string?: un
 
 /** An instant as a date-time in GMT (`…Z`), seconds only: any date (the future, the past) whose wall clock does not matter. */
 export const gmtDateTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * An item's own `date` and `date_gmt` (as a server may answer them, without a zone: WordPress)
+ * given their zone to be written back: date in the site's offset, date_gmt in GMT. Other fields,
+ * and dates that state a zone already, unchanged.
+ */
+export function zonedDates(index: { gmt_offset?: unknown; timezone_string?: unknown } | undefined, fields: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...fields };
+  const wall = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(v) ? v : undefined);
+  const date = wall(out.date);
+  const gmt = wall(out.date_gmt);
+  if (date) out.date = siteDateTime(index, date);
+  if (gmt) out.date_gmt = `${gmt}Z`;
+  return out;
+}

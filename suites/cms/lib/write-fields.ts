@@ -22,7 +22,7 @@ import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
 import { readAfter, readBackEdit, readBefore, readItemEdit, tryCreateItem } from './read-back.ts';
 import { textFields } from '../../../src/http/wire.ts';
-import { siteDateTime } from '../../../src/sdk/timezone.ts';
+import { siteDateTime, zonedDates } from '../../../src/sdk/timezone.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;
 
@@ -240,7 +240,7 @@ export function defineWriteFields(type: PostType): void {
       const before = primed.before.status === 200 ? primed.before.body : t.fail(whyNotAccepted(primed.before, `GET ${type.item(f.target)}?context=edit`));
       const own = Object.fromEntries(invalidOf(update).map(([n]) => [n, before[n]]).filter(([n, v]) => v !== undefined && !RAW_FIELDS.includes(n as string)));
       if (own.meta) own.meta = { footnotes: own.meta.footnotes };
-      expectControlAccepted(t, await t.client.post(type.item(f.target), own), `an update with the item's own values (${Object.keys(own).join(', ')})`, refusal);
+      expectControlAccepted(t, await t.client.post(type.item(f.target), zonedDates(t.index, own)), `an update with the item's own values (${Object.keys(own).join(', ')})`, refusal);
       const problems: string[] = [];
       const creates = await Promise.all(invalidOf(create).map(async ([n, v]) => [n, v, await tryCreate(t, { title: `${f.tag} ${token} invalid ${n}`, [n]: v }, { invalid: [n] })] as const));
       for (const [n, v, res] of creates) if (ok(res.status) || res.status >= 500) problems.push(`create with ${n}=${JSON.stringify(v)} answered ${answerOf(res)}`);
