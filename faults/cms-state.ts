@@ -160,7 +160,8 @@ const datesAndSlugs: Fault[] = [
     request(req) {
       const body = bodyOf(req);
       if (!isItemWrite(req) || !body || typeof body.date_gmt !== 'string' || body.date !== undefined) return;
-      body.date = body.date_gmt;
+      // Its wall clock, without the zone it carries, taken as the site's.
+      body.date = body.date_gmt.replace(/(Z|[+-]\d{2}:?\d{2})$/i, '');
       delete body.date_gmt;
     },
   },

@@ -67,19 +67,6 @@ export function argSchema(arg: ArgSpec): Schema {
   return s;
 }
 
-/**
- * A write's date-time that the spec states in a named zone ("publication date in site timezone",
- * "publication date in GMT", core part 2): a value without an offset is a time in that zone, as
- * servers of this interface take and write it, so the offset may be left out (the pattern the
- * answers use, DATE_TIME_OUT_PATTERN; `x-cms-conformance-format: date-time`). Other date-times
- * (the list filters after, before ...) name no zone and stay RFC 3339 (`format: date-time`).
- */
-export function zonedDateTime(arg: ArgSpec): Schema | undefined {
-  if (arg.format !== 'date-time' || !/\bin (site timezone|GMT)\b/.test(arg.note ?? '')) return undefined;
-  const s = argSchema(arg);
-  delete s.format;
-  return { ...s, pattern: DATE_TIME_OUT_PATTERN, [`${X}-format`]: 'date-time', description: `${arg.note}; a date-time without an offset is a time in that zone` };
-}
 
 /** The statuses a post or page can read back with (part 3: write values and the filter-only ones, e.g. a trashed post). */
 const READABLE_STATUSES = [...catalog.statuses.write, ...catalog.statuses.filterOnly.filter((s) => s !== 'any')];

@@ -25,7 +25,7 @@
 import { catalog } from '../../schemas/catalog/index.ts';
 import { catalogItems, resolveCover } from '../../results/coverage.ts';
 import { getProfile, wordpressProfileData, type Profile, type ProfileName } from '../../schemas/profiles.ts';
-import { X, anchored, argSchema, fieldSchema, typeOf, zonedDateTime } from '../../schemas/openapi-schemas.ts';
+import { X, anchored, argSchema, fieldSchema, typeOf } from '../../schemas/openapi-schemas.ts';
 import type { EndpointSpec, HttpMethod, ResourceSpec, RouteSpec, SpecRef } from '../../schemas/types.ts';
 
 export { X } from '../../schemas/openapi-schemas.ts';
@@ -186,7 +186,7 @@ function buildOperation(profile: Profile, route: RouteSpec, endpoint: EndpointSp
     // and post fields" (core part 4, the update of /cms/v2/posts/<id>).
     for (const [name, arg] of Object.entries(args)) {
       const target = settingsRoute ? settingName(profile, name) : name;
-      properties[target] = zonedDateTime(arg) ?? argSchema(arg);
+      properties[target] = argSchema(arg);
       if (arg.required === true && !(name in params)) required.push(target);
     }
     op.requestBody = {

@@ -13,6 +13,7 @@ import { posts, postTypes, SPEC_LIMITS, type PostType } from './lib/collections.
 import { describeItems, itemSubjects, onSite, publishedOrSkip, settled } from './lib/sample.ts';
 import { expectIncludeHonoured, idsOf } from './lib/items.ts';
 import { advertisedEndpoint, findAdvertisedRoute } from '../../src/sdk/discovery.ts';
+import { siteDateTime } from '../../src/sdk/timezone.ts';
 
 const SPEC_ERRORS = { doc: 'core' as const, section: '7. Errors' };
 /** A route of the namespace that is documented nowhere. */
@@ -122,7 +123,7 @@ behaviour(
       t.skip('not observable: the target does not advertise ignore_sticky (discovery reports the missing argument; checked only where advertised)');
     // An old sticky post of the run's own, or (the run may not write, or has no credentials) one the site has.
     const own = t.run.info.writes.allowed && t.client.hasCredentials;
-    const sticky = own ? await t.create(posts.collection, { title: 'sticky by date', sticky: true, date: '2001-01-15T10:00:00' }) : undefined;
+    const sticky = own ? await t.create(posts.collection, { title: 'sticky by date', sticky: true, date: siteDateTime(t.index, '2001-01-15T10:00:00') }) : undefined;
     if (own) await t.create(posts.collection, { title: 'newer than the sticky' });
 
     // Ten items: other checks may hold sticky posts of the same date at the same time (they all

@@ -167,8 +167,10 @@ const UNLISTED_FIELDS = ['guid', 'type', 'class_list', 'permalink_template', 'ge
  * `date_gmt` in GMT), or with `conventions=none` RFC 3339's, which "string (date-time)" also reads
  * as (the site's timezone is UTC: `+00:00`, and `Z` for GMT).
  */
-const local = (ms: number, ctx: HandlerContext): string => `${fmtDate(ms, ctx.site.gmtOffset)}${ctx.site.dialect.conventions === 'none' ? offsetText(ctx.site.gmtOffset) : ''}`;
-const gmt = (ms: number, ctx: HandlerContext): string => `${fmtDate(ms)}${ctx.site.dialect.conventions === 'none' ? 'Z' : ''}`;
+const local = (ms: number, ctx: HandlerContext): string => `${fmtDate(ms, ctx.site.gmtOffset)}${zoned(ctx) ? offsetText(ctx.site.gmtOffset) : ''}`;
+const gmt = (ms: number, ctx: HandlerContext): string => `${fmtDate(ms)}${zoned(ctx) ? 'Z' : ''}`;
+/** Dates answered with their zone: a site that follows no WordPress convention, or reads date-times strictly (RFC 3339) and so writes them so too. */
+const zoned = (ctx: HandlerContext): boolean => ctx.site.dialect.conventions === 'none' || ctx.site.dialect.dateTimes === 'strict';
 /** `+05:30` for gmt_offset 5.5. */
 const offsetText = (hours: number): string => {
   const m = Math.round(Math.abs(hours) * 60);

@@ -53,6 +53,12 @@ export interface Dialect {
    * `{results: [{status, body}]}`; 400 with the same shape when require-all-validate stops).
    */
   batchAnswers: 'wordpress' | 'other';
+  /**
+   * A date-time sent without a zone (`2001-03-01T10:00:00`): read in the site's timezone (date) or
+   * GMT (date_gmt), as WordPress does, or refused, as RFC 3339 (JSON Schema's `date-time`, part 1's
+   * `format`) has no date-time without a zone offset.
+   */
+  dateTimes: 'lenient' | 'strict';
 }
 
 export const DEFAULT_DIALECT: Readonly<Dialect> = Object.freeze({
@@ -63,6 +69,7 @@ export const DEFAULT_DIALECT: Readonly<Dialect> = Object.freeze({
   statuses: 'wordpress',
   conventions: 'wordpress',
   batchAnswers: 'wordpress',
+  dateTimes: 'lenient',
 });
 
 /** The switches as written on the command line, with the Dialect key each sets. */
@@ -74,6 +81,7 @@ const SWITCHES: Record<string, { key: keyof Dialect; values: readonly string[] }
   statuses: { key: 'statuses', values: ['wordpress', 'alternative'] },
   conventions: { key: 'conventions', values: ['wordpress', 'none'] },
   'batch-answers': { key: 'batchAnswers', values: ['wordpress', 'other'] },
+  'date-times': { key: 'dateTimes', values: ['lenient', 'strict'] },
 };
 
 /**

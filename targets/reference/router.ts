@@ -129,6 +129,9 @@ export class Router {
   }
 }
 
+/** A date-time that states its zone (`Z` or `±hh:mm`), as RFC 3339 requires. */
+const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
 /** has_valid_params() then sanitize_params(). */
 export function checkParams(req: RestRequest, endpoint: EndpointEntry, ctx: HandlerContext): RestError | undefined {
   if (req.jsonError) return req.jsonError;
@@ -162,6 +165,10 @@ export function checkParams(req: RestRequest, endpoint: EndpointEntry, ctx: Hand
     const hook = endpoint.impl.hooks?.[name];
     const r = hook?.validate ? hook.validate(v, req, name, s, ctx) : validateValue(v, s, name);
     if (r !== true) fail(name, r);
+    // RFC 3339 (JSON Schema's date-time) has a zone: a strict reading refuses one without it
+    // (dialect date-times=strict; WordPress reads it in the site's timezone).
+    else if (ctx.site.dialect.dateTimes === 'strict' && s.format === 'date-time' && typeof v === 'string' && !ZONED_DATE_TIME.test(v.trim()))
+      fail(name, restError('rest_invalid_date', `${name} is not a date-time with a zone offset (RFC 3339).`, 400));
   }
   if (Object.keys(invalid).length) return invalidError();
 

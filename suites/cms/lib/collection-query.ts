@@ -54,7 +54,7 @@ export function defineCollectionQuery(type: PostType): void {
     // Distinct dates, in an order unrelated to creation (ids).
     const offsets = Array.from({ length: published }, (_, i) => (i * 7) % published);
     const dated = await Promise.all(
-      offsets.map((d, i) => s.create(type.collection, { title: `${s.text().title} ${i}`, date: `2001-01-${String(d + 1).padStart(2, '0')}T10:00:00`, content: s.text().content })),
+      offsets.map((d, i) => s.create(type.collection, { title: `${s.text().title} ${i}`, date: s.siteDate(`2001-01-${String(d + 1).padStart(2, '0')}T10:00:00`), content: s.text().content })),
     );
     const hidden = await Promise.all(['draft', 'pending', 'private'].map((status) => s.create(type.collection, { title: `${status} ${s.text().title}`, status })));
     return { published: dated.map((p) => p.id as number), hidden: hidden.map((p) => p.id as number), tag: s.tag };

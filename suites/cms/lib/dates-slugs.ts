@@ -12,7 +12,7 @@
  */
 import { behaviour, fixtures, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
 import { answerOf, whyNotAccepted } from '../../../src/sdk/controls.ts';
-import { zoneOffsetHours } from '../../../src/sdk/timezone.ts';
+import { zoneOffsetHours, zoneText } from '../../../src/sdk/timezone.ts';
 import type { Response } from '../../../src/sdk/http.ts';
 import type { PostType } from './collections.ts';
 import { cmsDecl } from './declare.ts';
@@ -25,12 +25,7 @@ const show = (v: unknown) => JSON.stringify(v)?.slice(0, 120);
 /** `YYYY-MM-DDTHH:MM:SS` of an instant, `hours` ahead of GMT. */
 const wallClock = (ms: number, hours: number) => new Date(ms + hours * HOUR).toISOString().slice(0, 19);
 
-/** An offset in hours as a date-time zone: +05:30, -03:00. */
-function zoneOf(hours: number): string {
-  const sign = hours < 0 ? '-' : '+';
-  const minutes = Math.round(Math.abs(hours) * 60);
-  return `${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-}
+const zoneOf = zoneText;
 
 /**
  * How a date read back (`got`) differs from the instant `ms` written in `hours` ahead of GMT, or
@@ -88,8 +83,10 @@ export function defineDatesAndSlugs(type: PostType): void {
       // An offset of its own for the `date` that carries one: three hours from the site's.
       const own = Math.abs(hoursAt(at[2]!) + 3) <= 14 ? hoursAt(at[2]!) + 3 : hoursAt(at[2]!) - 3;
       const cases: { what: string; body: Record<string, unknown>; ms: number; id?: number }[] = [
-        { what: 'created with only date_gmt', body: { date_gmt: wallClock(at[0]!, 0) }, ms: at[0]! },
-        { what: 'created with only date', body: { date: wallClock(at[1]!, hoursAt(at[1]!)) }, ms: at[1]! },
+        // Each date-time with its zone (RFC 3339, which every reading takes): date_gmt in GMT, date in
+        // the site's offset at that instant, and one date in another offset.
+        { what: 'created with only date_gmt', body: { date_gmt: `${wallClock(at[0]!, 0)}Z` }, ms: at[0]! },
+        { what: 'created with only date', body: { date: `${wallClock(at[1]!, hoursAt(at[1]!))}${zoneOf(hoursAt(at[1]!))}` }, ms: at[1]! },
         { what: `created with a date carrying the offset ${zoneOf(own)}`, body: { date: `${wallClock(at[2]!, own)}${zoneOf(own)}` }, ms: at[2]! },
       ];
       const made = await Promise.all(cases.map((c, i) => tryCreate(t, { ...names(`dates-${i}`), status: 'publish', content: { raw: '<p>dates</p>' }, ...c.body })));
@@ -99,8 +96,8 @@ export function defineDatesAndSlugs(type: PostType): void {
       });
       // Updates: the item created with only date_gmt given only a date, and the other way round.
       const updates = [
-        { what: `updated with only date`, id: cases[0]!.id!, body: { date: wallClock(at[3]!, hoursAt(at[3]!)) }, ms: at[3]! },
-        { what: `updated with only date_gmt`, id: cases[1]!.id!, body: { date_gmt: wallClock(at[4]!, 0) }, ms: at[4]! },
+        { what: `updated with only date`, id: cases[0]!.id!, body: { date: `${wallClock(at[3]!, hoursAt(at[3]!))}${zoneOf(hoursAt(at[3]!))}` }, ms: at[3]! },
+        { what: `updated with only date_gmt`, id: cases[1]!.id!, body: { date_gmt: `${wallClock(at[4]!, 0)}Z` }, ms: at[4]! },
       ];
       const problems: string[] = [];
       /** The last read of each item: what an update's read-back (the same URL) is compared with. */

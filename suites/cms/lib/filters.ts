@@ -23,6 +23,7 @@ import { expectListOk, orderbyNotRefused, type ItemKind } from './query.ts';
 import { fileSetup, waitSince } from './setup.ts';
 import { textFields } from '../../../src/sdk/http.ts';
 import { orderLists, siteFilterChecks } from './filters-site.ts';
+import { gmtDateTime } from '../../../src/sdk/timezone.ts';
 
 interface Fixture {
   id: number;
@@ -60,9 +61,9 @@ export function defineFilters(type: PostType): void {
     const Y = s.token();
     // The ordering trio, created in order (ids ascending). Orders: id 1,2,3; date 2,1,3;
     // title 2,3,1; slug 1,3,2; menu_order 2,3,1. Default (date desc) is 3,1,2.
-    const o1 = await s.create(c, { title: `mike ${X}`, slug: `${s.tag}-b-${s.faker.lorem.slug(2)}`, date: '2001-03-01T10:00:00', content: `<p>${s.faker.lorem.sentence()}</p>`, ...(isPosts ? {} : { menu_order: 3 }) });
-    const o2 = await s.create(c, { title: 'kilo', slug: `${s.tag}-d-${s.faker.lorem.slug(2)}`, date: '2001-02-01T10:00:00', content: `<p>${s.faker.lorem.words(3)} ${X} ${s.faker.lorem.words(2)} ${Y}</p>`, ...(isPosts ? {} : { menu_order: 1 }) });
-    const o3 = await s.create(c, { title: 'lima', slug: `${s.tag}-c-${s.faker.lorem.slug(2)}`, date: '2001-04-01T10:00:00', content: `<p>${s.faker.lorem.words(2)} ${X}</p>`, excerpt: `${s.faker.lorem.words(2)} ${X}`, ...(isPosts ? {} : { menu_order: 2 }) });
+    const o1 = await s.create(c, { title: `mike ${X}`, slug: `${s.tag}-b-${s.faker.lorem.slug(2)}`, date: s.siteDate('2001-03-01T10:00:00'), content: `<p>${s.faker.lorem.sentence()}</p>`, ...(isPosts ? {} : { menu_order: 3 }) });
+    const o2 = await s.create(c, { title: 'kilo', slug: `${s.tag}-d-${s.faker.lorem.slug(2)}`, date: s.siteDate('2001-02-01T10:00:00'), content: `<p>${s.faker.lorem.words(3)} ${X} ${s.faker.lorem.words(2)} ${Y}</p>`, ...(isPosts ? {} : { menu_order: 1 }) });
+    const o3 = await s.create(c, { title: 'lima', slug: `${s.tag}-c-${s.faker.lorem.slug(2)}`, date: s.siteDate('2001-04-01T10:00:00'), content: `<p>${s.faker.lorem.words(2)} ${X}</p>`, excerpt: `${s.faker.lorem.words(2)} ${X}`, ...(isPosts ? {} : { menu_order: 2 }) });
     const trioDone = Date.now();
     // The target's clock when the trio was made (the HTTP Date of its answers, RFC 9110 §6.6.1: no
     // undocumented field needed): o1 is updated 3 s later, so "modified after/before" can be asked
@@ -73,7 +74,7 @@ export function defineFilters(type: PostType): void {
     const exact = await s.createExact(c, { title: exactWord, status: 'publish', content: `<p>${s.faker.lorem.sentence()}</p>` });
     // A future item's status is what the target made of it (futureStatus): the status filter checks it only where it is future.
     const statusOf = (status: string, extra: Record<string, unknown> = {}) => s.create(c, { title: `${status} ${s.text().title}`, status, ...extra }, status === 'future' ? ['status'] : []);
-    const nextYear = new Date(Date.now() + 365 * DAY).toISOString().slice(0, 19);
+    const nextYear = gmtDateTime(Date.now() + 365 * DAY);
     const [draft, pending, priv, future, trashed] = await Promise.all([
       statusOf('draft'),
       statusOf('pending'),
@@ -84,8 +85,8 @@ export function defineFilters(type: PostType): void {
     const trash = await s.client.delete(type.item(trashed.id));
     const extra: Record<string, any> = {};
     if (isPosts) {
-      extra.sticky = await s.create(c, { title: `sticky ${s.text().title}`, content: `<p>${Y}</p>`, sticky: true, date: '2001-01-15T10:00:00' });
-      extra.aside = await s.create(c, { title: `aside ${s.text().title}`, content: `<p>${Y}</p>`, format: 'aside', date: '2001-01-20T10:00:00' });
+      extra.sticky = await s.create(c, { title: `sticky ${s.text().title}`, content: `<p>${Y}</p>`, sticky: true, date: s.siteDate('2001-01-15T10:00:00') });
+      extra.aside = await s.create(c, { title: `aside ${s.text().title}`, content: `<p>${Y}</p>`, format: 'aside', date: s.siteDate('2001-01-20T10:00:00') });
       // A tag to filter by: terms cannot be created through documented routes; use one the target already has.
       const tagged = await s.client.get(c, { query: { per_page: 100 } });
       const tagId = Array.isArray(tagged.body) ? tagged.body.flatMap((p: any) => (Array.isArray(p?.tags) ? p.tags : []))[0] : undefined;
@@ -96,8 +97,8 @@ export function defineFilters(type: PostType): void {
         if (Array.isArray(made?.tags) && made.tags.includes(UNUSED_ID + 1)) extra.tagged = { ...made, tagId: UNUSED_ID + 1 };
       }
     } else {
-      extra.parent = await s.create(c, { title: `parent ${s.text().title}`, date: '2001-05-01T10:00:00' });
-      extra.child = await s.create(c, { title: `child ${s.text().title}`, parent: extra.parent.id, date: '2001-01-10T10:00:00' });
+      extra.parent = await s.create(c, { title: `parent ${s.text().title}`, date: s.siteDate('2001-05-01T10:00:00') });
+      extra.child = await s.create(c, { title: `child ${s.text().title}`, parent: extra.parent.id, date: s.siteDate('2001-01-10T10:00:00') });
     }
     // modified_after, modified_before, orderby=modified: modify o1 last, 3 s after the trio was
     // made. Made before trioServerTime + 1 s (the Date is whole seconds), updated after + 3 s: the

@@ -18,6 +18,7 @@ import { cmsDecl } from './declare.ts';
 import { requiredCovers } from './write-fields.ts';
 import { readAfter, readBackEdit, readBefore } from './read-back.ts';
 import { textFields, textObject } from '../../../src/sdk/http.ts';
+import { gmtDateTime } from '../../../src/sdk/timezone.ts';
 
 const DAY = 86_400_000;
 
@@ -114,7 +115,7 @@ export function defineLifecycle(type: PostType): void {
       t.requireWrites();
       t.requireCredentials();
       const f = setup.get(t);
-      const future = new Date(Date.now() + 400 * DAY).toISOString().slice(0, 19);
+      const future = gmtDateTime(Date.now() + 400 * DAY);
       await Promise.all(
         WRITE_STATUSES.map(async (status) => {
           // A future item needs a date in the future (what happens otherwise is a transition: not shown).

@@ -13,6 +13,7 @@
  * `pick % count`, so a sequence stays valid when shrinking removes commands.
  */
 import fc from 'fast-check';
+import { gmtDateTime } from '../../../src/sdk/timezone.ts';
 import { endpointById } from '../../../schemas/catalog/index.ts';
 import type { Method } from '../../../src/sdk/http.ts';
 import { FILTER_ONLY_STATUSES, type PostType } from './collections.ts';
@@ -43,8 +44,9 @@ import { textObject } from '../../../src/sdk/http.ts';
 /** At most this many items per sequence (lists stay on one page, sequences short). */
 export const MAX_ITEMS = 5;
 /** A date well in the future (status future), and one in the past (any other status of an item dated in the future). */
-const FUTURE_DATE = () => new Date(Date.now() + 400 * 86_400_000).toISOString().slice(0, 19);
-const PAST_DATE = '2020-06-01T12:00:00';
+// Date-times with their zone (RFC 3339: every reading takes them); any future, any past.
+const FUTURE_DATE = () => gmtDateTime(Date.now() + 400 * 86_400_000);
+const PAST_DATE = '2020-06-01T12:00:00Z';
 
 export class SeqModel {
   world: World = [];

@@ -11,6 +11,7 @@ import type { Client } from '../../../src/sdk/http.ts';
 import { rawText, textFields } from '../../../src/sdk/http.ts';
 import { FixtureError, createRecovering, fixtureOwner, verifyStored, type Fixtures } from '../../../src/sdk/fixtures.ts';
 import type { PostType } from './collections.ts';
+import { siteDateTime } from '../../../src/sdk/timezone.ts';
 
 export interface SetupContext {
   client: Client;
@@ -31,6 +32,8 @@ export interface SetupContext {
   token(): string;
   /** Realistic title / HTML content / excerpt from the seeded Faker. */
   text(): { title: string; content: string; excerpt: string };
+  /** A wall-clock time of the site's timezone with the site's offset (src/sdk/timezone.ts siteDateTime): how a fixture's `date` is written. */
+  siteDate(wall: string): string;
 }
 
 type State<T> = { kind: 'ready'; value: T } | { kind: 'skip'; reason: string } | { kind: 'error'; error: unknown } | { kind: 'pending' };
@@ -100,6 +103,7 @@ export function fileSetup<T>(name: string, build: (s: SetupContext) => Promise<T
       create: (collection, fields, unchecked) => createTagged(client, fx, collection, fields, unchecked),
       createExact: (collection, body) => createExact(client, fx, collection, body),
       token: () => `${compact}${faker.string.alpha({ length: 6, casing: 'lower' })}${++tokens}`,
+      siteDate: (wall) => siteDateTime(run.index, wall),
       text: () => ({
         title: faker.lorem.words(3),
         content: `<p>${faker.lorem.sentence()}</p>`,

@@ -12,7 +12,7 @@
  */
 import { endpointById } from '../../../schemas/catalog/index.ts';
 import type { ArgSpec } from '../../../schemas/types.ts';
-import { behaviour, fixtures, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import { behaviour, fixtures, runContext, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import type { PostType } from './collections.ts';
 import { tokenMatches } from './items.ts';
@@ -22,6 +22,7 @@ import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
 import { readAfter, readBackEdit, readBefore, readItemEdit, tryCreateItem } from './read-back.ts';
 import { textFields } from '../../../src/sdk/http.ts';
+import { siteDateTime, zonedDates } from '../../../src/sdk/timezone.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;
 
@@ -145,8 +146,8 @@ export function defineWriteFields(type: PostType): void {
       meta: { footnotes: `[{"id":"${token}","content":"a note"}]` },
       template: own.template ?? '',
     };
-    if (variant === 'update') body.date_gmt = '2023-07-08T09:10:11';
-    else body.date = '2024-03-05T10:20:30';
+    if (variant === 'update') body.date_gmt = '2023-07-08T09:10:11Z'; // zoned (RFC 3339): every reading takes it
+    else body.date = siteDateTime(runContext().index, '2024-03-05T10:20:30');
     if (isPosts) Object.assign(body, { format: variant === 'update' ? 'gallery' : 'aside', sticky: false, categories: own.categories ?? [], tags: own.tags ?? [] });
     if (type.name === 'pages') Object.assign(body, { parent: f.parent, menu_order: variant === 'update' ? 3 : 7 });
     if (variant === 'autosave') delete body.parent;
@@ -239,7 +240,7 @@ export function defineWriteFields(type: PostType): void {
       const before = primed.before.status === 200 ? primed.before.body : t.fail(whyNotAccepted(primed.before, `GET ${type.item(f.target)}?context=edit`));
       const own = Object.fromEntries(invalidOf(update).map(([n]) => [n, before[n]]).filter(([n, v]) => v !== undefined && !RAW_FIELDS.includes(n as string)));
       if (own.meta) own.meta = { footnotes: own.meta.footnotes };
-      expectControlAccepted(t, await t.client.post(type.item(f.target), own), `an update with the item's own values (${Object.keys(own).join(', ')})`, refusal);
+      expectControlAccepted(t, await t.client.post(type.item(f.target), zonedDates(t.index, own)), `an update with the item's own values (${Object.keys(own).join(', ')})`, refusal);
       const problems: string[] = [];
       const creates = await Promise.all(invalidOf(create).map(async ([n, v]) => [n, v, await tryCreate(t, { title: `${f.tag} ${token} invalid ${n}`, [n]: v }, { invalid: [n] })] as const));
       for (const [n, v, res] of creates) if (ok(res.status) || res.status >= 500) problems.push(`create with ${n}=${JSON.stringify(v)} answered ${answerOf(res)}`);
