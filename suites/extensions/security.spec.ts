@@ -29,9 +29,11 @@ import { behaviour, fixtures, runContext, type BehaviourContext } from '../../sr
 import type { Method, Response } from '../../src/sdk/http.ts';
 import { isObject, segmentSamples } from '../../src/sdk/discovery.ts';
 import { FixtureError, tagFor } from '../../src/sdk/fixtures.ts';
+import { acrossFiles } from '../../src/sdk/site-lock.ts';
 import { extDecl } from './declare.ts';
 import {
   CONTACTFORM,
+  KEY_LOCK,
   SPAMFILTER,
   SUITE,
   answered,
@@ -77,6 +79,8 @@ interface Plan {
   existence?: string;
   /** After an accepted control: undo what it made. */
   cleanup?: (t: BehaviourContext, res: Response) => Promise<void>;
+  /** Site state another suite file writes too: held across files for the whole check (src/sdk/site-lock.ts). */
+  lock?: string;
 }
 
 interface Ctx {
@@ -129,10 +133,13 @@ const PLANS: Record<string, Plan> = {
   // and replaces the site's key); the control is the key's read.
   'spamfilter.key.update': {
     control: 'read',
+    lock: KEY_LOCK,
     params: (_t, ctx) => ({ key: typeof ctx.before?.body === 'string' && ctx.before.body.length === 12 ? ctx.before.body : 'cmscanon0000' }),
     verify: async (t, ctx) => {
       const after = await t.client.get('/spamfilter/v1/key');
-      if (answered(after) && JSON.stringify(after.body) !== JSON.stringify(ctx.before?.body)) {
+      const sent = ctx.params.key;
+      // Changed, and to the key sent without credentials: the anonymous write was applied.
+      if (answered(after) && JSON.stringify(after.body) !== JSON.stringify(ctx.before?.body) && JSON.stringify(after.body).includes(String(sent))) {
         // Written back: the earlier key, or none.
         if (typeof ctx.before?.body === 'string' && ctx.before.body) await t.client.post('/spamfilter/v1/key', { key: ctx.before.body });
         else await t.client.delete('/spamfilter/v1/key');
@@ -142,6 +149,7 @@ const PLANS: Record<string, Plan> = {
   },
   'spamfilter.key.delete': {
     control: 'read',
+    lock: KEY_LOCK,
     verify: async (t, ctx) => {
       const after = await t.client.get('/spamfilter/v1/key');
       if (answered(after) && JSON.stringify(after.body) !== JSON.stringify(ctx.before?.body)) {
@@ -302,41 +310,51 @@ for (const route of routes) {
         t.requireNamespace(route.namespace);
         t.requireCredentials();
         if (!isRead) t.requireWrites();
-        const path = plan.path ? await plan.path(t) : concretePath(t, route);
-        // The one credentialed read: the state before, and the control of the route's GET.
-        const before = read && (!isRead || plan.control === 'read') ? await t.client.get(path, { query: requiredQuery(t, read.args) as Record<string, never> }) : undefined;
-        const ctx: Ctx = { path, before, params: {} };
-        ctx.params = isRead ? requiredQuery(t, endpoint.args) : plan.params ? await plan.params(t, ctx) : {};
-        const anonymous: Response[] = [];
-        for (const method of methods) {
-          const res = await send(t, method, path, ctx.params, true, omittedOf(endpoint, ctx.params));
-          anonymous.push(res);
-          if (ok(res)) t.counterexample({ method, path, params: ctx.params, auth: 'none', status: res.status });
-          // A read that fails with a server error for everyone shows nothing about who may read it
-          // (its own read check judges the error): the same read with credentials, compared.
-          if (isRead && res.status >= 500) skipIfAlike(t, `${method} ${path}`, ctx.before ?? (ctx.before = await t.client.get(path, { query: ctx.params as Record<string, never> })), [res]);
-          expectAnonymousRefused(t, res, `${method} ${path}${Object.keys(ctx.params).length ? ` ${show(ctx.params)}` : ''}`, !isRead, Object.keys(ctx.params), plan.existence);
-        }
-        const changed = plan.verify ? await plan.verify(t, ctx) : await readBack(t, route, read, ctx);
-        if (changed) t.fail(`after the refused anonymous ${methods.join(', ')} ${path}: ${changed}`);
-        await control(t, { route, endpoint, plan, ctx, anonymous, read });
+        if (plan.lock) await acrossFiles(t.run.info.runId, plan.lock, () => check(t));
+        else await check(t);
       },
       { concurrent: true },
     );
+    async function check(t: BehaviourContext): Promise<void> {
+      const path = plan.path ? await plan.path(t) : concretePath(t, route);
+      // The one credentialed read: the state before, and the control of the route's GET.
+      const before = read && (!isRead || plan.control === 'read') ? await t.client.get(path, { query: requiredQuery(t, read.args) as Record<string, never> }) : undefined;
+      const ctx: Ctx = { path, before, params: {} };
+      ctx.params = isRead ? requiredQuery(t, endpoint.args) : plan.params ? await plan.params(t, ctx) : {};
+      const anonymous: Response[] = [];
+      for (const method of methods) {
+        const res = await send(t, method, path, ctx.params, true, omittedOf(endpoint, ctx.params));
+        anonymous.push(res);
+        if (ok(res)) t.counterexample({ method, path, params: ctx.params, auth: 'none', status: res.status });
+        // A read that fails with a server error for everyone shows nothing about who may read it
+        // (its own read check judges the error): the same read with credentials, compared.
+        if (isRead && res.status >= 500) skipIfAlike(t, `${method} ${path}`, ctx.before ?? (ctx.before = await t.client.get(path, { query: ctx.params as Record<string, never> })), [res]);
+        expectAnonymousRefused(t, res, `${method} ${path}${Object.keys(ctx.params).length ? ` ${show(ctx.params)}` : ''}`, !isRead, Object.keys(ctx.params), plan.existence);
+      }
+      const changed = plan.verify ? await plan.verify(t, ctx) : await readBack(t, route, read, ctx);
+      if (changed) t.fail(`after the refused anonymous ${methods.join(', ')} ${path}: ${changed}`);
+      await control(t, { route, endpoint, plan, ctx, anonymous, read });
+    }
   }
 }
 
 /**
  * The values sent without credentials read back with credentials: unchanged. Only where the route
- * has a GET whose answer carries what was sent (the spec does not show the bodies); those values
- * were the target's own, so a change shows a write that was applied.
+ * has a GET whose answer carries what was sent (the spec does not show the bodies). A value that
+ * changed to the one sent shows the write was applied; one that changed to anything else is another
+ * behaviour writing the same setting meanwhile, not this request's effect.
  */
 async function readBack(t: BehaviourContext, _route: RouteSpec, read: EndpointSpec | undefined, ctx: Ctx): Promise<string | undefined> {
   if (!read || !ctx.before || !answered(ctx.before)) return undefined;
   const after = await t.client.get(ctx.path, { query: requiredQuery(t, read.args) as Record<string, never> });
   if (!answered(after)) return undefined;
   if (isObject(ctx.before.body) && isObject(after.body)) {
-    const diff = Object.keys(ctx.params).filter((k) => k in (ctx.before!.body as object) && JSON.stringify((ctx.before!.body as Params)[k]) !== JSON.stringify((after.body as Params)[k]));
+    // Changed, and to the value sent without credentials: the anonymous write's own effect (a
+    // change to anything else is another behaviour writing the setting meanwhile).
+    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+    const diff = Object.keys(ctx.params).filter(
+      (k) => k in (ctx.before!.body as object) && !same((ctx.before!.body as Params)[k], (after.body as Params)[k]) && same((after.body as Params)[k], ctx.params[k]),
+    );
     if (diff.length) return `GET ${ctx.path} now reads ${diff.map((k) => `${k} = ${show((after.body as Params)[k])} (was ${show((ctx.before!.body as Params)[k])})`).join(', ')}`;
   }
   return undefined;

@@ -13,9 +13,11 @@ import { endpointById, routeById } from '../../schemas/catalog/index.ts';
 import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import type { Method, Response } from '../../src/sdk/http.ts';
 import { deepEqual } from '../../src/sdk/discovery.ts';
+import { acrossFiles } from '../../src/sdk/site-lock.ts';
 import { declareReadDefault } from './suite-defaults.ts';
 import { declareSettingBehaviours, sharesSpamfilterStorage } from './suite-settings.ts';
 import {
+  KEY_LOCK,
   SPAMFILTER,
   answered,
   brief,
@@ -226,6 +228,8 @@ behaviour(
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
     t.requireWrites();
+    // The key is the site's one key: security.spec.ts writes it too (without credentials).
+    await acrossFiles(t.run.info.runId, KEY_LOCK, async () => {
     const original = await readKey(t);
     const boundaries = [KEY_LENGTH - 1, KEY_LENGTH + 1, 0, 1, 2 * KEY_LENGTH, 40];
     const random = fc.sample(fc.integer({ min: 0, max: 64 }).filter((n) => n !== KEY_LENGTH), { seed: t.run.info.config.seed, numRuns: t.run.info.config.runs });
@@ -256,6 +260,7 @@ behaviour(
       },
       () => restoreKey(t, original),
     );
+    });
   },
 );
 
@@ -269,6 +274,8 @@ behaviour(
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
     t.requireWrites();
+    // The key is the site's one key: security.spec.ts writes it too (without credentials).
+    await acrossFiles(t.run.info.runId, KEY_LOCK, async () => {
     const original = await readKey(t);
     const key = randomKey(t, KEY_LENGTH, 1000);
     await withRestore(
@@ -292,6 +299,7 @@ behaviour(
       },
       () => restoreKey(t, original),
     );
+    });
   },
 );
 
@@ -301,6 +309,8 @@ behaviour(
     t.requireNamespace(SPAMFILTER);
     t.requireCredentials();
     t.requireWrites();
+    // The key is the site's one key: security.spec.ts writes it too (without credentials).
+    await acrossFiles(t.run.info.runId, KEY_LOCK, async () => {
     const original = await readKey(t);
     const ours = randomKey(t, KEY_LENGTH, 2000);
     await withRestore(
@@ -334,6 +344,7 @@ behaviour(
       },
       () => restoreKey(t, original),
     );
+    });
   },
 );
 

@@ -310,6 +310,9 @@ export async function withRestore<T>(fn: () => Promise<T>, restore: () => Promis
   }
 }
 
+/** The lock of the site's one spam filter key, across suite files (src/sdk/site-lock.ts). */
+export const KEY_LOCK = 'spamfilter-key';
+
 /**
  * Run `fn` while holding every lock in `keys` (e.g. `setting:lang_id`, `module:carousel`), so that
  * concurrent behaviours of one file never change the same piece of site state at once. Callers
