@@ -1,7 +1,7 @@
-/** src/sdk/site-lock.ts: behaviours of different suite files (threads) never hold one piece of site state at once. */
+/** src/sdk/worker-state.ts: behaviours of different suite files (threads) never hold one piece of site state at once. */
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { acrossFiles } from '../src/sdk/site-lock.ts';
+import { acrossFiles } from '../src/sdk/worker-state.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

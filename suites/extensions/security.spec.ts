@@ -29,7 +29,7 @@ import { behaviour, fixtures, runContext, type BehaviourContext } from '../../sr
 import type { Method, Response } from '../../src/sdk/http.ts';
 import { isObject, segmentSamples } from '../../src/sdk/discovery.ts';
 import { FixtureError, tagFor } from '../../src/sdk/fixtures.ts';
-import { acrossFiles } from '../../src/sdk/site-lock.ts';
+import { acrossFiles } from '../../src/sdk/worker-state.ts';
 import { extDecl } from './declare.ts';
 import {
   CONTACTFORM,
@@ -79,7 +79,7 @@ interface Plan {
   existence?: string;
   /** After an accepted control: undo what it made. */
   cleanup?: (t: BehaviourContext, res: Response) => Promise<void>;
-  /** Site state another suite file writes too: held across files for the whole check (src/sdk/site-lock.ts). */
+  /** Site state another suite file writes too: held across files for the whole check (src/sdk/worker-state.ts). */
   lock?: string;
 }
 

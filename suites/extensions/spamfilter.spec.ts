@@ -13,7 +13,7 @@ import { endpointById, routeById } from '../../schemas/catalog/index.ts';
 import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import type { Method, Response } from '../../src/sdk/http.ts';
 import { deepEqual } from '../../src/sdk/discovery.ts';
-import { acrossFiles } from '../../src/sdk/site-lock.ts';
+import { acrossFiles } from '../../src/sdk/worker-state.ts';
 import { declareReadDefault } from './suite-defaults.ts';
 import { declareSettingBehaviours, sharesSpamfilterStorage } from './suite-settings.ts';
 import {

@@ -310,7 +310,7 @@ export async function withRestore<T>(fn: () => Promise<T>, restore: () => Promis
   }
 }
 
-/** The lock of the site's one spam filter key, across suite files (src/sdk/site-lock.ts). */
+/** The lock of the site's one spam filter key, across suite files (src/sdk/worker-state.ts). */
 export const KEY_LOCK = 'spamfilter-key';
 
 /**
