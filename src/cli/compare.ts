@@ -1,6 +1,6 @@
 /**
  * The `compare` command's orchestration: two sides (a base URL, the embedded WordPress, or a
- * results file) run or read with the same seed and inputs, compared by reporters/compare.ts,
+ * results file) run or read with the same seed and inputs, compared by results/compare.ts,
  * written as compare.html/md/json. The CLI parses the flags and calls runCompare.
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,8 @@ import { normalizeBaseUrl, resolveConfig, type RunConfig } from '../core/config.
 import { UsageError } from '../core/errors.ts';
 import { assertSelects, declaredFor, runConformance, type EmbeddedVersion } from '../run/runner.ts';
 import type { Results } from '../../results/results.ts';
-import { compareExitCode, compareResults, renderCompareHtml, renderCompareMarkdown, GROUPS, deviationCounts } from '../../reporters/compare.ts';
+import { compareExitCode, compareResults, GROUPS } from '../../results/compare.ts';
+import { renderCompareHtml, renderCompareMarkdown, deviationCounts } from '../../reporters/compare.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../../reporters/index.ts';
 
 type Side = { kind: 'url'; url: string } | { kind: 'embedded'; version: EmbeddedVersion } | { kind: 'file'; path: string; results: Results };

@@ -24,7 +24,7 @@ import { runExitCode, type Results } from '../../results/results.ts';
 import type { SpecRef } from '../../schemas/types.ts';
 import { ResultsReporter, buildResults, type RunHeader } from '../engine/collect.ts';
 import { STOP_SIGNALS, TargetWatch, markStopRequested, parentGone, signalExitCode, type StopCause, type StopSignal } from './stop.ts';
-import { digestIndex } from '../../reporters/advertised.ts';
+import { digestIndex } from '../../results/advertised.ts';
 import { applyBaseline, loadBaseline, writeBaselineFile, type BaselineFile } from './baseline.ts';
 import { eventWriter } from '../core/events.ts';
 import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../../reporters/index.ts';
