@@ -8,6 +8,7 @@
 import { catalog } from '../schemas/catalog/index.ts';
 import { extensionAnonymousAccess } from '../schemas/catalog/extensions.ts';
 import type { ArgSpec, DeclaredType, RouteSpec } from '../schemas/types.ts';
+import { fitsAfterCoercion, isBooleanish } from '../schemas/values.ts';
 import { json, type Fault, type FaultRequest } from './proxy.ts';
 
 const noRoute = () => json(404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
@@ -25,7 +26,6 @@ function params(req: FaultRequest): Record<string, unknown> {
 }
 /** A request a fault changed on its way in (so that its response hook changes the answer too). */
 type Marked = FaultRequest & { marked?: string | boolean };
-const isBooleanish = (v: unknown) => typeof v === 'boolean' || v === 0 || v === 1 || ['0', '1', 'true', 'false'].includes(String(v).toLowerCase());
 
 // --- spam filter ----------------------------------------------------------------------------
 
@@ -285,24 +285,6 @@ const SUITE_SETTINGS = '/suite/v4/settings';
 const settingByTarget = (req: FaultRequest, key: string) => catalog.settings.find((s) => req.profile.toTargetSetting(s.name) === key);
 const isModuleKey = (req: FaultRequest, key: string) => catalog.modules.some((m) => req.profile.toTargetModule(m.slug) === key);
 
-/** Is `v` of the setting's type after a WordPress-style coercion (a wrong type is one that is not)? */
-function fitsType(type: DeclaredType, v: unknown): boolean {
-  switch (type) {
-    case 'boolean':
-      return isBooleanish(v);
-    case 'string':
-      return typeof v === 'string';
-    case 'integer':
-      return (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) && Number.isInteger(Number(v));
-    case 'array':
-      return Array.isArray(v);
-    case 'object':
-      return !!v && typeof v === 'object';
-    default:
-      return true;
-  }
-}
-
 /** Setting keys of a POST /settings body that violate `check`. */
 function violating(req: FaultRequest, check: (s: (typeof catalog.settings)[number], v: unknown) => boolean): string[] {
   if (req.route !== SUITE_SETTINGS || !isWrite(req) || !req.json || typeof req.json !== 'object') return [];
@@ -343,14 +325,14 @@ export const suiteSettingsFaults: Fault[] = [
     id: 'ext.suite.setting-wrong-type-accepted',
     title: 'accepts a setting value of the wrong type (answers success without storing)',
     caughtBy: ['suite.settings.type.*'],
-    request: (req) => (violating(req, (s, v) => !fitsType(s.type, v)).length ? success() : undefined),
+    request: (req) => (violating(req, (s, v) => !fitsAfterCoercion(s.type, v)).length ? success() : undefined),
   },
   {
     id: 'ext.suite.setting-wrong-type-stored',
     title: 'refuses a string, integer, array or object setting of the wrong type but stores it coerced (42 → "42", "ten" → 0, {x: 1} → [1], 5 → {}; an allowed value other than the default)',
     caughtBy: nonBooleanTypeIds,
     request(req) {
-      const bad = violating(req, (s, v) => s.type !== 'boolean' && !fitsType(s.type, v));
+      const bad = violating(req, (s, v) => s.type !== 'boolean' && !fitsAfterCoercion(s.type, v));
       for (const k of bad) req.json[k] = coerce(settingByTarget(req, k)!, req.json[k]);
       if (bad.length) (req as Marked).marked = bad[0];
     },
@@ -368,7 +350,7 @@ export const suiteSettingsFaults: Fault[] = [
       const keys = Object.keys(req.json);
       const valid = (k: string) => {
         const s = settingByTarget(req, k);
-        return !!s && !isModuleKey(req, k) && fitsType(s.type, req.json[k]) && (!s.enum || s.enum.includes(req.json[k]));
+        return !!s && !isModuleKey(req, k) && fitsAfterCoercion(s.type, req.json[k]) && (!s.enum || s.enum.includes(req.json[k]));
       };
       if (keys.length && keys.every(valid)) return success();
     },
@@ -530,7 +512,7 @@ function badArg(req: FaultRequest, which: 'type' | 'enum'): string | undefined {
     if (p[n] === undefined) return false;
     if (which === 'enum') return (a.enum && !a.enum.includes(p[n] as string)) || (a.pattern && a.type === 'string' && !new RegExp(a.pattern).test(String(p[n])));
     const type = Array.isArray(a.type) ? undefined : a.type;
-    return type !== undefined && type !== 'text' && !fitsType(type, p[n]);
+    return type !== undefined && type !== 'text' && !fitsAfterCoercion(type, p[n]);
   })?.[0];
 }
 
@@ -703,7 +685,7 @@ export const suiteCoverageFaults: Fault[] = [
     title: 'accepts a setting of the wrong type, or outside its allowed values, written through POST /module/<slug> (answers success without storing)',
     caughtBy: ['suite.settings.module-route.*'],
     request: (req) =>
-      violatingOnModuleRoute(req, false, (type, values, v) => !fitsType(type, v) || (!!values && typeof v === 'string' && !values.includes(v))).length ? success() : undefined,
+      violatingOnModuleRoute(req, false, (type, values, v) => !fitsAfterCoercion(type, v) || (!!values && typeof v === 'string' && !values.includes(v))).length ? success() : undefined,
   },
   {
     id: 'ext.suite.module-route-refuse-all',
@@ -717,7 +699,7 @@ export const suiteCoverageFaults: Fault[] = [
     caughtBy: ['suite.modules.toggle-type.*'],
     request(req) {
       if (req.route === SUITE_SETTINGS && isWrite(req) && req.json && typeof req.json === 'object' && Object.keys(req.json).some((k) => isModuleKey(req, k) && !isBooleanish(req.json[k]))) return success();
-      if (violatingOnModuleRoute(req, true, (type, _values, v) => !fitsType(type, v)).length) return success();
+      if (violatingOnModuleRoute(req, true, (type, _values, v) => !fitsAfterCoercion(type, v)).length) return success();
     },
   },
   {

@@ -4,6 +4,7 @@
  * worker's global object, keyed by the run's id: its share of the --max-rps pace and the target's
  * index in spec names.
  */
+import { deepFreeze } from '../../schemas/freeze.ts';
 import { normalizeIndex, type Profile } from '../../schemas/profiles.ts';
 import { RateLimiter } from '../http/client.ts';
 import type { RunInfo } from '../core/run-info.ts';
@@ -25,12 +26,4 @@ export function workerIndex(info: RunInfo, profile: Profile): unknown {
   const key = `${info.runId} ${info.targetUrl} ${info.profile}`;
   if (g.__cmscIndex?.key !== key) g.__cmscIndex = { key, index: deepFreeze(normalizeIndex(info.index, profile)) };
   return g.__cmscIndex.index;
-}
-
-function deepFreeze<T>(v: T): T {
-  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const x of Object.values(v)) deepFreeze(x);
-  }
-  return v;
 }

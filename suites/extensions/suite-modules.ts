@@ -43,7 +43,6 @@ import {
 import {
   SUITE,
   answered,
-  asBoolean,
   brief,
   cannotActivate,
   exclusive,
@@ -58,6 +57,7 @@ import {
   skipIfForbidden,
   withRestore,
 } from './support.ts';
+import { asBoolean } from '../../schemas/values.ts';
 import { extDecl } from './declare.ts';
 import { isObject } from '../../src/sdk/discovery.ts';
 

@@ -38,16 +38,13 @@ import type { Client, RequestOptions, Response } from '../../src/http/client.ts'
 import { advertisedEndpoint, deepEqual, findAdvertisedRoute, isObject } from '../../src/sdk/discovery.ts';
 import { ConformanceFailure } from '../../src/core/errors.ts';
 import {
-  OUTSIDE_ENUM,
   SUITE,
   answered,
-  asBoolean,
   brief,
   cannotActivate,
   exclusive,
   expectControl,
   forbidden,
-  hasType,
   idPart,
   isValidationError,
   moduleHints,
@@ -56,8 +53,8 @@ import {
   show,
   skipIfForbidden,
   withRestore,
-  wrongTypeValues,
 } from './support.ts';
+import { OUTSIDE_ENUM, asBoolean, hasType, wrongTypeValues } from '../../schemas/values.ts';
 
 export const SETTINGS = '/suite/v4/settings';
 const SECTION = catalog.settings[0]!.spec;

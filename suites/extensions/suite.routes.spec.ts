@@ -28,8 +28,8 @@ import {
   skipIfForbidden,
   skipIfRemoteUnavailable,
   spamService,
-  validValue,
 } from './support.ts';
+import { validValue } from '../../schemas/values.ts';
 
 const suiteRoutes = catalog.routes.filter((r) => r.namespace === SUITE);
 /** Covered elsewhere: the namespace index (below, by its own ID), /settings (suite.settings.read), /module/<slug> (all modules, below). */

@@ -1,16 +1,15 @@
 /**
  * Shared helpers of the extension suites (spamfilter/v1, contactform/v1, suite/v4): how an answer
- * is classified, values of a documented type (valid, and invalid even after the coercion a
- * WordPress-style server applies), restoring what a behaviour changed, and the connection probe
- * that tells whether the suite's external service is reachable.
+ * is classified, restoring what a behaviour changed, and the connection probe that tells whether
+ * the suite's external service is reachable. Values of a documented type (valid, and invalid even
+ * after the coercion a WordPress-style server applies) are schemas/values.ts.
  *
  * Errors are "not shown" in the spec (core part 7), so "refused" means a 4xx answer: the server
  * turned the request down as a client error. A 5xx is a server failure, never a refusal.
  */
-import type { ArgSpec, DeclaredType, RouteSpec } from '../../schemas/types.ts';
+import type { RouteSpec } from '../../schemas/types.ts';
 import { runContext, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import type { Response } from '../../src/http/client.ts';
-import { deepEqual } from '../../src/sdk/discovery.ts';
 import { TargetError } from '../../src/core/errors.ts';
 
 export const SPAMFILTER = 'spamfilter/v1';
@@ -179,117 +178,6 @@ export function expectControl(t: BehaviourContext, c: Control): void {
     `the refusal cannot be told apart from a route that refuses everything: the valid ${c.what} was refused too (${brief(res)}), differently from the invalid request${c.see ? ` (see ${c.see})` : ''}`,
   );
 }
-
-/** Part 2: "booleans are given as 0/1 or true/false". undefined when the value is not one of those. */
-export function asBoolean(v: unknown): boolean | undefined {
-  if (v === true || v === 1 || v === '1') return true;
-  if (v === false || v === 0 || v === '0') return false;
-  return undefined;
-}
-
-/** Two setting values are the same: booleans as 0/1/true/false, arrays of scalars in any order, else deep-equal. */
-export function sameValue(type: DeclaredType | undefined, a: unknown, b: unknown): boolean {
-  if (type === 'boolean') return asBoolean(a) !== undefined && asBoolean(a) === asBoolean(b);
-  if (type === 'array' && Array.isArray(a) && Array.isArray(b) && a.every(isScalar) && b.every(isScalar))
-    return a.length === b.length && [...a].map(String).sort().join('\u0000') === [...b].map(String).sort().join('\u0000');
-  return deepEqual(a, b);
-}
-
-const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
-
-/** Is `v` a value of the documented type (booleans also as 0/1, as part 2 says)? */
-export function hasType(type: DeclaredType | undefined, v: unknown): boolean {
-  switch (type) {
-    case 'boolean':
-      return asBoolean(v) !== undefined;
-    case 'string':
-    case 'text':
-      return typeof v === 'string';
-    case 'integer':
-      return typeof v === 'number' && Number.isInteger(v);
-    case 'number':
-      return typeof v === 'number';
-    case 'array':
-      return Array.isArray(v);
-    case 'object':
-      return !!v && typeof v === 'object' && !Array.isArray(v);
-    case 'null':
-      return v === null;
-    default:
-      return true;
-  }
-}
-
-/** Where a parameter travels: the query string (GET, DELETE) or a JSON body. */
-export type Carrier = 'query' | 'body';
-
-/**
- * A value of the documented type that is NOT of it even after the coercion a WordPress-style
- * server applies (wordpress-behaviour.md §2: "1"/"true" are booleans, numeric strings are
- * integers, scalars are split into arrays, "" and any array count as objects). undefined when no
- * such value exists for the carrier (every query value is a string; `text` and untyped args have
- * no type to violate).
- */
-export function wrongTypeValue(arg: ArgSpec, carrier: Carrier): unknown {
-  const type = Array.isArray(arg.type) ? undefined : arg.type;
-  switch (type) {
-    case 'string':
-      return carrier === 'body' ? 42 : undefined;
-    case 'integer':
-    case 'number':
-      return 'ten';
-    case 'boolean':
-      return 'yes';
-    case 'array':
-      // Not a list under any coercion: keys that are not indexes.
-      return { cmsc: 'x' };
-    case 'object':
-      return carrier === 'body' ? 5 : 'cmsc';
-    default:
-      return undefined;
-  }
-}
-
-/** Several wrong-type values for settings (JSON body), each invalid after coercion. */
-export function wrongTypeValues(type: DeclaredType): unknown[] {
-  switch (type) {
-    case 'boolean':
-      return ['yes', 2];
-    case 'string':
-      return [42, { cmsc: 'x' }];
-    case 'integer':
-      return ['ten', { cmsc: 1 }];
-    case 'array':
-      return [{ cmsc: 'x' }];
-    case 'object':
-      return [5, 'cmsc'];
-    default:
-      return [];
-  }
-}
-
-/** A valid value for an argument (only its type and enum are known). */
-export function validValue(arg: ArgSpec): unknown {
-  if (arg.enum && arg.enum.length) return arg.default !== undefined ? arg.default : arg.enum[0];
-  if (arg.format === 'uri') return 'https://example.com/';
-  const type = Array.isArray(arg.type) ? arg.type[0] : arg.type;
-  switch (type) {
-    case 'integer':
-    case 'number':
-      return 1;
-    case 'boolean':
-      return true;
-    case 'array':
-      return ['cmsc'];
-    case 'object':
-      return { cmsc: 'x' };
-    default:
-      return 'cmsc';
-  }
-}
-
-/** An enum-violating value. */
-export const OUTSIDE_ENUM = 'cmsc-not-allowed';
 
 /**
  * Run `fn`, then `restore` — also when `fn` fails or skips. A restore that goes wrong is the
