@@ -28,9 +28,6 @@ const MAY_IMPORT: Record<string, string[]> = {
 const LONG_FILES: Record<string, string> = {
   'schemas/catalog/core.ts': 'the core document as data, one table per part, in the order of the document',
   'schemas/catalog/extensions.ts': 'the extension document as data, one table per part, in the order of the document',
-  'faults/extensions.ts': 'a list of named faults, each a short entry; split by namespace when a namespace outgrows it',
-  'faults/cms.ts': 'a list of named faults, each a short entry',
-  'faults/core.ts': 'a list of named faults, each a short entry',
   'src/run/runner.ts': 'one run from target preparation to results.json (vitest Node API); the speed work of issue 16 is reshaping it',
   'suites/cms/lib/model-commands.ts': 'the command set of the model-based test (one small class per documented write), read as one',
   'suites/cms/lib/model.ts': 'the model of part 3 (states, trash, filters) the commands are checked against, read as one',
