@@ -3,8 +3,8 @@
  * carried the credentials the target accepted.
  */
 import { learnedCredentials } from '../kit.ts';
-import { type Fault, type FaultRequest, json } from '../proxy.ts';
-import { contextOf, has, isPostTypeRead, ITEM, perType, REVISION, WRITES } from './common.ts';
+import { json, type Fault, type FaultRequest } from '../proxy.ts';
+import { ITEM, REVISION, WRITES, contextOf, has, isPostTypeRead, perType } from './common.ts';
 
 /** Authorization headers the target accepted on cms routes (the same target across runs). */
 const credentials = learnedCredentials('/cms/v2');

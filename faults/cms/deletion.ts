@@ -2,8 +2,8 @@
  * Faults of deletion, revisions and autosaves: force ignored, the trash skipped or kept, revisions
  * and autosaves not made or not deleted.
  */
-import { type Fault, type FaultRequest, json } from '../proxy.ts';
-import { AUTOSAVE, AUTOSAVES, isGet, ITEM, perType, REVISION, REVISIONS } from './common.ts';
+import { json, type Fault, type FaultRequest } from '../proxy.ts';
+import { AUTOSAVE, AUTOSAVES, ITEM, REVISION, REVISIONS, isGet, perType } from './common.ts';
 
 const forceOf = (req: FaultRequest) => ['true', '1'].includes((req.query.get('force') ?? '').toLowerCase());
 /** Items whose forced DELETE the fault already turned into a trash (only the first one is). */

@@ -3,10 +3,10 @@
  * others (test/fixtures/deviations).
  */
 import { routeShape } from '../../schemas/route-keys.ts';
-import { type Fault, type FaultRequest, type FaultResponse, json } from '../proxy.ts';
-import { argsOf, AUTOSAVE, AUTOSAVES, COLLECTION, drop, isGet, ITEM, itemsOf, perType, TYPES } from './common.ts';
+import { json, type Fault, type FaultRequest, type FaultResponse } from '../proxy.ts';
+import { AUTOSAVE, AUTOSAVES, COLLECTION, ITEM, TYPES, argsOf, drop, isGet, itemsOf, perType } from './common.ts';
 import { itemRewrite } from './context.ts';
-import { documentedFor, FILTER_BEHAVIOURS } from './filters.ts';
+import { FILTER_BEHAVIOURS, documentedFor } from './filters.ts';
 import { isFieldWrite } from './fields.ts';
 import { bodyRewrite } from './writes.ts';
 

@@ -3,7 +3,7 @@
  * issue 26 added (a context's declared title, slugs that are not unique).
  */
 import { endpointById } from '../../schemas/catalog/index.ts';
-import { type Fault, type FaultRequest, json } from '../proxy.ts';
+import { json, type Fault, type FaultRequest } from '../proxy.ts';
 import {
   AUTOSAVE,
   AUTOSAVES,

@@ -3,8 +3,8 @@
  * page listings (as a server that does not implement it would), and filters that answer wrongly.
  */
 import { endpointById } from '../../schemas/catalog/index.ts';
-import { type Fault, type FaultRequest } from '../proxy.ts';
-import { argsOf, COLLECTION, drop, has, invalidParam, isGet, TYPES, valuesOf } from './common.ts';
+import type { Fault, FaultRequest } from '../proxy.ts';
+import { COLLECTION, TYPES, argsOf, drop, has, invalidParam, isGet, valuesOf } from './common.ts';
 
 /** Filter behaviours that fail when the argument is ignored (posts and pages where documented). */
 export const FILTER_BEHAVIOURS: Record<string, string[]> = {

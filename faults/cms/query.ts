@@ -4,7 +4,7 @@
  * replaced.
  */
 import type { Fault, FaultRequest } from '../proxy.ts';
-import { ALL_ARGS, boundsBehaviours, COLLECTION, has, invalidParam, isGet, onQueryCollection, perType, valuesBehaviours, valuesOf } from './common.ts';
+import { ALL_ARGS, COLLECTION, boundsBehaviours, has, invalidParam, isGet, onQueryCollection, perType, valuesBehaviours, valuesOf } from './common.ts';
 
 /**
  * When an argument's documented values are refused. Most refuse any value; the arguments the

@@ -2,8 +2,8 @@
  * Faults of writes: statuses, create, update and password.
  */
 import { catalog } from '../../schemas/catalog/index.ts';
-import { type Fault, type FaultRequest, type FaultResponse, json } from '../proxy.ts';
-import { COLLECTION, invalidParam, isGet, isItemWrite, ITEM, perType } from './common.ts';
+import { json, type Fault, type FaultRequest, type FaultResponse } from '../proxy.ts';
+import { COLLECTION, ITEM, invalidParam, isGet, isItemWrite, perType } from './common.ts';
 
 const WRITE_STATUSES = new Set<string>(catalog.statuses.write);
 const FILTER_ONLY = new Set<string>(catalog.statuses.filterOnly);

@@ -29,14 +29,13 @@ import { behaviour, fixtures, runContext, type BehaviourContext } from '../../sr
 import type { Method, Response } from '../../src/http/client.ts';
 import { isObject, segmentSamples } from '../../src/sdk/discovery.ts';
 import { FixtureError, tagFor } from '../../src/sdk/fixtures.ts';
-import { extDecl } from './declare.ts';
+import { extDecl } from './lib/declare.ts';
 import {
   CONTACTFORM,
   SPAMFILTER,
   SUITE,
   answered,
   brief,
-  sampleSegment,
   expectControl,
   forbidden,
   isNoRoute,
@@ -44,9 +43,9 @@ import {
   namesParam,
   show,
   skipIfForbidden,
-  skipIfRemoteUnavailable,
   type ControlKind,
-} from './support.ts';
+} from './lib/support.ts';
+import { sampleSegment, skipIfRemoteUnavailable } from './lib/suite-service.ts';
 
 const SPEC = catalog.authentication.spec;
 const NAMESPACES = [SPAMFILTER, CONTACTFORM, SUITE];

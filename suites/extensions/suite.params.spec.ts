@@ -37,10 +37,10 @@ import {
   isValidationError,
   namesParam,
   show,
-  withRestore,
   type ControlKind,
-  sampleSegment,
-} from './support.ts';
+} from './lib/support.ts';
+import { sampleSegment } from './lib/suite-service.ts';
+import { withRestore } from './lib/restore.ts';
 import { OUTSIDE_ENUM, validValue, wrongTypeValue, type Carrier } from '../../schemas/values.ts';
 
 /** Checked by their own files. */
