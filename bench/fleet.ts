@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ShardFile } from '../src/fleet/fleet.ts';
 import type { Counts } from '../results/results.ts';
-import type { FleetReport } from '../reporters/fleet.ts';
+import type { FleetReport } from '../results/fleet-matrix.ts';
 import { PKG_ROOT } from '../src/core/paths.ts';
 import { startSimulatedFleet } from './fleet-sim.ts';
 import { timedCli, type Measured } from './measure.ts';

@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** What the CLI imports (the suites are not bundled: vitest loads them). */
-const SOURCES = ['src', 'schemas', 'reporters', 'targets', 'generators', 'faults'];
+const SOURCES = ['src', 'schemas', 'results', 'reporters', 'targets', 'generators', 'faults'];
 const BUILDS = join(ROOT, '.cache', 'build');
 /** Builds of other sources are removed when this old (a run in progress may still load chunks of its own). */
 const KEEP_MS = 24 * 3_600_000;

@@ -1,9 +1,8 @@
 /** Every named fault, by area. A later self-test runs the suite once per fault. */
-import { cmsFaults } from './cms.ts';
-import { cmsModelFaults } from './cms-model.ts';
-import { coreFaults } from './core.ts';
+import { cmsFaults, cmsModelFaults } from './cms/index.ts';
+import { coreFaults } from './core/index.ts';
 import { discoveryFaults } from './discovery.ts';
-import { extensionFaults } from './extensions.ts';
+import { extensionFaults } from './extensions/index.ts';
 import type { Fault } from './proxy.ts';
 
 export const allFaults: Fault[] = [...discoveryFaults, ...coreFaults, ...extensionFaults, ...cmsFaults, ...cmsModelFaults];

@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { getProfile, type Profile, type ProfileName } from '../schemas/profiles.ts';
-import { GATEWAY_PAGE, CAPTIVE_PAGE, UNAVAILABLE_PAGE, sendHuge, type FlakyOptions, type FlakyStats, type HugeBodyOptions } from './flaky.ts';
+import { CAPTIVE_PAGE, GATEWAY_PAGE, UNAVAILABLE_PAGE, sendHuge, type FlakyOptions, type FlakyStats, type HugeBodyOptions } from './flaky.ts';
 import { prng } from '../schemas/prng.ts';
 
 export type { FlakyOptions, FlakyStats, HugeBodyOptions } from './flaky.ts';

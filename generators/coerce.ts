@@ -19,8 +19,11 @@
  * - array: a scalar is split on commas and white space; "" is an empty array;
  * - object: "" is an empty object;
  * - string: anything.
+ * The rules for one value (the boolean words, PHP's is_numeric) are schemas/values.ts; this file adds
+ * the wire (how a query value travels) and the verdicts.
  */
 import type { ArgSpec, DeclaredType } from '../schemas/types.ts';
+import { BOOLEAN_WORDS, phpNumeric, typesOf } from '../schemas/values.ts';
 import type { QueryValue } from '../src/sdk/http.ts';
 
 export type Verdict = 'valid' | 'invalid' | 'ambiguous';
@@ -51,15 +54,8 @@ export function toWire(value: QueryValue): Wire {
   return { kind: 'string', value: String(value) };
 }
 
-const BOOLEAN_WORDS = new Set(['true', 'false', '1', '0']);
 /** Words some servers read as booleans although the coercion list does not name them. */
 const BOOLEAN_ALIASES = new Set(['yes', 'no', 'on', 'off', 'y', 'n', 't', 'f', 'null', 'none']);
-
-/** PHP 8 `is_numeric`: optional surrounding white space, sign, digits, fraction, exponent. */
-export function phpNumeric(s: string): number | undefined {
-  if (!/^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/.test(s)) return undefined;
-  return Number(s.trim());
-}
 
 /** Strict RFC 3339 date-time with real calendar and clock ranges. */
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/;
@@ -86,10 +82,6 @@ export function classifyDateTime(s: string): Verdict {
   }
   if (s.trim() === '' || /^\d{4}-\d{2}-\d{2}$/.test(s.trim())) return 'ambiguous';
   return 'invalid';
-}
-
-function typesOf(arg: ArgSpec): DeclaredType[] {
-  return arg.type === undefined ? [] : Array.isArray(arg.type) ? arg.type : [arg.type];
 }
 
 function combine(verdicts: Verdict[]): Verdict {

@@ -13,8 +13,9 @@ import type { Faker } from '@faker-js/faker';
 // Only the en locale (the package's main entry loads all of its ~70 locales).
 import { faker as enFaker } from '@faker-js/faker/locale/en';
 import fc from 'fast-check';
-import type { ArgSpec, DeclaredType } from '../schemas/types.ts';
+import type { ArgSpec } from '../schemas/types.ts';
 import type { QueryValue } from '../src/sdk/http.ts';
+import { typesOf } from '../schemas/values.ts';
 import { coerceLikeWordPress } from './coerce.ts';
 
 export { coerceLikeWordPress, type Verdict } from './coerce.ts';
@@ -23,10 +24,6 @@ export { coerceLikeWordPress, type Verdict } from './coerce.ts';
 const UNBOUNDED_SPAN = 10_000;
 /** Lists are kept short: one request carries one list. */
 const MAX_LIST = 4;
-
-function typesOf(arg: ArgSpec): DeclaredType[] {
-  return arg.type === undefined ? [] : Array.isArray(arg.type) ? arg.type : [arg.type];
-}
 
 const lowerLetters = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: min, maxLength: max });
 

@@ -7,7 +7,7 @@
  */
 import { LEVELS, gatingLevels } from '../results/results.ts';
 import { badge, counts, esc, page, statusBar } from './html-kit.ts';
-import type { FleetReport } from './fleet.ts';
+import type { FleetReport } from '../results/fleet-matrix.ts';
 
 const MAX_DEVIATIONS = 150;
 const MAX_GROUPS = 60;

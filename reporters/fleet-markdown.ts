@@ -6,7 +6,7 @@
  */
 import { LEVELS, gatingLevels, type Counts } from '../results/results.ts';
 import { cell } from './markdown.ts';
-import type { FleetReport } from './fleet.ts';
+import type { FleetReport } from '../results/fleet-matrix.ts';
 
 const MAX_DEVIATIONS = 40;
 const MAX_GROUPS = 20;

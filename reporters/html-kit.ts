@@ -137,6 +137,3 @@ ${body}
 </html>
 `;
 }
-
-/** Shell single-quoting. */
-export const shq = (s: string) => (/^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

@@ -5,7 +5,7 @@
  * commands read them from TARGET_USER / TARGET_APP_PASSWORD.
  */
 import { getProfile, type ProfileName } from '../schemas/profiles.ts';
-import { shq } from './html-kit.ts';
+import { shq } from '../schemas/shell.ts';
 import type { BehaviourResult, Results } from '../results/results.ts';
 
 type Cfg = Record<string, unknown>;

@@ -161,7 +161,7 @@ export interface Counts {
 }
 export const emptyCounts = (): Counts => ({ passed: 0, failed: 0, skipped: 0, error: 0, total: 0 });
 
-/** What a site advertises in its index (spec names), for comparing two runs (reporters/advertised.ts). One arg as a signature: `type=integer; default=10; minimum=1; maximum=100`. */
+/** What a site advertises in its index (spec names), for comparing two runs (results/advertised.ts). One arg as a signature: `type=integer; default=10; minimum=1; maximum=100`. */
 export type ArgSignature = string;
 export interface AdvertisedEndpoint {
   args: Record<string, ArgSignature>;

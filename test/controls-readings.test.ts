@@ -9,7 +9,7 @@ import type { Response } from '../src/http/client.ts';
 import { isValidationError, namesParam, noRoute, sameRefusal } from '../src/sdk/controls.ts';
 import { setNoRouteAnswer } from '../src/core/no-route.ts';
 import { isApplicationError } from '../src/http/transient.ts';
-import { namedParams } from '../suites/extensions/support.ts';
+import { namedParams } from '../suites/extensions/lib/support.ts';
 
 const res = (status: number, body?: unknown): Response => ({ status, headers: {}, body, text: JSON.stringify(body ?? null), durationMs: 1, exchange: {} as Response['exchange'] });
 const wp = (status: number, code: string, params?: unknown) => res(status, { code, message: 'm', data: { status, ...(params ? { params } : {}) } });

@@ -15,7 +15,7 @@ import { Client } from '../src/http/client.ts';
 import { DEFAULT_SWEEP_AFTER_MS, SWEPT_COLLECTIONS, listTagged, tagFor } from '../src/sdk/fixtures.ts';
 import { newRunId } from '../src/run/session.ts';
 import { getProfile, type ProfileName } from '../schemas/profiles.ts';
-import type { FleetReport } from '../reporters/fleet.ts';
+import type { FleetReport } from '../results/fleet-matrix.ts';
 import type { Results } from '../results/results.ts';
 import { startReferenceServer } from '../targets/reference/index.ts';
 import { runCli, type CliRun } from './helpers/cli.ts';

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { FleetBuilder } from '../reporters/fleet.ts';
+import { FleetBuilder } from '../results/fleet-matrix.ts';
 import { renderFleetHtml } from '../reporters/fleet-html.ts';
 import { chromiumAvailable, openChromium } from './helpers/chromium.ts';
 import { siteResults, syntheticBehaviours } from './helpers/fleet.ts';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatedFleet, type SimulatedFleet } from '../bench/fleet-sim.ts';
 import { Client } from '../src/http/client.ts';
 import type { ShardFile } from '../src/fleet/fleet.ts';
-import type { FleetReport } from '../reporters/fleet.ts';
+import type { FleetReport } from '../results/fleet-matrix.ts';
 import type { Results } from '../results/results.ts';
 import { BIN, ROOT, runCli } from './helpers/cli.ts';
 

@@ -16,7 +16,7 @@ import { newRunId } from '../src/run/session.ts';
 import { Client } from '../src/http/client.ts';
 import { UsageError } from '../src/core/errors.ts';
 import { writeReports } from '../reporters/index.ts';
-import { FleetBuilder } from '../reporters/fleet.ts';
+import { FleetBuilder } from '../results/fleet-matrix.ts';
 import { renderFleetMarkdown } from '../reporters/fleet-markdown.ts';
 import { startReferenceServer, type ReferenceServer } from '../targets/reference/index.ts';
 import { siteResults, syntheticBehaviours } from './helpers/fleet.ts';

@@ -26,6 +26,7 @@ import type {
   RouteSpec,
   SpecRef,
 } from '../types.ts';
+import { deepFreeze } from '../freeze.ts';
 
 // ---------------------------------------------------------------------------
 // Spec references: the document's own headings joined with ' › '. A trailing
@@ -160,14 +161,6 @@ function without(arg: ArgSpec, attrs: readonly (keyof ArgSpec)[]): ArgSpec {
 
 function must<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`catalog/core: missing ${what}`);
-  return value;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value as object)) deepFreeze(child);
-  }
   return value;
 }
 

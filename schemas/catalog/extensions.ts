@@ -47,6 +47,7 @@ import type {
   SettingSpec,
   SpecRef,
 } from '../types.ts';
+import { deepFreeze } from '../freeze.ts';
 
 // ---------------------------------------------------------------------------
 // Spec references
@@ -70,14 +71,6 @@ const S = {
   contactforms: ref(P4, 'Contact forms (`contactform/v1`)'),
   suite: ref(P4, 'Suite (`suite/v4`)'),
 } as const;
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value as object)) deepFreeze(child);
-  }
-  return value;
-}
 
 // ---------------------------------------------------------------------------
 // Part 1: site index additions and namespaces

@@ -1,7 +1,7 @@
 /**
- * `cms-conformance compare A B`: two sides (a base URL, the embedded WordPress, or a results
- * file) run or read with the same seed and inputs, compared by reporters/compare.ts, written as
- * compare.html/md/json.
+ * `cms-conformance compare A B`: two sides (a base URL, the embedded WordPress, or a
+ * results file) run or read with the same seed and inputs, compared by results/compare.ts,
+ * written as compare.html/md/json.
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -11,7 +11,8 @@ import { runConformance } from '../run/pipeline.ts';
 import type { EmbeddedVersion } from '../run/target.ts';
 import { assertSelects, resolveSelection } from '../engine/selection.ts';
 import type { Results } from '../../results/results.ts';
-import { compareExitCode, compareResults, renderCompareHtml, renderCompareMarkdown, GROUPS, deviationCounts } from '../../reporters/compare.ts';
+import { compareExitCode, compareResults, GROUPS } from '../../results/compare.ts';
+import { renderCompareHtml, renderCompareMarkdown, deviationCounts } from '../../reporters/compare.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../../reporters/index.ts';
 import { EXIT } from '../../results/verdict.ts';
 import { para, shownPath } from './text.ts';

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { SITE_CONTENTS, chunkPassword, type SiteContent } from '../../targets/reference/state.ts';
 import { startReferenceServer } from '../../targets/reference/index.ts';
 import { describeDialect, parseDialect, type Dialect } from '../../targets/reference/dialect.ts';
-import { shq } from '../../reporters/html-kit.ts';
+import { shq } from '../../schemas/shell.ts';
 import { helpRows, joinNegativeValues, parseArgsMessage } from '../core/config.ts';
 import { EXIT } from '../../results/verdict.ts';
 

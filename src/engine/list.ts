@@ -16,7 +16,7 @@ export interface ListedBehaviour {
   sentence?: string;
   /** The suite file that declares it. */
   file: string;
-  /** Where behaviour() is called: "suites/extensions/suite-settings.ts:140". */
+  /** Where behaviour() is called: "suites/extensions/lib/settings.ts:140". */
   location?: string;
   covers: string[];
 }

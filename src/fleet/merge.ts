@@ -1,7 +1,7 @@
 /**
  * `cms-conformance merge DIR...`: any number of shard outputs (folders with shard.json, written by
  * `run --targets`) and single runs (folders with results.json, e.g. behaviour shards of one big
- * site: `run --target URL --shard i/n`) into one fleet report (reporters/fleet.ts): fleet.json,
+ * site: `run --target URL --shard i/n`) into one fleet report (results/fleet-matrix.ts): fleet.json,
  * fleet.html and fleet.md.
  *
  * The parts of one site (behaviour shards, or the same site found twice) are merged into that
@@ -19,7 +19,7 @@ import { shardLabel } from '../core/shard.ts';
 import { TOOL } from '../core/paths.ts';
 import { computeCoverage } from '../../results/coverage.ts';
 import { countsOf, emptyCounts, summarize, worstStatus, type BaselineFile, type BehaviourResult, type Counts, type FailOn, type ReportFormat, type Results, type ShardInfo } from '../../results/results.ts';
-import { FleetBuilder, type FleetInput, type FleetReport } from '../../reporters/fleet.ts';
+import { FleetBuilder, type FleetInput, type FleetReport } from '../../results/fleet-matrix.ts';
 import { renderFleetHtml } from '../../reporters/fleet-html.ts';
 import { renderFleetMarkdown } from '../../reporters/fleet-markdown.ts';
 import { REPORT_FILES, writeReports } from '../../reporters/index.ts';

@@ -19,7 +19,7 @@ import type { Client, Exchange } from '../http/client.ts';
 import { eventWriter } from '../http/events.ts';
 import { clientFor } from '../http/run-client.ts';
 import type { Results } from '../../results/results.ts';
-import { digestIndex } from '../../reporters/advertised.ts';
+import { digestIndex } from '../../results/advertised.ts';
 import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir } from '../../reporters/index.ts';
 import { detectProfile, getProfile, normalizeIndex, type ProfileName } from '../../schemas/profiles.ts';
 import { workerConfig, type Log, type Plan } from './plan.ts';

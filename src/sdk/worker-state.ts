@@ -7,6 +7,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deepFreeze } from '../../schemas/freeze.ts';
 import { normalizeIndex, type Profile } from '../../schemas/profiles.ts';
 import { RateLimiter } from '../http/client.ts';
 import type { RunInfo } from '../core/run-info.ts';
@@ -28,14 +29,6 @@ export function workerIndex(info: RunInfo, profile: Profile): unknown {
   const key = `${info.runId} ${info.targetUrl} ${info.profile}`;
   if (g.__cmscIndex?.key !== key) g.__cmscIndex = { key, index: deepFreeze(normalizeIndex(info.index, profile)) };
   return g.__cmscIndex.index;
-}
-
-function deepFreeze<T>(v: T): T {
-  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const x of Object.values(v)) deepFreeze(x);
-  }
-  return v;
 }
 
 /**

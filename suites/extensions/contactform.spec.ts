@@ -22,8 +22,8 @@ import { behaviour, fixtures, runContext, type BehaviourContext } from '../../sr
 import type { Client, Method, Response } from '../../src/sdk/http.ts';
 import { FixtureError, TAG_PREFIX } from '../../src/sdk/fixtures.ts';
 import { staleNote } from '../../src/sdk/stale.ts';
-import { CONTACTFORM, answered, brief, expectAnswered, expectControl, expectRefused, isNoRoute, refused, sameRefusal, show, skipIfForbidden } from './support.ts';
-import { extDecl } from './declare.ts';
+import { CONTACTFORM, answered, brief, expectAnswered, expectControl, expectRefused, isNoRoute, refused, sameRefusal, show, skipIfForbidden } from './lib/support.ts';
+import { extDecl } from './lib/declare.ts';
 
 const FORMS = '/contactform/v1/contact-forms';
 const item = (id: number) => `${FORMS}/${id}`;

@@ -7,7 +7,7 @@
 import { catalog, extensionOnlyNamespaces } from '../../schemas/catalog/index.ts';
 import { behaviour } from '../../src/sdk/behaviour.ts';
 import { deepEqual } from '../../src/sdk/discovery.ts';
-import { CONTACTFORM, SPAMFILTER, SUITE, brief, expectAnswered, idPart, isNoRoute } from './support.ts';
+import { CONTACTFORM, SPAMFILTER, SUITE, brief, expectAnswered, idPart, isNoRoute } from './lib/support.ts';
 
 for (const ns of [SPAMFILTER, CONTACTFORM, SUITE]) {
   const route = catalog.routes.find((r) => r.path === `/${ns}`)!;

@@ -10,12 +10,12 @@ import { isObject } from '../../src/sdk/discovery.ts';
 import { FixtureError, tagFor } from '../../src/sdk/fixtures.ts';
 
 import {
-  KEY_LOCK,
   answered,
   brief,
   show,
   type ControlKind,
-} from './support.ts';
+} from './lib/support.ts';
+import { KEY_LOCK } from './lib/restore.ts';
 
 export const FORMS = '/contactform/v1/contact-forms';
 

@@ -29,14 +29,13 @@ import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import type { Method, Response } from '../../src/sdk/http.ts';
 import { isObject, segmentSamples } from '../../src/sdk/discovery.ts';
 import { acrossFiles } from '../../src/sdk/worker-state.ts';
-import { extDecl } from './declare.ts';
+import { extDecl } from './lib/declare.ts';
 import {
   CONTACTFORM,
   SPAMFILTER,
   SUITE,
   answered,
   brief,
-  sampleSegment,
   expectControl,
   forbidden,
   isNoRoute,
@@ -44,8 +43,8 @@ import {
   namesParam,
   show,
   skipIfForbidden,
-  skipIfRemoteUnavailable,
-} from './support.ts';
+} from './lib/support.ts';
+import { sampleSegment, skipIfRemoteUnavailable } from './lib/suite-service.ts';
 
 const SPEC = catalog.authentication.spec;
 const NAMESPACES = [SPAMFILTER, CONTACTFORM, SUITE];

@@ -14,8 +14,10 @@
 import { catalog, endpointById } from '../../schemas/catalog/index.ts';
 import type { SettingSpec } from '../../schemas/types.ts';
 import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
-import { SETTINGS, sameValue } from './suite-settings.ts';
-import { SUITE, asBoolean, hasType, idPart, show } from './support.ts';
+import { sameValue } from './lib/setting-values.ts';
+import { SETTINGS } from './lib/settings-route.ts';
+import { SUITE, idPart, show } from './lib/support.ts';
+import { asBoolean, hasType } from '../../schemas/values.ts';
 
 const SETTINGS_WRITE = endpointById('suite.settings.update').endpoint.id;
 const MODULE_WRITE = endpointById('suite.module.item.update').endpoint.id;

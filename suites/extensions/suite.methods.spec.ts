@@ -11,14 +11,15 @@
  * refusal, or an answer that names the suite's external service, skips with that evidence.
  *
  * Also the stated default of `range` of GET /module/<slug>/data (default day), observable without
- * writing (suite-defaults.ts).
+ * writing (lib/suite-defaults.ts).
  */
 import { catalog } from '../../schemas/catalog/index.ts';
 import type { ArgSpec, EndpointSpec } from '../../schemas/types.ts';
 import { behaviour } from '../../src/sdk/behaviour.ts';
 import type { Response } from '../../src/sdk/http.ts';
-import { declareReadDefault } from './suite-defaults.ts';
-import { SUITE, answered, brief, concrete, isNoRoute, isValidationError, namedParams, remoteEvidence, sameRefusal, skipIfForbidden, skipIfRemoteUnavailable } from './support.ts';
+import { declareReadDefault } from './lib/suite-defaults.ts';
+import { SUITE, answered, brief, isNoRoute, isValidationError, namedParams, remoteEvidence, sameRefusal, skipIfForbidden } from './lib/support.ts';
+import { concrete, skipIfRemoteUnavailable } from './lib/suite-service.ts';
 
 /** Exercised by the settings and module behaviours (suite.settings.spec.ts), with their own values. */
 const ELSEWHERE = new Set(['suite.settings.update', 'suite.module.item.update', 'suite.module.active.update']);
@@ -84,5 +85,5 @@ for (const route of catalog.routes.filter((r) => r.namespace === SUITE)) {
   }
 }
 
-// The stated default of GET /module/<slug>/data's range, observable by reading (suite-defaults.ts; api_key's is declared by spamfilter.spec.ts).
+// The stated default of GET /module/<slug>/data's range, observable by reading (lib/suite-defaults.ts; api_key's is declared by spamfilter.spec.ts).
 declareReadDefault('range', { concurrent: true });

@@ -27,7 +27,6 @@ import type { Method, Response } from '../../src/sdk/http.ts';
 import { isObject, siteAddress } from '../../src/sdk/discovery.ts';
 import { tagFor } from '../../src/sdk/fixtures.ts';
 import {
-  OUTSIDE_ENUM,
   SUITE,
   answered,
   brief,
@@ -38,13 +37,11 @@ import {
   isValidationError,
   namesParam,
   show,
-  validValue,
-  withRestore,
-  wrongTypeValue,
-  type Carrier,
   type ControlKind,
-  sampleSegment,
-} from './support.ts';
+} from './lib/support.ts';
+import { sampleSegment } from './lib/suite-service.ts';
+import { withRestore } from './lib/restore.ts';
+import { OUTSIDE_ENUM, validValue, wrongTypeValue, type Carrier } from '../../schemas/values.ts';
 
 /** Checked by their own files. */
 const ELSEWHERE = new Set(['suite.index.read', 'suite.settings.update', 'suite.module.item.update', 'suite.module.all.active.update', 'suite.module.active.update']);

@@ -15,21 +15,9 @@ import type { ArgSpec, RouteSpec } from '../../schemas/types.ts';
 import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import type { Response } from '../../src/sdk/http.ts';
 import { segmentSamples, siteAddress } from '../../src/sdk/discovery.ts';
-import {
-  SUITE,
-  answered,
-  brief,
-  expectAnswered,
-  isNoRoute,
-  isValidationError,
-  namedParams,
-  refused,
-  sameRefusal,
-  skipIfForbidden,
-  skipIfRemoteUnavailable,
-  spamService,
-  validValue,
-} from './support.ts';
+import { SUITE, answered, brief, expectAnswered, isNoRoute, isValidationError, namedParams, refused, sameRefusal, skipIfForbidden } from './lib/support.ts';
+import { skipIfRemoteUnavailable, spamService } from './lib/suite-service.ts';
+import { validValue } from '../../schemas/values.ts';
 
 const suiteRoutes = catalog.routes.filter((r) => r.namespace === SUITE);
 /** Covered elsewhere: the namespace index (below, by its own ID), /settings (suite.settings.read), /module/<slug> (all modules, below). */

@@ -5,7 +5,7 @@
  * behaviour each, on one shared read); each setting round-trips through POST /settings; wrong
  * types and values outside the allowed ones are refused and not stored; a setting written through
  * `/module/<slug>` reads back; module toggles, `/module/all/active` and `/module/<slug>/active`
- * (suite-modules.ts).
+ * (lib/modules*.ts).
  *
  * All of it is site state read and written through GET/POST /settings, so it lives in one file
  * (suite files run in parallel): behaviours that pick a module to work on run first, one at a
@@ -15,9 +15,13 @@
  */
 import { catalog } from '../../schemas/catalog/index.ts';
 import { behaviour, fileConcurrency } from '../../src/sdk/behaviour.ts';
-import { declareModuleSetupBehaviours, declareModuleToggles, declareModuleValues, declareToggleTypes, declareViaModule } from './suite-modules.ts';
-import { SETTINGS, SETTINGS_OBJECT, declareSettingBehaviours, sharesSpamfilterStorage } from './suite-settings.ts';
-import { SUITE } from './support.ts';
+import { declareViaModule } from './lib/settings-via-module.ts';
+import { declareModuleToggles, declareModuleValues, declareToggleTypes } from './lib/modules-toggles.ts';
+import { declareModuleSetupBehaviours } from './lib/modules-active.ts';
+import { declareSettingBehaviours } from './lib/settings.ts';
+import { SETTINGS_OBJECT } from './lib/settings-read.ts';
+import { SETTINGS, sharesSpamfilterStorage } from './lib/settings-route.ts';
+import { SUITE } from './lib/support.ts';
 
 // The concurrent checks here mostly wait: for their setting's (or module's) lock, and for the
 // shared reads of GET /settings (SettingsReads), which serve every check that asks at the same

@@ -12,6 +12,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, st
 import { join } from 'node:path';
 import { ensureDir } from './cache-dir.ts';
 import { TargetBootError, run } from './proc.ts';
+import { shellQuote } from '../../schemas/shell.ts';
 
 /** The modules beside the CLI: SQLite (required), OPcache (speed) and those WordPress warns without. */
 export const PHP_MODULES = ['cli', 'common', 'opcache', 'sqlite3', 'mbstring', 'xml', 'intl'];
@@ -93,8 +94,6 @@ export function phpIni(base: string, extensionDir: string, modules: { name: stri
     '',
   ].join('\n');
 }
-
-const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /** The `php` wrapper: the unpacked binary with its libraries and ini only (no scan of the system's /etc/php). */
 export function phpWrapper(binary: string, ini: string, libDirs: string[], magic?: string): string {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureDir, ensureTemplate, wpConfig } from './cache.ts';
 import { type BootOptions, type Running, type WordPressTarget, SITE_PREFIX, copySite, installExitHandlers, running, stopSite } from './site.ts';
 import { TargetBootError, freePort, killGroup, run, sleep, tail } from './proc.ts';
+import { shellQuote } from '../../schemas/shell.ts';
 
 const CLI_VERSION = '3.1.56';
 const CLI_PACKAGE = `@wp-playground/cli@${CLI_VERSION}`;
@@ -279,10 +280,6 @@ const result = spawnSync(process.execPath, [
 if (result.error) throw result.error;
 process.exit(result.status ?? 1);
 `;
-
-function shellQuote(s: string): string {
-  return `'${s.replaceAll("'", `'\\''`)}'`;
-}
 
 function writeIfChanged(file: string, content: string, mode = 0o644): void {
   try {

@@ -1,12 +1,12 @@
 /**
  * The model-based behaviours (cms.posts.model, cms.pages.model and their .should companions) on
  * the reference server, at the default --runs and --seed 1: all pass on the healthy server;
- * each sequence-only fault (faults/cms-model.ts) makes the behaviours it names fail with a
+ * each sequence-only fault (faults/cms/model.ts) makes the behaviours it names fail with a
  * sequence shrunk to a few commands, reported with numbered requests and a curl script; no run
  * (healthy, failing or interrupted) leaves a tagged item behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cmsModelFaults } from '../../faults/cms-model.ts';
+import { cmsModelFaults } from '../../faults/cms/model.ts';
 import { matchesCaughtBy } from '../../faults/proxy.ts';
 import type { Results } from '../../results/results.ts';
 import type { CliRun } from '../helpers/cli.ts';

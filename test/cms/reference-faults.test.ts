@@ -4,8 +4,8 @@
  * proven on the reference server. Also: every cms fault is proven in exactly one place.
  */
 import { describe, expect, it } from 'vitest';
-import { cmsFaults } from '../../faults/cms.ts';
-import { cmsModelFaults } from '../../faults/cms-model.ts';
+import { cmsFaults } from '../../faults/cms/index.ts';
+import { cmsModelFaults } from '../../faults/cms/model.ts';
 import { matchesCaughtBy } from '../../faults/proxy.ts';
 import { REFERENCE_GROUPS, UNPROVEN, WORDPRESS_GROUPS } from './groups.ts';
 import { allFaultsGrouped, cmsFaultSuite, faultById } from './support.ts';

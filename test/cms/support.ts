@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cmsFaults } from '../../faults/cms.ts';
+import { cmsFaults } from '../../faults/cms/index.ts';
 import { matchesCaughtBy, type Fault } from '../../faults/proxy.ts';
 import { Client } from '../../src/http/client.ts';
 import { listTagged } from '../../src/sdk/fixtures.ts';

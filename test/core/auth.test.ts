@@ -1,5 +1,5 @@
 /** Every authentication and security behaviour (suites/core/auth.spec.ts) fails against at least one named fault. */
-import { coreFaults } from '../../faults/core.ts';
+import { coreFaults } from '../../faults/core/index.ts';
 import { faultSuite } from './support.ts';
 
 faultSuite('authentication behaviours catch authentication faults', {

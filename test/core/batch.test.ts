@@ -1,5 +1,5 @@
 /** Every batch behaviour (suites/core/batch*.spec.ts) fails against at least one named fault. */
-import { coreFaults } from '../../faults/core.ts';
+import { coreFaults } from '../../faults/core/index.ts';
 import { faultSuite } from './support.ts';
 
 faultSuite('batch behaviours catch batch faults', {

@@ -9,7 +9,7 @@
  * meanwhile) is not a refused update that was stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cmsFaults } from '../../faults/cms.ts';
+import { cmsFaults } from '../../faults/cms/index.ts';
 import { json, type Fault } from '../../faults/proxy.ts';
 import type { Results } from '../../results/results.ts';
 import { runSuite, type Target } from '../helpers/harness.ts';

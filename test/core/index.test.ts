@@ -1,5 +1,5 @@
 /** Every index behaviour (suites/core/index.spec.ts) fails against at least one named fault. */
-import { coreFaults } from '../../faults/core.ts';
+import { coreFaults } from '../../faults/core/index.ts';
 import { faultSuite } from './support.ts';
 
 faultSuite('index behaviours catch index faults', {

@@ -1,5 +1,5 @@
 /** Every oEmbed behaviour (suites/core/oembed.spec.ts) fails against at least one named fault. */
-import { coreFaults } from '../../faults/core.ts';
+import { coreFaults } from '../../faults/core/index.ts';
 import { faultSuite } from './support.ts';
 
 /** WordPress already behaves like this fault (a genuine deviation): it is shown on the reference server. */

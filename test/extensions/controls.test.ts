@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { BehaviourContext } from '../../src/sdk/behaviour.ts';
 import type { Response } from '../../src/http/client.ts';
 import { ConformanceFailure } from '../../src/core/errors.ts';
-import { expectControl, remoteEvidence, withRestore, type Control } from '../../suites/extensions/support.ts';
+import { expectControl, remoteEvidence, type Control } from '../../suites/extensions/lib/support.ts';
+import { withRestore } from '../../suites/extensions/lib/restore.ts';
 
 const res = (status: number, body?: unknown): Response => ({ status, headers: {}, body, text: JSON.stringify(body ?? null), durationMs: 1, exchange: {} as Response['exchange'] });
 const invalid = (param: string) => res(400, { code: 'rest_invalid_param', message: `Invalid parameter(s): ${param}`, data: { status: 400, params: { [param]: 'Invalid parameter.' } } });

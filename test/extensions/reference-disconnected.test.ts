@@ -13,7 +13,7 @@
 import { expect, it } from 'vitest';
 import { catalog } from '../../schemas/catalog/index.ts';
 import { json, type Fault } from '../../faults/proxy.ts';
-import { REMOTE_ROUTES } from '../../suites/extensions/support.ts';
+import { REMOTE_ROUTES } from '../../suites/extensions/lib/suite-service.ts';
 import { startReferenceServer, type ReferenceServer } from '../../targets/reference/index.ts';
 import { runSuite, type Target } from '../helpers/harness.ts';
 

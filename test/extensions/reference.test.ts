@@ -4,7 +4,7 @@
  * fault not proven on WordPress makes the behaviours it names fail.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extensionFaults } from '../../faults/extensions.ts';
+import { extensionFaults } from '../../faults/extensions/index.ts';
 import { matchesCaughtBy } from '../../faults/proxy.ts';
 import type { Results } from '../../results/results.ts';
 import { startReferenceServer, type ReferenceServer } from '../../targets/reference/index.ts';

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { endpointById } from '../../schemas/catalog/index.ts';
 import type { ArgSpec } from '../../schemas/types.ts';
-import { classifyDateTime, coerceLikeWordPress as c, phpNumeric, toWire } from '../../generators/coerce.ts';
+import { classifyDateTime, coerceLikeWordPress as c, toWire } from '../../generators/coerce.ts';
+import { phpNumeric } from '../../schemas/values.ts';
 
 const args = (id: string) => {
   const a = endpointById(id).endpoint.args;

@@ -3,7 +3,7 @@
  * input and an assertion diff, a discovery failure without requests, a target error, skips,
  * SHOULD behaviours, several namespaces), built with the real summary, coverage and digest code.
  */
-import { digestIndex } from '../../reporters/advertised.ts';
+import { digestIndex } from '../../results/advertised.ts';
 import { computeCoverage } from '../../results/coverage.ts';
 import { summarize, type BehaviourResult, type Results } from '../../results/results.ts';
 import { curlFor, type Exchange } from '../../src/http/client.ts';

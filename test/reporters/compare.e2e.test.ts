@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Comparison } from '../../reporters/compare.ts';
+import type { Comparison } from '../../results/compare.ts';
 import { runCli } from '../helpers/cli.ts';
 
 type WP = Awaited<ReturnType<typeof import('../../targets/wordpress/index.ts').bootWordPress>>;

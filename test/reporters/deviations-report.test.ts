@@ -4,8 +4,9 @@
  * behaviours), compare, baselines and the fleet report. JUnit stays one case per behaviour.
  */
 import { describe, expect, it } from 'vitest';
-import { compareResults, renderCompareHtml, renderCompareMarkdown } from '../../reporters/compare.ts';
-import { FleetBuilder } from '../../reporters/fleet.ts';
+import { compareResults } from '../../results/compare.ts';
+import { renderCompareHtml, renderCompareMarkdown } from '../../reporters/compare.ts';
+import { FleetBuilder } from '../../results/fleet-matrix.ts';
 import { renderFleetMarkdown } from '../../reporters/fleet-markdown.ts';
 import { renderFleetHtml } from '../../reporters/fleet-html.ts';
 import { renderHtml } from '../../reporters/html.ts';

@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { compareResults, renderCompareHtml } from '../../reporters/compare.ts';
+import { compareResults } from '../../results/compare.ts';
+import { renderCompareHtml } from '../../reporters/compare.ts';
 import { renderHtml } from '../../reporters/html.ts';
 import { cannedBehaviours, cannedResults } from './canned.ts';
 

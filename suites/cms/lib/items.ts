@@ -7,6 +7,7 @@
  * (checked at SHOULD level by the context suites).
  */
 import type { FieldSpec } from '../../../schemas/types.ts';
+import { isOfType, typesOf } from '../../../schemas/values.ts';
 import type { BehaviourContext } from '../../../src/sdk/behaviour.ts';
 import { READABLE_STATUSES, type Context, type PostType } from './collections.ts';
 
@@ -17,37 +18,15 @@ import { READABLE_STATUSES, type Context, type PostType } from './collections.ts
  */
 const DATE_TIME_OUT = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
-function typeOk(type: string, value: unknown): boolean {
-  switch (type) {
-    case 'string':
-    case 'text':
-      return typeof value === 'string';
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return value !== null && typeof value === 'object' && !Array.isArray(value);
-    case 'null':
-      return value === null;
-    default:
-      return true;
-  }
-}
-
 /** Problems with one value against its field description (type, format, enum, items, sub-properties). */
 export function fieldProblems(path: string, spec: FieldSpec, value: unknown, context: Context | undefined, name = path): string[] {
   const problems: string[] = [];
-  const types = spec.type === undefined ? [] : Array.isArray(spec.type) ? spec.type : [spec.type];
+  const types = typesOf(spec);
   // An object with no members, as PHP writes one ([]): e.g. meta when the server registers none of
   // its keys. Its type is not the finding; the members it lacks are (checked below where their
   // contexts are declared, and by the behaviours that own them: meta.footnotes by fields.footnotes-default).
   if (Array.isArray(value) && value.length === 0 && types.includes('object') && !types.includes('array')) value = {};
-  if (types.length && !types.some((t) => typeOk(t, value))) {
+  if (types.length && !types.some((t) => isOfType(t, value))) {
     problems.push(`${path} is ${JSON.stringify(value)?.slice(0, 60)}, documented ${types.join(' or ')}`);
     return problems;
   }
@@ -59,7 +38,7 @@ export function fieldProblems(path: string, spec: FieldSpec, value: unknown, con
   }
   if (Array.isArray(value) && spec.items?.type) {
     value.forEach((v, i) => {
-      if (!typeOk(String(spec.items!.type), v)) problems.push(`${path}[${i}] is ${JSON.stringify(v)}, documented ${spec.items!.type}`);
+      if (!isOfType(String(spec.items!.type), v)) problems.push(`${path}[${i}] is ${JSON.stringify(v)}, documented ${spec.items!.type}`);
     });
   }
   if (spec.properties && value && typeof value === 'object' && !Array.isArray(value)) {

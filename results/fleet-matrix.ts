@@ -6,7 +6,8 @@
  * deviations they have. Built from results alone (results/results.ts), one site at a time, so
  * that merging thousands of sites keeps only a compact matrix in memory; `cms-conformance merge`
  * (src/fleet/merge.ts) finds the shard outputs, merges the parts of each site and writes what
- * this builds (fleet.json, and fleet.html / fleet.md rendered from it).
+ * this builds (fleet.json, and fleet.html / fleet.md rendered from it by reporters/fleet-html.ts and
+ * reporters/fleet-markdown.ts).
  */
 import {
   LEVELS,
@@ -21,8 +22,8 @@ import {
   type Results,
   type ShardInfo,
   type Status,
-} from '../results/results.ts';
-import { deviationsOf } from '../results/deviations.ts';
+} from './results.ts';
+import { deviationsOf } from './deviations.ts';
 
 // ---------------------------------------------------------------- the fleet report
 
@@ -356,11 +357,4 @@ export class FleetBuilder {
       exitCode,
     };
   }
-}
-
-/** "412 sites fail spamfilter.stats.path (MUST)". */
-export function deviationLine(r: FleetReport, d: Deviation): string {
-  const b = r.behaviours[d.behaviour]!;
-  const parts = [d.failed ? `${d.failed} site${d.failed === 1 ? '' : 's'} fail` : '', d.error ? `${d.error} could not check` : ''].filter(Boolean);
-  return `${parts.join(', ')} ${b.id} (${b.level})`;
 }

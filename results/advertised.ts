@@ -2,10 +2,11 @@
  * What a target advertises in its site index, in spec names, reduced to what can be compared:
  * namespaces, routes, each endpoint's methods, allow_batch and its args with their machine-readable
  * attributes (descriptions dropped). Stored in results.json (`advertised`) so that two runs can be
- * compared from their results files alone; `diffAdvertised` gives the differences.
+ * compared from their results files alone; `diffAdvertised` gives the differences (rendered as
+ * diff lines by reporters/compare.ts).
  */
 
-import type { Advertised, AdvertisedEndpoint, ArgSignature } from '../results/results.ts';
+import type { Advertised, AdvertisedEndpoint, ArgSignature } from './results.ts';
 import { routeParams, routeShape } from '../schemas/route-keys.ts';
 
 export type { Advertised, AdvertisedEndpoint, ArgSignature };
@@ -153,38 +154,4 @@ export function diffAdvertised(a: Advertised, b: Advertised): AdvertisedDiff {
     routes,
     argChanges,
   };
-}
-
-/**
- * The diff as unified-diff-like lines (`-` only on A, `+` only on B, ` ` context). Routes present on
- * one side only are one line each with their methods and arg count, not every arg.
- */
-export function diffLines(d: AdvertisedDiff): string[] {
-  const lines: string[] = [];
-  for (const n of d.namespaces.onlyA) lines.push(`- namespace ${n}`);
-  for (const n of d.namespaces.onlyB) lines.push(`+ namespace ${n}`);
-  for (const r of d.routes) {
-    if (r.change !== 'changed') {
-      const sign = r.change === 'only-a' ? '-' : '+';
-      lines.push(`${sign} ${r.route}  (${r.endpoints.map((e) => `${e.methods}: ${e.args.length} args`).join('; ') || 'no endpoints'})`);
-      continue;
-    }
-    lines.push(`  ${r.route}`);
-    for (const e of r.endpoints) {
-      if (e.change !== 'changed') {
-        lines.push(`${e.change === 'only-a' ? '-' : '+'}   ${e.methods}  (${e.args.length} args)`);
-        continue;
-      }
-      lines.push(`    ${e.methods}`);
-      if (e.allowBatch) {
-        lines.push(`-     allow_batch: ${e.allowBatch.a ? 'v1' : 'absent'}`);
-        lines.push(`+     allow_batch: ${e.allowBatch.b ? 'v1' : 'absent'}`);
-      }
-      for (const arg of e.args) {
-        if (arg.a !== undefined) lines.push(`-     ${arg.name}: ${arg.a}`);
-        if (arg.b !== undefined) lines.push(`+     ${arg.name}: ${arg.b}`);
-      }
-    }
-  }
-  return lines;
 }

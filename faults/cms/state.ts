@@ -4,14 +4,11 @@
  * reach (a cache in front of single items), dates and slugs stored otherwise than part 2 states.
  * Routes in spec names (the proxy translates through the target's profile).
  */
-import { json, type Fault, type FaultRequest, type FaultResponse } from './proxy.ts';
+import { learnedCredentials } from '../kit.ts';
+import type { Fault, FaultRequest, FaultResponse } from '../proxy.ts';
+import { COLLECTION, ITEM, isItemWrite, perType } from './common.ts';
 
-const TYPES = ['posts', 'pages'] as const;
-const perType = (suffix: string) => TYPES.map((t) => `cms.${t}.${suffix}`);
-const ITEM = /^\/cms\/v2\/(posts|pages)\/(\d+)$/;
-const COLLECTION = /^\/cms\/v2\/(posts|pages)$/;
 const PRIVATE_SUBROUTE = /^\/cms\/v2\/(posts|pages)\/\d+\/(revisions|autosaves)(\/\d+)?$/;
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The items of a post/page answer: a list's entries, a single item, a force delete's `previous`. */
 const itemsOf = (body: unknown): any[] => {
@@ -25,11 +22,7 @@ const itemsOf = (body: unknown): any[] => {
 // ---------------------------------------------------------------------------
 
 /** Authorization headers the target accepted on cms routes (to answer anonymous requests as if they were made with them). */
-const accepted = new Set<string>();
-function learn(req: FaultRequest, res: FaultResponse): void {
-  const a = req.headers.authorization;
-  if (typeof a === 'string' && res.status < 400 && req.route.startsWith('/cms/v2')) accepted.add(a);
-}
+const credentials = learnedCredentials('/cms/v2');
 
 /** Rendered content and excerpt of password-protected items, as their editors were answered them, by item id. */
 const protectedText = new Map<number, { content?: string; excerpt?: string }>();
@@ -42,10 +35,9 @@ const privateReads: Fault[] = [
     title: 'serves the revisions and autosaves of posts and pages (lists and single reads) to anonymous readers',
     caughtBy: [...perType('auth.revisions-read'), ...perType('auth.autosaves-read')],
     request(req) {
-      const good = accepted.values().next().value;
-      if (good && !req.authenticated && req.method === 'GET' && PRIVATE_SUBROUTE.test(req.route)) req.headers.authorization = good;
+      if (!req.authenticated && req.method === 'GET' && PRIVATE_SUBROUTE.test(req.route)) credentials.authenticate(req);
     },
-    response: learn,
+    response: credentials.learn,
   },
   {
     id: 'cms.protected-content-served',
@@ -121,8 +113,6 @@ const staleReads: Fault[] = [
 // Dates and slugs
 // ---------------------------------------------------------------------------
 
-/** A create or update of a post or page. */
-const isItemWrite = (req: FaultRequest) => (req.method === 'POST' && COLLECTION.test(req.route)) || (['POST', 'PUT', 'PATCH'].includes(req.method) && ITEM.test(req.route));
 const bodyOf = (req: FaultRequest): Record<string, unknown> | undefined => (req.json && typeof req.json === 'object' && !Array.isArray(req.json) ? req.json : undefined);
 
 /** Slugs asked for and kept as asked, by `<type>/<id>`: answered so in every later answer for the item. */

@@ -6,13 +6,11 @@
  * They keep a little state (which item is in the trash, what status it had), per proxy: the key
  * carries the proxy's Host, so two proxies (or two targets) never share it.
  */
-import type { Fault, FaultRequest, FaultResponse } from './proxy.ts';
+import type { Fault, FaultRequest, FaultResponse } from '../proxy.ts';
+import { ITEM, REVISIONS, TYPES } from './common.ts';
 
-const ITEM = /^\/cms\/v2\/(posts|pages)\/(\d+)$/;
-const REVISIONS = /^\/cms\/v2\/(posts|pages)\/(\d+)\/revisions$/;
 const BATCH = '/batch/v1';
 const EDIT = new Set(['POST', 'PUT', 'PATCH']);
-const TYPES = ['posts', 'pages'] as const;
 const model = (suffix = '') => TYPES.map((t) => `cms.${t}.model${suffix}`);
 
 const forced = (v: string | null | undefined) => ['true', '1'].includes((v ?? '').toLowerCase());

@@ -4,7 +4,7 @@
  * unless given. The ID is written whole (or as a template whose fixed part is), so grepping a
  * behaviour ID finds the line that declares it.
  */
-import type { BehaviourDecl, Level } from '../../results/results.ts';
+import type { BehaviourDecl, Level } from '../../../results/results.ts';
 
 export type ExtDeclFields = Omit<BehaviourDecl, 'id' | 'level'> & { level?: Level; route: string };
 

@@ -8,10 +8,11 @@
  * the same time as the spam filter's key writes: the answer without api_key may depend on the
  * stored key, which spamfilter.key.* change and set back while suite files run in parallel).
  */
-import { routeById } from '../../schemas/catalog/index.ts';
-import { behaviour } from '../../src/sdk/behaviour.ts';
-import { deepEqual } from '../../src/sdk/discovery.ts';
-import { SUITE, answered, brief, concrete, expectAnswered, isNoRoute, isValidationError, skipIfForbidden, skipIfRemoteUnavailable } from './support.ts';
+import { routeById } from '../../../schemas/catalog/index.ts';
+import { behaviour } from '../../../src/sdk/behaviour.ts';
+import { deepEqual } from '../../../src/sdk/discovery.ts';
+import { SUITE, answered, brief, expectAnswered, isNoRoute, isValidationError, skipIfForbidden } from './support.ts';
+import { concrete, skipIfRemoteUnavailable } from './suite-service.ts';
 
 const READ_DEFAULTS = {
   range: { route: routeById('suite.module.data'), method: 'GET', arg: 'range', value: 'day' },
