@@ -259,10 +259,14 @@ for (const { route, endpoint } of endpoints) {
   const concrete = (t: BehaviourContext) => Object.keys(route.params ?? {}).reduce((p, param) => p.replace(`<${param}>`, segment(t, route, param)), route.path);
   // Bad writes to a route that has a GET are written back if accepted: those run one at a time.
   const concurrent = method === 'GET' || !route.endpoints.some((e) => e.methods.includes('GET'));
-  const start = (t: BehaviourContext) => {
+  /** Run `check` on the route's concrete path; an accepted bad write is written back (snapshot). */
+  const onPath = async (t: BehaviourContext, check: (path: string) => Promise<void>) => {
     t.requireNamespace(SUITE);
     t.requireCredentials();
     if (method !== 'GET') t.requireWrites();
+    const path = concrete(t);
+    const restore = await snapshot(t, route, path, method);
+    await withRestore(() => check(path), restore ?? (async () => undefined));
   };
 
   for (const c of cases) {
@@ -276,21 +280,14 @@ for (const { route, endpoint } of endpoints) {
         spec: endpoint.spec,
         covers: [`arg:${endpoint.id}.${c.arg}`],
       },
-      async (t) => {
-        start(t);
-        const path = concrete(t);
-        const restore = await snapshot(t, route, path, method);
-        await withRestore(
-          async () => {
-            const params = c.params(t);
-            const res = await send(t, method, path, carrier, params, c.arg);
-            if (!(res.status >= 400 && res.status < 500)) t.counterexample({ method, path, [carrier]: params });
-            expectRefused(t, res, `${method} ${path} ${c.what}`);
-            await checkControl(t, { endpoint, method, path, carrier }, [{ c, res }]);
-          },
-          restore ?? (async () => undefined),
-        );
-      },
+      async (t) =>
+        onPath(t, async (path) => {
+          const params = c.params(t);
+          const res = await send(t, method, path, carrier, params, c.arg);
+          if (!(res.status >= 400 && res.status < 500)) t.counterexample({ method, path, [carrier]: params });
+          expectRefused(t, res, `${method} ${path} ${c.what}`);
+          await checkControl(t, { endpoint, method, path, carrier }, [{ c, res }]);
+        }),
       { concurrent },
     );
   }
@@ -305,25 +302,18 @@ for (const { route, endpoint } of endpoints) {
       spec: endpoint.spec,
       covers: cases.map((c) => `arg:${endpoint.id}.${c.arg}`),
     },
-    async (t) => {
-      start(t);
-      const path = concrete(t);
-      const restore = await snapshot(t, route, path, method);
-      await withRestore(
-        async () => {
-          const problems: string[] = [];
-          const refusals: { c: Case; res: Response }[] = [];
-          for (const c of cases) {
-            const res = await send(t, method, path, carrier, c.params(t), c.arg);
-            refusals.push({ c, res });
-            if (res.status !== 400 || !namesParam(res, c.arg)) problems.push(`${c.what}: answered ${brief(res)}${res.status === 400 ? ` with data.params ${show(res.body?.data?.params)}` : ''}`);
-          }
-          if (designOf(endpoint).kind !== 'names-param' || problems.length === 0) await checkControl(t, { endpoint, method, path, carrier }, refusals);
-          if (problems.length) t.fail(`${method} ${path}: ${problems.join('; ')}`);
-        },
-        restore ?? (async () => undefined),
-      );
-    },
+    async (t) =>
+      onPath(t, async (path) => {
+        const problems: string[] = [];
+        const refusals: { c: Case; res: Response }[] = [];
+        for (const c of cases) {
+          const res = await send(t, method, path, carrier, c.params(t), c.arg);
+          refusals.push({ c, res });
+          if (res.status !== 400 || !namesParam(res, c.arg)) problems.push(`${c.what}: answered ${brief(res)}${res.status === 400 ? ` with data.params ${show(res.body?.data?.params)}` : ''}`);
+        }
+        if (designOf(endpoint).kind !== 'names-param' || problems.length === 0) await checkControl(t, { endpoint, method, path, carrier }, refusals);
+        if (problems.length) t.fail(`${method} ${path}: ${problems.join('; ')}`);
+      }),
     { concurrent },
   );
 }

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { PHP_FLAGS, ensureTemplate, phpScript, wpConfig } from './cache.ts';
 import { ensureDebianPhp } from './debphp.ts';
 import { TargetBootError, freePort, killGroup, run, sleep, tail } from './proc.ts';
-import { SITE_PREFIX, copySite, installExitHandlers, running, stopSite, type BootOptions, type Running, type WordPressTarget } from './site.ts';
+import { SITE_PREFIX, copySite, bootedTarget, installExitHandlers, running, stopSite, type BootOptions, type Running, type WordPressTarget } from './site.ts';
 
 export { TargetBootError };
 export type { BootOptions, WordPressTarget };
@@ -105,16 +105,7 @@ async function boot(opts: BootOptions, php: string): Promise<WordPressTarget> {
       try {
         await waitReady(url, server, logFile, site, creds);
         log(`WordPress ${template.version} ready at ${url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-        let stopping: Promise<void> | undefined;
-        return {
-          url,
-          user: creds.user,
-          appPassword: creds.password,
-          version: template.version,
-          runtime: 'php',
-          plugins: template.plugins,
-          stop: () => (stopping ??= stopSite(entry)),
-        };
+        return bootedTarget(entry, url, creds, template, 'php');
       } catch (e) {
         await killGroup(server.pid!);
         entry.pgid = undefined;

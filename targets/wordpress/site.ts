@@ -59,6 +59,12 @@ export async function stopSite(entry: Running): Promise<void> {
   running.delete(entry);
 }
 
+/** The booted site of `entry`, as a target; `stop` is idempotent. */
+export function bootedTarget(entry: Running, url: string, creds: { user: string; password: string }, template: { version: string; plugins: string[] }, runtime: WordPressTarget['runtime']): WordPressTarget {
+  let stopping: Promise<void> | undefined;
+  return { url, user: creds.user, appPassword: creds.password, version: template.version, runtime, plugins: template.plugins, stop: () => (stopping ??= stopSite(entry)) };
+}
+
 function stopAllSync(): void {
   for (const entry of running) {
     if (entry.pgid) killGroupSync(entry.pgid);

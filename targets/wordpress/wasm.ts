@@ -7,7 +7,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDir, ensureTemplate, wpConfig } from './cache.ts';
-import { type BootOptions, type Running, type WordPressTarget, SITE_PREFIX, copySite, installExitHandlers, running, stopSite } from './site.ts';
+import { type BootOptions, type Running, type WordPressTarget, SITE_PREFIX, copySite, bootedTarget, installExitHandlers, running, stopSite } from './site.ts';
 import { TargetBootError, freePort, killGroup, run, sleep, tail } from './proc.ts';
 import { shellQuote } from '../../schemas/shell.ts';
 
@@ -78,16 +78,7 @@ export async function bootWasm(opts: BootOptions): Promise<WordPressTarget> {
       try {
         const creds = await waitReady(url, server, logFile, runDir);
         log(`WordPress ${template.version} ready at ${url} on PHP-in-WebAssembly (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-        let stopping: Promise<void> | undefined;
-        return {
-          url,
-          user: creds.user,
-          appPassword: creds.password,
-          version: template.version,
-          runtime: 'wasm',
-          plugins: template.plugins,
-          stop: () => (stopping ??= stopSite(entry)),
-        };
+        return bootedTarget(entry, url, creds, template, 'wasm');
       } catch (e) {
         await killGroup(server.pid!);
         entry.pgid = undefined;

@@ -55,6 +55,21 @@ async function restoreKey(t: BehaviourContext, original: unknown): Promise<strin
   return undefined;
 }
 
+/**
+ * A check that writes the site's one key: with credentials and writes allowed, holding the key
+ * across suite files (security.spec.ts writes it too, without credentials), the key read first
+ * and written back afterwards, also when the check fails.
+ */
+async function keyWritten(t: BehaviourContext, check: (original: unknown) => Promise<void>): Promise<void> {
+  t.requireNamespace(SPAMFILTER);
+  t.requireCredentials();
+  t.requireWrites();
+  await acrossFiles(t.run.info.runId, KEY_LOCK, async () => {
+    const original = await readKey(t);
+    await withRestore(() => check(original), () => restoreKey(t, original));
+  });
+}
+
 export function declareKeyBehaviours(): void {
   behaviour(extDecl('spamfilter.key.read', { namespace: SPAMFILTER, route: KEY, title: 'GET /key answers', spec: ref, covers: ['field:resource.spamfilter.key', 'endpoint:spamfilter.key.read'] }), async (t) => {
     t.requireNamespace(SPAMFILTER);
@@ -64,44 +79,33 @@ export function declareKeyBehaviours(): void {
 
   behaviour(
     extDecl('spamfilter.key.length', { namespace: SPAMFILTER, route: KEY, title: `a key of any length other than ${KEY_LENGTH} is refused (POST, PUT, PATCH) and not stored`, spec: ref, covers: ['field:resource.spamfilter.key', `arg:${keyWrite.endpoint.id}.key`] }),
-    async (t) => {
-      t.requireNamespace(SPAMFILTER);
-      t.requireCredentials();
-      t.requireWrites();
-      // The key is the site's one key: security.spec.ts writes it too (without credentials).
-      await acrossFiles(t.run.info.runId, KEY_LOCK, async () => {
-      const original = await readKey(t);
-      const boundaries = [KEY_LENGTH - 1, KEY_LENGTH + 1, 0, 1, 2 * KEY_LENGTH, 40];
-      const random = fc.sample(fc.integer({ min: 0, max: 64 }).filter((n) => n !== KEY_LENGTH), { seed: t.run.info.config.seed, numRuns: t.run.info.config.runs });
-      const lengths = [...new Set([...boundaries, ...random])];
-      const methods: Method[] = ['POST', 'PUT', 'PATCH'];
-      await withRestore(
-        async () => {
-          const refusals: Response[] = [];
-          for (const [i, n] of lengths.entries()) {
-            const key = randomKey(t, n, i);
-            const method = methods[i % methods.length]!;
-            const res = await t.client.request(method, KEY, { body: { key }, invalid: ['key'] });
-            refusals.push(res);
-            if (!refused(res)) {
-              skipIfForbidden(t, res, `${method} ${KEY}`);
-              t.counterexample({ method, key, length: n });
-              t.fail(`${method} ${KEY} with a ${n}-character key ${show(key)} answered ${brief(res)}, expected a refusal`);
-            }
+    async (t) =>
+      keyWritten(t, async (original) => {
+        const boundaries = [KEY_LENGTH - 1, KEY_LENGTH + 1, 0, 1, 2 * KEY_LENGTH, 40];
+        const random = fc.sample(fc.integer({ min: 0, max: 64 }).filter((n) => n !== KEY_LENGTH), { seed: t.run.info.config.seed, numRuns: t.run.info.config.runs });
+        const lengths = [...new Set([...boundaries, ...random])];
+        const methods: Method[] = ['POST', 'PUT', 'PATCH'];
+        const refusals: Response[] = [];
+        for (const [i, n] of lengths.entries()) {
+          const key = randomKey(t, n, i);
+          const method = methods[i % methods.length]!;
+          const res = await t.client.request(method, KEY, { body: { key }, invalid: ['key'] });
+          refusals.push(res);
+          if (!refused(res)) {
+            skipIfForbidden(t, res, `${method} ${KEY}`);
+            t.counterexample({ method, key, length: n });
+            t.fail(`${method} ${KEY} with a ${n}-character key ${show(key)} answered ${brief(res)}, expected a refusal`);
           }
-          const after = await readKey(t);
-          if (!deepEqual(after, original)) t.fail(`the refused keys changed the stored key: GET ${KEY} answered ${show(original)} before, ${show(after)} after`);
-          // Positive control: a ${KEY_LENGTH}-character key, accepted (the original key is written back
-          // afterwards). A server that refuses it the same way shows no check of the length; one
-          // that refuses it because its spam-filter service cannot verify the key skips, saying so.
-          const key = randomKey(t, KEY_LENGTH, 1000);
-          const control = await t.client.post(KEY, { key });
-          expectControl(t, { what: `POST ${KEY} with the ${KEY_LENGTH}-character key ${show(key)}`, res: control, refusals, see: 'spamfilter.key.accept' });
-        },
-        () => restoreKey(t, original),
-      );
-      });
-    },
+        }
+        const after = await readKey(t);
+        if (!deepEqual(after, original)) t.fail(`the refused keys changed the stored key: GET ${KEY} answered ${show(original)} before, ${show(after)} after`);
+        // Positive control: a ${KEY_LENGTH}-character key, accepted (the original key is written back
+        // afterwards). A server that refuses it the same way shows no check of the length; one
+        // that refuses it because its spam-filter service cannot verify the key skips, saying so.
+        const key = randomKey(t, KEY_LENGTH, 1000);
+        const control = await t.client.post(KEY, { key });
+        expectControl(t, { what: `POST ${KEY} with the ${KEY_LENGTH}-character key ${show(key)}`, res: control, refusals, see: 'spamfilter.key.accept' });
+      }),
   );
 
   behaviour(
@@ -110,81 +114,59 @@ export function declareKeyBehaviours(): void {
       `arg:${keyWrite.endpoint.id}.key`,
       `endpoint:${keyWrite.endpoint.id}`,
     ] }),
-    async (t) => {
-      t.requireNamespace(SPAMFILTER);
-      t.requireCredentials();
-      t.requireWrites();
-      // The key is the site's one key: security.spec.ts writes it too (without credentials).
-      await acrossFiles(t.run.info.runId, KEY_LOCK, async () => {
-      const original = await readKey(t);
-      const key = randomKey(t, KEY_LENGTH, 1000);
-      await withRestore(
-        async () => {
-          const res = await t.client.post(KEY, { key });
-          if (answered(res)) {
-            const after = await readKey(t);
-            if (!JSON.stringify(after).includes(key)) t.fail(`POST ${KEY} accepted ${show(key)} (${res.status}) but GET ${KEY} answers ${show(after)}`);
-            return;
-          }
-          skipIfForbidden(t, res, `POST ${KEY}`);
-          if (isNoRoute(res)) t.fail(`POST ${KEY} answered ${brief(res)}: the route does not exist`);
-          const remote = remoteEvidence(res);
-          if (!remote) t.fail(`POST ${KEY} with the ${KEY_LENGTH}-character key ${show(key)} answered ${brief(res)}, expected a 2xx answer`);
+    async (t) =>
+      keyWritten(t, async (original) => {
+        const key = randomKey(t, KEY_LENGTH, 1000);
+        const res = await t.client.post(KEY, { key });
+        if (answered(res)) {
           const after = await readKey(t);
-          if (!deepEqual(after, original)) t.fail(`POST ${KEY} refused ${show(key)} (${brief(res)}) but the stored key changed from ${show(original)} to ${show(after)}`);
-          t.skip(
-            `the server refused the well-formed ${KEY_LENGTH}-character key with ${remote}: it accepts only keys its spam-filter service ` +
-              'verifies (an unregistered test key, or a service it cannot reach), so acceptance cannot be checked here',
-          );
-        },
-        () => restoreKey(t, original),
-      );
-      });
-    },
+          if (!JSON.stringify(after).includes(key)) t.fail(`POST ${KEY} accepted ${show(key)} (${res.status}) but GET ${KEY} answers ${show(after)}`);
+          return;
+        }
+        skipIfForbidden(t, res, `POST ${KEY}`);
+        if (isNoRoute(res)) t.fail(`POST ${KEY} answered ${brief(res)}: the route does not exist`);
+        const remote = remoteEvidence(res);
+        if (!remote) t.fail(`POST ${KEY} with the ${KEY_LENGTH}-character key ${show(key)} answered ${brief(res)}, expected a 2xx answer`);
+        const after = await readKey(t);
+        if (!deepEqual(after, original)) t.fail(`POST ${KEY} refused ${show(key)} (${brief(res)}) but the stored key changed from ${show(original)} to ${show(after)}`);
+        t.skip(
+          `the server refused the well-formed ${KEY_LENGTH}-character key with ${remote}: it accepts only keys its spam-filter service ` +
+            'verifies (an unregistered test key, or a service it cannot reach), so acceptance cannot be checked here',
+        );
+      }),
   );
 
   behaviour(
     extDecl('spamfilter.key.delete', { namespace: SPAMFILTER, route: KEY, title: 'DELETE /key answers and removes the stored key (a key of its own where the server stores one; where no key is stored and none can be, it skips: nothing to delete)', spec: ref, covers: ['field:resource.spamfilter.key', 'endpoint:spamfilter.key.delete'] }),
-    async (t) => {
-      t.requireNamespace(SPAMFILTER);
-      t.requireCredentials();
-      t.requireWrites();
-      // The key is the site's one key: security.spec.ts writes it too (without credentials).
-      await acrossFiles(t.run.info.runId, KEY_LOCK, async () => {
-      const original = await readKey(t);
-      const ours = randomKey(t, KEY_LENGTH, 2000);
-      await withRestore(
-        async () => {
-          // A key of our own to delete, where the server accepts one (and stores it: read back); else
-          // the original, if it can be written back; else nothing can be deleted, and the check skips.
-          const stored = await t.client.post(KEY, { key: ours });
-          let expectGone: string | undefined = answered(stored) ? ours : undefined;
-          if (expectGone) {
-            const held = await readKey(t);
-            if (!JSON.stringify(held).includes(ours)) t.dependsOn('spamfilter.key.accept', `POST ${KEY} answered ${stored.status} for the key ${show(ours)}, but GET ${KEY} answers ${show(held)}: no key was stored to delete`);
-          }
-          if (!expectGone && !storedKey(original))
+    async (t) =>
+      keyWritten(t, async (original) => {
+        const ours = randomKey(t, KEY_LENGTH, 2000);
+        // A key of our own to delete, where the server accepts one (and stores it: read back); else
+        // the original, if it can be written back; else nothing can be deleted, and the check skips.
+        const stored = await t.client.post(KEY, { key: ours });
+        let expectGone: string | undefined = answered(stored) ? ours : undefined;
+        if (expectGone) {
+          const held = await readKey(t);
+          if (!JSON.stringify(held).includes(ours)) t.dependsOn('spamfilter.key.accept', `POST ${KEY} answered ${stored.status} for the key ${show(ours)}, but GET ${KEY} answers ${show(held)}: no key was stored to delete`);
+        }
+        if (!expectGone && !storedKey(original))
+          t.skip(
+            `no key is stored (GET ${KEY} answers ${show(original)}) and the server stores none (POST ${KEY} with the ${KEY_LENGTH}-character key ${show(ours)} answered ${brief(stored)}): ` +
+              'there is no key to delete, so whether DELETE removes one cannot be observed',
+          );
+        if (!expectGone && storedKey(original)) {
+          const again = await t.client.post(KEY, { key: storedKey(original) });
+          if (!answered(again))
             t.skip(
-              `no key is stored (GET ${KEY} answers ${show(original)}) and the server stores none (POST ${KEY} with the ${KEY_LENGTH}-character key ${show(ours)} answered ${brief(stored)}): ` +
-                'there is no key to delete, so whether DELETE removes one cannot be observed',
+              `a key is stored and the server accepts no other (POST ${KEY} answered ${brief(stored)}; writing the stored key again ` +
+                `answered ${brief(again)}): deleting it could not be undone`,
             );
-          if (!expectGone && storedKey(original)) {
-            const again = await t.client.post(KEY, { key: storedKey(original) });
-            if (!answered(again))
-              t.skip(
-                `a key is stored and the server accepts no other (POST ${KEY} answered ${brief(stored)}; writing the stored key again ` +
-                  `answered ${brief(again)}): deleting it could not be undone`,
-              );
-            expectGone = storedKey(original);
-          }
-          const res = await t.client.delete(KEY);
-          expectAnswered(t, res, `DELETE ${KEY}`);
-          const after = await readKey(t);
-          if (expectGone && JSON.stringify(after).includes(expectGone)) t.fail(`DELETE ${KEY} answered ${res.status} but GET ${KEY} still answers ${show(after)}`);
-        },
-        () => restoreKey(t, original),
-      );
-      });
-    },
+          expectGone = storedKey(original);
+        }
+        const res = await t.client.delete(KEY);
+        expectAnswered(t, res, `DELETE ${KEY}`);
+        const after = await readKey(t);
+        if (expectGone && JSON.stringify(after).includes(expectGone)) t.fail(`DELETE ${KEY} answered ${res.status} but GET ${KEY} still answers ${show(after)}`);
+      }),
   );
 }
