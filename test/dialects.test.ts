@@ -47,24 +47,33 @@ const ownerPassed = (r: Results) => r.behaviours.filter((b) => b.ownerPassed).ma
 const dialects: [string, Partial<Dialect>][] = [['default', {}], ...Object.entries(namedDialects())];
 
 describe('the reference server in every dialect gets the default verdicts', () => {
-  let runner: InProcessRunner;
+  const runners: InProcessRunner[] = [];
   const runs = new Map<string, { creds: Results; anon: Results }>();
   beforeAll(async () => {
-    runner = await InProcessRunner.open();
-    for (const [name, dialect] of dialects) {
-      // A site nobody set up, checked as fresh: the documented defaults of its settings are checked too.
-      const server = await startReferenceServer({ port: 0, dialect, deferSiteSetup: true });
-      try {
-        const target = { url: server.url, profile: 'spec' as const };
-        const creds = (await runner.run({ ...target, user: server.user, appPassword: server.appPassword }, { removeReport: true, args: ['--fresh-site'] })).results();
-        const anon = (await runner.run(target, { removeReport: true, args: ['--fresh-site'] })).results();
-        runs.set(name, { creds, anon });
-      } finally {
-        await server.stop();
+    // Two engines, each taking the next dialect in turn: a run mostly waits on its own requests,
+    // so two at once use the machine's second core (84 s alone for the 13 dialects in one lane).
+    const queue = [...dialects];
+    const lane = async (runner: InProcessRunner) => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const [name, dialect] = next;
+        // A site nobody set up, checked as fresh: the documented defaults of its settings are checked too.
+        const server = await startReferenceServer({ port: 0, dialect, deferSiteSetup: true });
+        try {
+          const target = { url: server.url, profile: 'spec' as const };
+          const creds = (await runner.run({ ...target, user: server.user, appPassword: server.appPassword }, { removeReport: true, args: ['--fresh-site'] })).results();
+          const anon = (await runner.run(target, { removeReport: true, args: ['--fresh-site'] })).results();
+          runs.set(name, { creds, anon });
+        } finally {
+          await server.stop();
+        }
       }
-    }
+    };
+    runners.push(await InProcessRunner.open(), await InProcessRunner.open());
+    await Promise.all(runners.map(lane));
   }, 900_000);
-  afterAll(async () => runner?.close());
+  afterAll(async () => {
+    await Promise.all(runners.map((r) => r.close()));
+  });
 
   it('the default dialect fails nothing, with and without credentials, and runs nearly everything with them', () => {
     const { creds, anon } = runs.get('default')!;
