@@ -5,7 +5,7 @@
  * long enough ago to be over), so that an interrupted or crashed run leaves nothing behind while
  * runs that share a site (shards) never delete each other's items.
  */
-import type { Client } from '../http/client.ts';
+import type { Client, Response } from '../http/client.ts';
 import { TargetError } from '../core/errors.ts';
 import { NOT_SENT } from '../http/transient.ts';
 import { failureKindOf } from '../http/failure-kind.ts';
@@ -161,6 +161,29 @@ export async function createRecovering(client: Client, collection: string, body:
       const made = await madeBy(client, collection, body);
       if (made === undefined) throw err;
       for (const id of made) await forceDelete(client, `${collection}/${id}`);
+      client.noteRetry();
+    }
+  }
+}
+
+/**
+ * POST an autosave of a fixture (`body.content` holds words of its own). After transient trouble
+ * that may have come after the application acted, it is not sent again blindly: the item's
+ * autosaves are read, and the one holding those words is the first attempt's (answered as that
+ * read, with the autosave as its body); when none does, the autosave is sent again. When the
+ * autosaves cannot be read, the trouble is thrown as it is.
+ */
+export async function autosaveRecovering(client: Client, path: string, body: Record<string, unknown>): Promise<Response> {
+  const words = String(rawText(body.content) ?? '').replace(/<[^>]+>/g, ' ').trim();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await client.post(path, body);
+    } catch (err) {
+      if (!(err instanceof TargetError) || err.code === 'BODY_TOO_LARGE' || NOT_SENT.has(err.code ?? '') || attempt >= CREATE_ATTEMPTS || client.unanswering || !words) throw err;
+      const list = await client.get(path, { query: { context: 'edit' } }).catch(() => undefined);
+      if (!list || list.status !== 200 || !Array.isArray(list.body)) throw err;
+      const made = list.body.find((a: any) => JSON.stringify(a?.content ?? '').includes(words));
+      if (made) return { ...list, body: made };
       client.noteRetry();
     }
   }

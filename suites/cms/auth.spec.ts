@@ -6,6 +6,7 @@
  * configured credentials is accepted (a route that refuses everything proves nothing).
  */
 import { behaviour, fixtures, type BehaviourContext } from '../../src/sdk/behaviour.ts';
+import { autosaveRecovering } from '../../src/sdk/fixtures.ts';
 import { postTypes, SPEC_AUTH, type PostType } from './lib/collections.ts';
 import type { Response } from '../../src/sdk/http.ts';
 import { answerOf, expectControlAccepted, noRoute, whyNotAccepted } from '../../src/sdk/controls.ts';
@@ -45,7 +46,7 @@ const setup = fileSetup('auth', (s) =>
     await s.client.post(type.item(item.id), textFields({ title: `${s.tag} public updated`, content: `<p>${revised}</p>` }));
     const revs = await s.client.get(type.revisions(item.id));
     const autosaved = s.token();
-    const auto = await s.client.post(type.autosaves(item.id), { title: { raw: `${s.tag} public updated` }, content: { raw: `<p>${autosaved}</p>` } });
+    const auto = await autosaveRecovering(s.client, type.autosaves(item.id), { title: { raw: `${s.tag} public updated` }, content: { raw: `<p>${autosaved}</p>` } });
     return {
       item: item.id,
       deletable: deletable.id,

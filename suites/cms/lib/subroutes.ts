@@ -14,6 +14,7 @@ import { CONTEXTS, SPEC_CONTEXTS, type PostType } from './collections.ts';
 import { describeItems, itemSubject, onSite, onSiteItem, revisioned, revisionsSubject, type Revisioned } from './sample.ts';
 import { fileSetup, waitSince } from './setup.ts';
 import { textFields } from '../../../src/sdk/http.ts';
+import { autosaveRecovering } from '../../../src/sdk/fixtures.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;
 
@@ -29,7 +30,7 @@ export function defineSubroutes(type: PostType): void {
     }
     const [revs, auto] = await Promise.all([
       s.client.get(type.revisions(item.id)),
-      s.client.post(type.autosaves(item.id), textFields({ title: `${s.tag} subroutes autosave`, content: `<p>${s.token()} autosaved</p>` })),
+      autosaveRecovering(s.client, type.autosaves(item.id), textFields({ title: `${s.tag} subroutes autosave`, content: `<p>${s.token()} autosaved</p>` })),
     ]);
     const revision = Array.isArray(revs.body) && typeof revs.body[0]?.id === 'number' ? (revs.body[0].id as number) : undefined;
     const autosave = ok(auto.status) && typeof auto.body?.id === 'number' ? (auto.body.id as number) : undefined;
