@@ -4,7 +4,8 @@
  * translated through `req.profile`).
  */
 import { catalog } from '../../schemas/catalog/index.ts';
-import type { FaultRequest } from '../proxy.ts';
+import type { Fault, FaultRequest } from '../proxy.ts';
+import { noRoute } from '../kit.ts';
 
 const WRITE = new Set(['POST', 'PUT', 'PATCH']);
 export const isWrite = (req: FaultRequest) => WRITE.has(req.method);
@@ -22,3 +23,13 @@ export const isModuleKey = (req: FaultRequest, key: string) => catalog.modules.s
 
 /** Behaviour IDs allow lowercase letters, digits, '.', '-': a setting name becomes `carousel-background-color`. */
 export const idPart = (name: string): string => name.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+
+/** A server without the namespace's index route (`GET /<namespace>` answers no route), caught by `<area>.index`. */
+export function indexMissing(namespace: string, area: string): Fault {
+  return {
+    id: `ext.${area}.index-missing`,
+    title: `has no ${namespace} namespace index route`,
+    caughtBy: [`${area}.index`],
+    request: (req) => (req.route === `/${namespace}` ? noRoute() : undefined),
+  };
+}

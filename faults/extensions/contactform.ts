@@ -4,19 +4,14 @@
  */
 import { noRoute, serverError } from '../kit.ts';
 import { json, type Fault } from '../proxy.ts';
-import { isWrite } from './common.ts';
+import { isWrite, indexMissing } from './common.ts';
 
 const FORMS = '/contactform/v1/contact-forms';
 const FORM_ITEM = /^\/contactform\/v1\/contact-forms\/(\d+)$/;
 const FORM_ANY = /^\/contactform\/v1\/contact-forms\/(\d+)(\/.*)?$/;
 
 export const contactformFaults: Fault[] = [
-  {
-    id: 'ext.contactform.index-missing',
-    title: 'has no contactform/v1 namespace index route',
-    caughtBy: ['contactform.index'],
-    request: (req) => (req.route === '/contactform/v1' ? noRoute() : undefined),
-  },
+  indexMissing('contactform/v1', 'contactform'),
   {
     id: 'ext.contactform.routes-missing',
     title: 'lacks the list, feedback, feedback/schema and refill routes',

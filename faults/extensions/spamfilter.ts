@@ -5,7 +5,7 @@
 import { isBooleanish } from '../../schemas/values.ts';
 import { invalidParam, noRoute, serverError } from '../kit.ts';
 import { json, type Fault, type FaultRequest } from '../proxy.ts';
-import { isWrite, type Marked } from './common.ts';
+import { isWrite, type Marked, indexMissing } from './common.ts';
 
 const KEY = '/spamfilter/v1/key';
 const SPAM_SETTINGS = '/spamfilter/v1/settings';
@@ -16,12 +16,7 @@ const INTERVALS = ['60-days', '6-months', 'all'];
 const spamSettingKeys = (req: FaultRequest) => ['spamfilter_strictness', 'spamfilter_show_user_comments_approved'].map((n) => req.profile.toTargetSetting(n));
 
 export const spamfilterFaults: Fault[] = [
-  {
-    id: 'ext.spamfilter.index-missing',
-    title: 'has no spamfilter/v1 namespace index route',
-    caughtBy: ['spamfilter.index'],
-    request: (req) => (req.route === '/spamfilter/v1' ? noRoute() : undefined),
-  },
+  indexMissing('spamfilter/v1', 'spamfilter'),
   {
     id: 'ext.spamfilter.key-read-broken',
     title: 'fails on GET /key',

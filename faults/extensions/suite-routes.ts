@@ -8,7 +8,7 @@ import type { ArgSpec, DeclaredType, RouteSpec } from '../../schemas/types.ts';
 import { fitsAfterCoercion, isBooleanish } from '../../schemas/values.ts';
 import { invalidParam, noRoute, serverError, success } from '../kit.ts';
 import { json, type Fault, type FaultRequest } from '../proxy.ts';
-import { SUITE_SETTINGS, isModuleKey, isWrite, params, settingByTarget } from './common.ts';
+import { SUITE_SETTINGS, isModuleKey, isWrite, params, settingByTarget, indexMissing } from './common.ts';
 
 const suiteRoutes = catalog.routes.filter((r) => r.namespace === 'suite/v4');
 
@@ -65,12 +65,7 @@ const NO_HARMLESS_CONTROL = ['suite.licensing.set-license.update', 'suite.licens
 const READS_KEPT = ['suite.index', 'suite.settings', 'suite.module.item', 'suite.connection.test', 'suite.site', 'suite.plugins.collection'];
 
 export const suiteRouteFaults: Fault[] = [
-  {
-    id: 'ext.suite.index-missing',
-    title: 'has no suite/v4 namespace index route',
-    caughtBy: ['suite.index'],
-    request: (req) => (req.route === '/suite/v4' ? noRoute() : undefined),
-  },
+  indexMissing('suite/v4', 'suite'),
   {
     id: 'ext.suite.reads-broken',
     title: 'fails on GET of every documented suite route but /connection/test, /site, /plugins, /settings and /module/<slug>',

@@ -14,6 +14,7 @@ import { describeDialect, parseDialect, type Dialect } from '../../targets/refer
 import { shq } from '../../schemas/shell.ts';
 import { helpRows, joinNegativeValues, parseArgsMessage } from '../core/config.ts';
 import { EXIT } from '../../results/verdict.ts';
+import { untilInterrupted } from '../run/stop.ts';
 
 export const SERVE_USAGE = `Usage: cms-conformance serve [--port N] [--host HOST] [--user NAME] [--app-password PASSWORD] [--dialect LIST] [--content sample|blog]
        cms-conformance serve --sites N [--targets-file PATH] [--port N] ...
@@ -126,15 +127,7 @@ export async function serveMain(
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      signals.off('SIGINT', stop);
-      signals.off('SIGTERM', stop);
-      resolve();
-    };
-    signals.on('SIGINT', stop);
-    signals.on('SIGTERM', stop);
-  });
+  await untilInterrupted(signals);
   await server.stop();
   out.write('Reference server stopped.\n');
   return EXIT.ok;

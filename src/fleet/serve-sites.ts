@@ -5,6 +5,7 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SITES_APP_PASSWORD_ENV, SITES_USER_ENV, startReferenceSites, writeSitesTargetsFile } from '../../targets/reference/multi.ts';
+import { untilInterrupted } from '../run/stop.ts';
 
 export async function serveSitesMain(
   values: Record<string, string | boolean | undefined>,
@@ -43,15 +44,7 @@ export async function serveSitesMain(
       '',
     ].join('\n'),
   );
-  await new Promise<void>((done) => {
-    const stop = () => {
-      signals.off('SIGINT', stop);
-      signals.off('SIGTERM', stop);
-      done();
-    };
-    signals.on('SIGINT', stop);
-    signals.on('SIGTERM', stop);
-  });
+  await untilInterrupted(signals);
   await sites.stop();
   out.write('Reference server stopped.\n');
   return 0;

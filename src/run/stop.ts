@@ -72,6 +72,19 @@ function npmAncestor(): number | undefined {
   return undefined;
 }
 
+/** Until SIGINT or SIGTERM reaches `signals`: what a server the CLI serves waits for (Ctrl+C). */
+export function untilInterrupted(signals: NodeJS.EventEmitter): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      signals.off('SIGINT', stop);
+      signals.off('SIGTERM', stop);
+      resolve();
+    };
+    signals.on('SIGINT', stop);
+    signals.on('SIGTERM', stop);
+  });
+}
+
 /**
  * When this process runs under an npm script (`npm run conformance`: npm -> sh -> node), npm
  * killed with SIGTERM does not pass the signal on; its `sh` dies and this process would go on as an

@@ -187,6 +187,22 @@ export function siteFilterChecks(type: PostType): Record<string, Check> {
   }
   const has = (field: 'categories' | 'tags', c: number) => (i: SiteItem) => Array.isArray(i[field]) && (i[field] as number[]).includes(c);
 
+  /**
+   * `<field>_exclude` on the site's posts: a term some of them carry, as a list and as {terms};
+   * with `unused`, a term no post carries excludes nothing.
+   */
+  const excluded = (field: 'categories' | 'tags', noun: string, unused = false): Check =>
+    site(scopeOf, async (t, { items }) => {
+      const term = termOf(items, field);
+      observable(t, term !== undefined, `published posts that carry a ${noun}`);
+      const scope = idList(items);
+      const without = items.filter((i) => !has(field, term!)(i)).map((i) => i.id);
+      const shown = by(items, (i) => `${field} ${JSON.stringify(i[field])}`);
+      const arg = `${field}_exclude`;
+      expectSet(t, await ids(t, { include: scope, [arg]: [term!] }), without, `${arg}=${term} within include=<${scope.length} items>`, shown);
+      expectSet(t, await ids(t, { include: scope, [arg]: { terms: [term!] } }), without, `${arg}[terms]=${term}`, shown);
+      if (unused) expectSet(t, await ids(t, { include: scope, [arg]: [UNUSED_ID] }), scope, `${arg}=${UNUSED_ID}`);
+    });
   const checks: Record<string, Check> = {
     include: site(
       (all) => ({ items: settled(all, 2) }),
@@ -528,16 +544,7 @@ export function siteFilterChecks(type: PostType): Record<string, Check> {
         expectSet(t, await ids(t, { include: scope, categories: { terms: [c!, UNUSED_ID], operator: 'AND' } }), [], `categories[terms]=${c},${UNUSED_ID}&operator=AND`);
         expectSet(t, await ids(t, { include: scope, categories: { terms: [c!, UNUSED_ID], operator: 'OR' } }), with_, `categories[terms]=${c},${UNUSED_ID}&operator=OR`, cats);
       }),
-      categories_exclude: site(scopeOf, async (t, { items }) => {
-        const c = termOf(items, 'categories');
-        observable(t, c !== undefined, 'published posts that carry a category');
-        const scope = idList(items);
-        const without = items.filter((i) => !has('categories', c!)(i)).map((i) => i.id);
-        const cats = by(items, (i) => `categories ${JSON.stringify(i.categories)}`);
-        expectSet(t, await ids(t, { include: scope, categories_exclude: [c!] }), without, `categories_exclude=${c} within include=<${scope.length} items>`, cats);
-        expectSet(t, await ids(t, { include: scope, categories_exclude: { terms: [c!] } }), without, `categories_exclude[terms]=${c}`, cats);
-        expectSet(t, await ids(t, { include: scope, categories_exclude: [UNUSED_ID] }), scope, `categories_exclude=${UNUSED_ID}`);
-      }),
+      categories_exclude: excluded('categories', 'category', true),
       tags: site(scopeOf, async (t, { items }) => {
         const scope = idList(items);
         expectSet(t, await ids(t, { include: scope, tags: [UNUSED_ID] }), [], `tags=${UNUSED_ID} (no such tag)`);
@@ -545,15 +552,7 @@ export function siteFilterChecks(type: PostType): Record<string, Check> {
         const tag = termOf(items, 'tags');
         if (tag !== undefined) expectSet(t, await ids(t, { include: scope, tags: [tag] }), items.filter(has('tags', tag)).map((i) => i.id), `tags=${tag}`, by(items, (i) => `tags ${JSON.stringify(i.tags)}`));
       }),
-      tags_exclude: site(scopeOf, async (t, { items }) => {
-        const tag = termOf(items, 'tags');
-        observable(t, tag !== undefined, 'published posts that carry a tag');
-        const scope = idList(items);
-        const without = items.filter((i) => !has('tags', tag!)(i)).map((i) => i.id);
-        const tags = by(items, (i) => `tags ${JSON.stringify(i.tags)}`);
-        expectSet(t, await ids(t, { include: scope, tags_exclude: [tag!] }), without, `tags_exclude=${tag} within include=<${scope.length} items>`, tags);
-        expectSet(t, await ids(t, { include: scope, tags_exclude: { terms: [tag!] } }), without, `tags_exclude[terms]=${tag}`, tags);
-      }),
+      tags_exclude: excluded('tags', 'tag'),
       tax_relation: site(scopeOf, async (t, { items }) => {
         const c = termOf(items, 'categories');
         observable(t, c !== undefined, 'published posts that carry a category');
