@@ -175,27 +175,48 @@ export interface Advertised {
 
 export interface BaselineEntry {
   id: string;
-  /** Why the failure is accepted (required). */
+  /**
+   * Why the failure is accepted. Required unless a deviation of the file lists the entry (by its
+   * `deviation` key or in its `behaviours`) and gives the reason: one reason to edit per broken thing.
+   * A file read by cms-conformance has it on every entry (taken from the deviation where the entry has none).
+   */
   reason: string;
+  /** The key of the deviation of the file that holds this failure (written by --write-baseline). */
+  deviation?: string;
   /** Issue or ticket tracking it. */
   link?: string;
   level?: Level;
-  /** The failure message when the entry was recorded. */
+  /** The failure message when the entry was recorded (files of earlier versions). */
   message?: string;
   /** Date the entry was recorded (YYYY-MM-DD). */
   recorded?: string;
+}
+
+/** A deviation of a baseline file: one broken thing the release accepts, with the one reason to edit. */
+export interface BaselineDeviation {
+  key: string;
+  item: string;
+  level?: Level;
+  /** Why the deviation is accepted: the reason of each of its failures that gives none of its own. */
+  reason: string;
+  link?: string;
+  /** The IDs of its failing behaviours. */
+  behaviours: string[];
 }
 
 export interface BaselineFile {
   schemaVersion: 1;
   description?: string;
   /**
-   * The recorded failures grouped by the documented item that broke (written by --write-baseline,
-   * for readers; gating reads `failures`). Each: its key, item, behaviours and the first one's reason.
+   * The recorded failures grouped by the documented item that broke, each with its reason (written
+   * by --write-baseline: edit these reasons). A failure a deviation lists needs no reason of its own.
    */
-  deviations?: { key: string; item: string; level?: Level; reason: string; behaviours: string[] }[];
+  deviations?: BaselineDeviation[];
   failures: BaselineEntry[];
 }
+
+/** A baseline file as written: its failures take the reason of their deviation unless they give one. */
+export type BaselineFileOnDisk = Omit<BaselineFile, 'failures'> & { failures: (Omit<BaselineEntry, 'reason'> & { reason?: string })[] };
 
 export interface BaselineOutcome {
   /** The baseline file as given. */
@@ -211,6 +232,18 @@ export interface BaselineOutcome {
   nowPassing: { id: string; reason: string; link?: string }[];
   /** Entries whose behaviour was skipped, errored or not selected in this run (nothing is known about them). */
   notRun: { id: string; status: 'skipped' | 'error' | 'not run' }[];
+  /**
+   * Where the baseline came from: `file` (--baseline), or `release` (none given: the shipped known
+   * deviations of the embedded target's release, `release` names it). Absent in results of earlier versions.
+   */
+  source?: 'file' | 'release';
+  /** The release whose known deviations the baseline holds ("WordPress 6.5.5"), for source `release`. */
+  release?: string;
+  /**
+   * The run's deviations whose every failure the baseline lists, with the baseline's reason: what
+   * the first lines of a report call "known deviations". Absent in results of earlier versions.
+   */
+  knownDeviations?: { key: string; item: string; level: Level; reason: string; link?: string; behaviours: string[] }[];
 }
 
 /** Which share of a sharded run a results file holds (`--shard i/n`). */
@@ -271,6 +304,16 @@ export interface Deviation {
   items?: string[];
 }
 
+/**
+ * How the run met the target: with credentials or without (`embedded`: those of the target the
+ * run booted itself), and whether it could write (and why, or why not). What it left unchecked
+ * follows from it (reporters/headline.ts).
+ */
+export interface RunMode {
+  credentials: 'none' | 'given' | 'embedded';
+  writes: { allowed: boolean; reason: string };
+}
+
 export interface Results {
   schemaVersion: 1;
   tool: { name: string; version: string };
@@ -280,6 +323,8 @@ export interface Results {
   target: { url: string; profile: string; profileReason: string; embedded: unknown };
   seed: number;
   config: Record<string, unknown>;
+  /** With or without credentials, writes or read-only; absent in results of earlier versions. */
+  mode?: RunMode;
   summary: Counts & { byLevel: Record<Level, Counts>; byNamespace: Record<string, Counts> };
   requests: { count: number; latencyMs: number };
   behaviours: BehaviourResult[];

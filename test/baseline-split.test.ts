@@ -1,6 +1,6 @@
 /** Baseline entries that name a behaviour ID from before a split cover its parts (src/run/baseline.ts, src/sdk/discovery.ts). */
 import { describe, expect, it } from 'vitest';
-import { applyBaseline, baselineFromResults } from '../src/run/baseline.ts';
+import { applyBaseline, baselineFromResults, resolveBaseline } from '../src/run/baseline.ts';
 import { formerBehaviourId, splitBehaviourIds } from '../src/sdk/discovery.ts';
 import type { Status } from '../results/results.ts';
 
@@ -37,6 +37,8 @@ describe('split behaviour IDs', () => {
   it('re-recording keeps the old entry\'s reason on each failing part', () => {
     const old = 'disc.args.cms.posts.collection.list';
     const file = baselineFromResults({ behaviours: [result(`${old}.per_page`, 'failed')], finishedAt: '2025-01-02T00:00:00Z', target: { url: 'http://x', embedded: null } } as any, base([old]));
-    expect(file.failures.map((f) => [f.id, f.reason])).toEqual([[`${old}.per_page`, `known: ${old}`]]);
+    // The old entry's reason is the reason of the deviation that holds the failing part (one reason to edit).
+    expect(file.deviations!.map((d) => [d.behaviours, d.reason])).toEqual([[[`${old}.per_page`], `known: ${old}`]]);
+    expect(resolveBaseline(file).failures.map((f) => [f.id, f.reason])).toEqual([[`${old}.per_page`, `known: ${old}`]]);
   });
 });

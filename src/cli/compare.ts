@@ -36,7 +36,7 @@ ${helpRows([
 ${para('Without per-side credentials a URL side uses --user/--app-password (TARGET_USER/TARGET_APP_PASSWORD).', '  ')}
 
 Options of both runs (as for run; --baseline and --write-baseline apply to run only):
-${helpRows([...optionRows(OPTIONS.map((o) => o.flag).filter((f) => f !== 'baseline' && f !== 'write-baseline' && f !== 'target')), ['--help', 'Show this help.']])}
+${helpRows([...optionRows(OPTIONS.map((o) => o.flag).filter((f) => f !== 'baseline' && f !== 'no-baseline' && f !== 'write-baseline' && f !== 'target')), ['--help', 'Show this help.']])}
 
 ${para('Exit codes: 0 nothing gating fails on B that does not fail on A; 1 a gating behaviour fails only on B (B regresses against A); 2, 3 and 4 as for run.')}`;
 
@@ -135,6 +135,8 @@ export async function runCompare(values: Record<string, unknown>, positionals: s
       profile: (profile as RunConfig['profile']) ?? shared.profile,
       reportDir: join(outDir, key),
       baseline: undefined,
+      // Each side as it is: not judged against the known deviations of an embedded release.
+      noBaseline: true,
       writeBaseline: undefined,
     };
     err.write(`\n== side ${name}: ${side.kind === 'url' ? side.url : `embedded WordPress ${side.version}`} (seed ${cfg.seed}) ==\n`);

@@ -6,8 +6,9 @@ import { helpRows, optionRows, parseFlags, resolveConfig } from '../core/config.
 import { UsageError } from '../core/errors.ts';
 import { runConformance } from '../run/pipeline.ts';
 import { stopRequested, watchParent } from '../run/stop.ts';
-import { deviationSummary } from '../../results/deviations.ts';
-import { LEVELS, describeNetwork } from '../../results/results.ts';
+import { describeNetwork, type Results } from '../../results/results.ts';
+import { countsLine, deviationLines, incompleteWhy, modeLine, notCheckedLines, verdictLine } from '../../reporters/headline.ts';
+import type { RunOutcome } from '../run/finish.ts';
 import { EXIT, EXIT_CODE_MEANINGS } from '../../results/verdict.ts';
 import { para, shownPath } from './text.ts';
 
@@ -55,30 +56,72 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream, err
   const unwatch = watchParent(() => !stopRequested() && process.kill(process.pid, 'SIGTERM'));
   const outcome = await runConformance(cfg, (l) => err.write(`${l}\n`), { progress: { stream: err, quiet: cfg.quiet } }).finally(unwatch);
   const { results, exitCode } = outcome;
-  const s = results.summary;
-  const byLevel = LEVELS.filter((l) => s.byLevel[l]?.total).map((l) => `${l} ${s.byLevel[l]!.failed} failed of ${s.byLevel[l]!.total}`);
-  // Deviations first (one line each), then the behaviours' counts.
-  out.write(`\n${deviationSummary(results).map((l) => `${l}\n`).join('')}${s.total} behaviours: ${s.passed} passed, ${s.failed} failed, ${s.error ?? 0} could not be checked, ${s.skipped} skipped (${byLevel.join('; ')})\n`);
-  for (const e of results.errors) out.write(`${e.kind === 'target' ? 'target' : 'harness'} error${e.file ? ` in ${e.file}` : ''}: ${e.message}\n`);
-  const network = describeNetwork(results.network);
-  if (network) out.write(`${network}\n`);
-  const bl = results.baseline;
-  if (bl) {
-    out.write(`baseline ${bl.file}: ${bl.known.length} known failure(s) still fail, ${bl.newFailures.length} new failure(s), ${bl.nowPassing.length} entr${bl.nowPassing.length === 1 ? 'y now passes' : 'ies now pass'}${bl.notRun.length ? `, ${bl.notRun.length} not run` : ''}\n`);
-    for (const d of bl.newDeviations ?? []) out.write(`  new deviation: ${d.level} ${d.item} (${d.newFailures.length} new failure(s): ${d.newFailures.slice(0, 5).join(', ')}${d.newFailures.length > 5 ? ', …' : ''})\n`);
-    if (!bl.newDeviations) for (const f of bl.newFailures) out.write(`  new failure: ${f}\n`);
-    for (const p of bl.nowPassing) out.write(`  now passes (remove it from the baseline): ${p.id}\n`);
-  }
-  if (outcome.baselineWritten) out.write(`baseline written: ${outcome.baselineWritten} (${s.failed} failure(s); edit each reason)\n`);
-  const cov = results.coverage;
-  if (cov)
-    out.write(
-      `${cov.behavioural ? `behavioural coverage: ${cov.behavioural.percent} % (${cov.behavioural.covered} of ${cov.items} items exercised by a request); ` : ''}` +
-        `with discovery: ${cov.percent} % (${cov.covered})\n`,
-    );
-  out.write(`seed ${results.seed}; ${results.requests.count} requests\n`);
-  if (results.incomplete) out.write(`INCOMPLETE: ${results.incomplete.message}; ${results.incomplete.notRun} selected behaviour(s) did not run (exit code ${exitCode})\n`);
-  out.write(`reports: ${shownPath(outcome.reportDir)}${outcome.latest ? ` (also ${shownPath(outcome.latest)})` : ''}\n`);
-  for (const f of outcome.files) out.write(`  ${shownPath(f)}\n`);
+  for (const line of summaryLines(outcome)) out.write(`${line}\n`);
   return exitCode;
+}
+
+/**
+ * The summary a run prints, in blocks (each a function, so that new blocks slot in): it leads with
+ * the verdict and the deviations (new ones first), then the behaviours' counts and what the run
+ * met; its last lines say how the target was checked, what was left unchecked and the verdict
+ * again, then where the reports are.
+ */
+export function summaryLines(outcome: RunOutcome, width = 160): string[] {
+  const r = outcome.results;
+  return [
+    '',
+    verdictLine(r),
+    ...deviationLines(r, width),
+    countsLine(r),
+    ...errorLines(r),
+    ...(describeNetwork(r.network) ? [describeNetwork(r.network)!] : []),
+    ...baselineLines(outcome),
+    ...coverageLines(r),
+    `seed ${r.seed}; ${r.requests.count} requests`,
+    ...checkedLines(r),
+    ...closingLines(outcome),
+  ];
+}
+
+function errorLines(r: Results): string[] {
+  return r.errors.map((e) => `${e.kind === 'target' ? 'target' : 'harness'} error${e.file ? ` in ${e.file}` : ''}: ${e.message}`);
+}
+
+/** The baseline's outcome beyond the deviations: the entries that now pass (to remove), the file written. */
+function baselineLines(outcome: RunOutcome): string[] {
+  const bl = outcome.results.baseline;
+  const lines: string[] = [];
+  if (bl) {
+    const what = bl.source === 'release' ? `known deviations of ${bl.release} (${bl.file}; --no-baseline for the plain verdict)` : `baseline ${bl.file}`;
+    lines.push(`${what}: ${bl.known.length} known failure(s) still fail, ${bl.newFailures.length} new failure(s), ${bl.nowPassing.length} entr${bl.nowPassing.length === 1 ? 'y now passes' : 'ies now pass'}${bl.notRun.length ? `, ${bl.notRun.length} not run` : ''}`);
+    if (!bl.newDeviations) for (const f of bl.newFailures) lines.push(`  new failure: ${f}`);
+    for (const p of bl.nowPassing) lines.push(`  now passes${bl.source === 'release' ? '' : ' (remove it from the baseline)'}: ${p.id}`);
+  }
+  if (outcome.baselineWritten) lines.push(`baseline written: ${outcome.baselineWritten} (${outcome.results.summary.failed} failure(s) in ${outcome.results.deviations?.length ?? 0} deviation(s); edit the "reason" of each deviation)`);
+  return lines;
+}
+
+function coverageLines(r: Results): string[] {
+  const cov = r.coverage;
+  if (!cov) return [];
+  return [
+    `${cov.behavioural ? `behavioural coverage: ${cov.behavioural.percent} % (${cov.behavioural.covered} of ${cov.items} items exercised by a request); ` : ''}with discovery: ${cov.percent} % (${cov.covered})`,
+  ];
+}
+
+/** How the target was checked and what was left unchecked. */
+function checkedLines(r: Results): string[] {
+  const mode = modeLine(r);
+  return [...(mode ? [mode] : []), ...notCheckedLines(r)];
+}
+
+/** The verdict again (with the exit code), and where the reports are. */
+function closingLines(outcome: RunOutcome): string[] {
+  const r = outcome.results;
+  const why = incompleteWhy(r);
+  return [
+    `${verdictLine(r)}${why ? `: ${why}` : ''} (exit code ${outcome.exitCode})`,
+    `reports: ${shownPath(outcome.reportDir)}${outcome.latest ? ` (also ${shownPath(outcome.latest)})` : ''}`,
+    ...outcome.files.map((f) => `  ${shownPath(f)}`),
+  ];
 }

@@ -33,6 +33,8 @@ export interface RunConfig {
   report: ReportFormat[];
   /** Known failures that do not gate the exit code. */
   baseline?: string;
+  /** No baseline at all: not even the known deviations of the embedded release (the plain verdict). */
+  noBaseline?: boolean;
   /** Record this run's failures as a baseline file. */
   writeBaseline?: string;
   allowWrites: boolean;
@@ -86,7 +88,8 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'runs', flag: 'runs', env: 'CONFORMANCE_RUNS', kind: 'int', min: 1, placeholder: 'N', help: 'Generated inputs per property (fast-check numRuns). Default 20.' },
   { key: 'reportDir', flag: 'report-dir', env: 'REPORT_DIR', kind: 'string', placeholder: 'DIR', help: 'Write the reports to exactly this directory. Default: a new reports/<timestamp>/, and reports/latest points to it.' },
   { key: 'report', flag: 'report', env: 'CONFORMANCE_REPORT', kind: 'list', values: REPORT_FORMATS, placeholder: 'LIST', help: 'Formats to write, comma-separated: html (report.html), junit (junit.xml), md (report.md, for a CI step summary), json (results.json), events (events.ndjson, one line per request). Default all.' },
-  { key: 'baseline', flag: 'baseline', env: 'CONFORMANCE_BASELINE', kind: 'string', placeholder: 'FILE', help: 'Known failures (JSON: {"failures":[{"id","reason","link"?}]}): the exit code is 1 only for failures it does not list; entries that now pass are reported.' },
+  { key: 'baseline', flag: 'baseline', env: 'CONFORMANCE_BASELINE', kind: 'string', placeholder: 'FILE', help: 'Known failures (a file --write-baseline wrote, or JSON {"failures":[{"id","reason","link"?}]}): the exit code is 1 only for failures it does not list; entries that now pass are reported. Without --target the known deviations of the embedded WordPress release are the baseline (see --no-baseline).' },
+  { key: 'noBaseline', flag: 'no-baseline', env: 'CONFORMANCE_NO_BASELINE', kind: 'boolean', help: 'The plain verdict: no baseline, not even the known deviations of the embedded WordPress release that a run without --target takes as its baseline by default.' },
   { key: 'writeBaseline', flag: 'write-baseline', env: 'CONFORMANCE_WRITE_BASELINE', kind: 'string', placeholder: 'FILE', help: 'Write the failures of this run to FILE as a baseline (reasons and links of entries already in FILE are kept).' },
   { key: 'allowWrites', flag: 'allow-writes', env: 'ALLOW_WRITES', kind: 'boolean', help: 'Allow behaviours that create, change or delete data on a target that is not on loopback. Loopback and embedded targets allow writes by default.' },
   { key: 'readOnly', flag: 'read-only', env: 'READ_ONLY', kind: 'boolean', help: 'Never create, change or delete anything, even on loopback or embedded targets; write behaviours skip with that reason, read behaviours check the site\'s own content.' },

@@ -17,6 +17,8 @@ export interface RunHeader {
   target: Results['target'];
   seed: number;
   config: Record<string, unknown>;
+  /** With or without credentials, writes or read-only. */
+  mode?: Results['mode'];
   startedAt: Date;
   /** Requests the CLI itself made before the suites (index fetch). */
   setupRequests?: { count: number; latencyMs: number };
@@ -173,6 +175,7 @@ export function buildResults(header: RunHeader, modules: readonly TestModule[], 
     target: header.target,
     seed: header.seed,
     config: header.config,
+    ...(header.mode ? { mode: header.mode } : {}),
     summary: summarize(behaviours),
     requests: { count: requests.count, latencyMs: Math.round(requests.latencyMs) },
     behaviours,

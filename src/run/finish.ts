@@ -31,7 +31,8 @@ export function finish(plan: Plan, session: Session, results: Results, stopped: 
     const i = results.incomplete;
     log(i ? `run incomplete: ${i.message}; ${i.notRun} selected behaviour(s) did not run` : `the run had ended: its results are complete`);
   }
-  if (plan.baseline) results.baseline = applyBaseline(results, plan.baseline.data, plan.baseline.file);
+  const bl = plan.baseline;
+  if (bl) results.baseline = applyBaseline(results, bl.data, bl.file, bl.release ? { source: 'release', release: bl.release } : { source: 'file' });
   const { reportDir } = session;
   const files = writeReports(reportDir, results, plan.config.report);
   const latest = plan.latest ? updateLatest(dirname(reportDir), reportDir) : undefined;

@@ -5,7 +5,7 @@
  * folder, an unreadable baseline, an --only that selects nothing) is found here.
  */
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { redactConfig, type RunConfig } from '../core/config.ts';
 import { UsageError } from '../core/errors.ts';
 import { parseShard, type ShardInfo } from '../core/shard.ts';
@@ -13,8 +13,10 @@ import { assertSelects, resolveSelection, type Selection } from '../engine/selec
 import type { SuiteEngine } from '../engine/suite-engine.ts';
 import { DEFAULT_REPORTS_ROOT } from '../../reporters/index.ts';
 import { loadBaseline, type BaselineFile } from './baseline.ts';
+import { knownDeviationsFile } from '../../targets/wordpress/expectations.ts';
+import { PKG_ROOT } from '../core/paths.ts';
 import type { ProgressOptions } from './progress.ts';
-import type { EmbeddedVersion, Target } from './target.ts';
+import { DEFAULT_WORDPRESS_VERSION, type EmbeddedVersion, type Target } from './target.ts';
 
 export type Log = (line: string) => void;
 
@@ -29,7 +31,7 @@ export interface RunOptions {
   /** What the run selects, when the caller resolved it already (a fleet: once for every site; compare: once for both sides). */
   selection?: Selection;
   /** Baseline already loaded by the caller (a fleet site's own baseline merged with --baseline). */
-  baseline?: { file: string; data: BaselineFile };
+  baseline?: PlanBaseline;
   /** Which part of a fleet this run is (site shard): written to results.json. */
   shard?: ShardInfo;
   /** The site's ID in a fleet (targets file). */
@@ -40,6 +42,14 @@ export interface RunOptions {
   progress?: Omit<ProgressOptions, 'totals'>;
 }
 
+/** A baseline a run is judged against: a file given, or the shipped known deviations of the embedded release (`release`). */
+export interface PlanBaseline {
+  file: string;
+  data: BaselineFile;
+  /** "WordPress 6.5.5": the baseline is the known deviations of this embedded release (no --baseline given). */
+  release?: string;
+}
+
 export interface Plan {
   /** The configuration as resolved (flags > environment > .env > defaults). */
   config: RunConfig;
@@ -47,7 +57,7 @@ export interface Plan {
   recorded: Record<string, unknown>;
   selection: Selection;
   /** The known failures the exit code is judged against. */
-  baseline?: { file: string; data: BaselineFile };
+  baseline?: PlanBaseline;
   /** Exactly --report-dir; undefined: a new reports/<timestamp>/ when the session opens. */
   reportDir?: string;
   /** Whether reports/latest follows the run's report folder. */
@@ -60,7 +70,7 @@ export interface Plan {
 }
 
 export async function resolvePlan(cfg: RunConfig, opts: RunOptions = {}): Promise<Plan> {
-  const baseline = opts.baseline ?? (cfg.baseline ? { file: cfg.baseline, data: loadBaseline(cfg.baseline) } : undefined);
+  const baseline = opts.baseline ?? (cfg.baseline ? { file: cfg.baseline, data: loadBaseline(cfg.baseline) } : cfg.noBaseline ? undefined : releaseBaseline(cfg, opts.wordpressVersion));
   // Where reports and a baseline go must be writable before anything runs, not found out after it.
   assertWritable(cfg.reportDir ? resolve(cfg.reportDir) : resolve(DEFAULT_REPORTS_ROOT), cfg.reportDir ? '--report-dir' : 'the reports folder (reports/ here; or give --report-dir)');
   if (cfg.writeBaseline) assertWritable(dirname(resolve(cfg.writeBaseline)), '--write-baseline');
@@ -79,6 +89,18 @@ export async function resolvePlan(cfg: RunConfig, opts: RunOptions = {}): Promis
     ...(opts.site ? { site: opts.site } : {}),
     ...(opts.wordpressVersion ? { wordpressVersion: opts.wordpressVersion } : {}),
   };
+}
+
+/**
+ * Without --baseline, a run against the embedded WordPress (no --target) is judged against the
+ * known deviations of its release, shipped with the package (targets/wordpress/expectations/):
+ * the first run says what it found ("14 known deviations of WordPress 6.5.5 …, 0 new") and exits 0
+ * when nothing new fails. --no-baseline gives the plain verdict.
+ */
+export function releaseBaseline(cfg: Pick<RunConfig, 'target'>, version: EmbeddedVersion = DEFAULT_WORDPRESS_VERSION): PlanBaseline | undefined {
+  if (cfg.target !== null) return undefined;
+  const file = knownDeviationsFile(version);
+  return file ? { file: relative(PKG_ROOT, file), data: loadBaseline(file), release: `WordPress ${version}` } : undefined;
 }
 
 /** The configuration the suite workers run with: the plan's, with the booted target's credentials where the user gave none. */

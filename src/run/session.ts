@@ -93,6 +93,7 @@ export async function openSession(plan: Plan, booted: Target | undefined, ctx: {
     target: { url, profile, profileReason: reason, embedded },
     seed: plan.config.seed,
     config: plan.recorded,
+    mode: { credentials: plan.config.user !== undefined || plan.config.authHeader !== undefined ? 'given' : config.user !== undefined ? 'embedded' : 'none', writes: info.writes },
     startedAt: ctx.startedAt,
     setupRequests: { count: indexClient.totals.requests, latencyMs: indexClient.totals.latencyMs },
     advertised,

@@ -41,6 +41,8 @@ export interface Target {
 export type TargetKind = 'reference' | 'wordpress' | 'plugins';
 
 export type EmbeddedVersion = '6.5.5' | '6.1.9';
+/** The embedded WordPress a run without --target boots. */
+export const DEFAULT_WORDPRESS_VERSION: EmbeddedVersion = '6.5.5';
 
 export interface BootOptions {
   port?: number;

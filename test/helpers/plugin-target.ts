@@ -4,7 +4,9 @@
  * (offline, not connected to their remote services) and prints `.env` lines. Tests that need it
  * are skipped (with this reason) where `../shared` is not beside the checkout.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { EXPECTATIONS_DIR } from '../../targets/wordpress/expectations.ts';
 import { BOOT_SH, bootTarget, bootShAvailable, type Target } from '../../src/run/target.ts';
 import { ROOT } from './cli.ts';
 
@@ -26,4 +28,5 @@ export async function bootPluginTarget(port?: number): Promise<PluginTarget> {
   return (await bootTarget('plugins', { ...(port === undefined ? {} : { port }), env: { PHP_SERVER_ARGS: TEST_PHP_ARGS } })) as PluginTarget;
 }
 
-export const expectationsFile = (name: string) => join(ROOT, 'test/expectations', name);
+/** The pinned expectations of a real target: the embedded releases' are shipped (targets/wordpress/expectations/), the others are the tests' own. */
+export const expectationsFile = (name: string) => (existsSync(join(EXPECTATIONS_DIR, name)) ? join(EXPECTATIONS_DIR, name) : join(ROOT, 'test/expectations', name));

@@ -12,7 +12,11 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { Results } from '../../results/results.ts';
 import { deviationsOf } from '../../results/deviations.ts';
+import { relative } from 'node:path';
+import { ROOT } from './cli.ts';
 import { expectationsFile } from './plugin-target.ts';
+
+const shownExpectations = (file: string) => relative(ROOT, expectationsFile(file));
 
 interface Expectations {
   target: string;
@@ -33,8 +37,8 @@ export function compareWithExpectations(results: Results, file: string): void {
   const unlisted = gating.filter((b) => !listed.has(b.id)).map((b) => `${b.id} (${b.level}): ${b.reason}`);
   const nowPassing = expected.failures.filter((f) => status.get(f.id)?.status !== 'failed').map((f) => `${f.id}: now ${status.get(f.id)?.status ?? 'not run'} ${status.get(f.id)?.reason ?? ''}`);
   const harness = results.behaviours.filter((b) => b.status === 'error' && b.failureKind === 'harness').map((b) => `${b.id}: ${b.reason}`);
-  expect(unlisted, `gating failures not in test/expectations/${file} (a false failure to fix, or a genuine one to list with its reason)`).toEqual([]);
-  expect(nowPassing, `listed in test/expectations/${file} but no longer failing (remove them)`).toEqual([]);
+  expect(unlisted, `gating failures not in ${shownExpectations(file)} (a false failure to fix, or a genuine one to list with its reason)`).toEqual([]);
+  expect(nowPassing, `listed in ${shownExpectations(file)} but no longer failing (remove them)`).toEqual([]);
   expect(harness, 'checks that could not be made because of a bug of cms-conformance').toEqual([]);
   expect(results.errors).toEqual([]);
   compareDeviations(results, expected, file);
@@ -51,7 +55,7 @@ export function compareDeviations(results: Pick<Results, 'behaviours' | 'deviati
   const found = new Map(gating.map((d) => [d.key, d]));
   const unlisted = gating.filter((d) => !listed.has(d.key)).map((d) => `${d.key} (${d.level}, ${d.item}): ${d.behaviours.join(', ')}: ${d.message}`);
   const gone = expected.deviations.filter((d) => !found.has(d.key)).map((d) => `${d.key} (${d.item})`);
-  expect(unlisted, `deviations not in test/expectations/${file} (list each with its reason)`).toEqual([]);
-  expect(gone, `deviations listed in test/expectations/${file} that no longer occur (remove them)`).toEqual([]);
+  expect(unlisted, `deviations not in ${shownExpectations(file)} (list each with its reason)`).toEqual([]);
+  expect(gone, `deviations listed in ${shownExpectations(file)} that no longer occur (remove them)`).toEqual([]);
 }
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyBaseline, loadBaseline, parseBaseline, writeBaselineFile } from '../../src/run/baseline.ts';
+import { applyBaseline, baselineFromResults, loadBaseline, parseBaseline, writeBaselineFile } from '../../src/run/baseline.ts';
 import { exitCodeFor, gatingFailures } from '../../results/results.ts';
 import { UsageError } from '../../src/core/errors.ts';
 import { cannedBehaviours, cannedResults } from './canned.ts';
@@ -78,10 +78,43 @@ describe('applying a baseline', () => {
     const onDisk = loadBaseline(file);
     expect(onDisk.failures.find((f) => f.id === 'cms.posts.per-page.bounds')).toMatchObject({ reason: 'tracked upstream', link: 'https://tracker.example/1' });
     expect(onDisk.failures.find((f) => f.id === 'cms.posts.create.title-stored')?.reason).toMatch(/expected/);
-    expect(JSON.parse(readFileSync(file, 'utf8')).failures.every((f: { reason: string }) => f.reason.length > 0)).toBe(true);
+    // One reason to edit per deviation: a failure carries a reason of its own only where the old file gave it one its deviation does not have.
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    expect(written.deviations.every((d: { reason: string }) => d.reason.length > 0)).toBe(true);
+    expect(written.failures.every((f: { reason?: string; deviation?: string }) => f.deviation && (f.reason === undefined || f.reason === 'tracked upstream' || base.failures.some((b) => b.reason === f.reason)))).toBe(true);
     // and a run with it passes the MUST gate
     const r = cannedResults({ behaviours: cannedBehaviours().filter((b) => b.status !== 'error') });
     r.baseline = applyBaseline(r, onDisk, file);
     expect(exitCodeFor(r, 'should')).toBe(0);
+  });
+
+  it('a baseline of deviations: each failure takes the reason of the deviation that lists it; files of earlier versions read as before', () => {
+    const file = parseBaseline(
+      JSON.stringify({
+        schemaVersion: 1,
+        deviations: [{ key: 'arg:x', item: 'x', level: 'MUST', reason: 'x arrives in 2.0', link: 'https://t/1', behaviours: ['a.one', 'a.two'] }],
+        failures: [{ id: 'a.one', deviation: 'arg:x' }, { id: 'b.own', reason: 'its own' }],
+      }),
+      'b.json',
+    );
+    expect(file.failures).toEqual([
+      { id: 'a.one', deviation: 'arg:x', reason: 'x arrives in 2.0', link: 'https://t/1' },
+      { id: 'b.own', reason: 'its own' },
+      { id: 'a.two', deviation: 'arg:x', level: 'MUST', reason: 'x arrives in 2.0', link: 'https://t/1' },
+    ]);
+    // deviations alone are a baseline; a failure no deviation gives a reason for is a usage error
+    expect(parseBaseline('{"deviations":[{"key":"k","item":"k","reason":"r","behaviours":["a"]}]}', 'b.json').failures).toEqual([{ id: 'a', reason: 'r', deviation: 'k' }]);
+    expect(() => parseBaseline('{"deviations":[{"key":"k","item":"k","behaviours":["a"]}],"failures":[{"id":"a"}]}', 'b.json')).toThrow(/no "reason"/);
+    expect(() => parseBaseline('{"deviations":{}}', 'b.json')).toThrow(/must be a list/);
+  });
+  it('a recorded reason is the same on the next run: no port, no item IDs, no run tokens', () => {
+    const r = cannedResults();
+    const one = r.behaviours.find((b) => b.status === 'failed')!;
+    const at = (port: number, id: number, token: string) => ({ ...r, behaviours: r.behaviours.map((b) => (b.id === one.id ? { ...b, reason: `search=${token}: got [o2(${id}), ${id + 9}] at http://127.0.0.1:${port}/index.php?rest_route=/wp/v2/pages/${id} [request: GET /wp/v2/pages/${id}]` } : b)) });
+    const a = baselineFromResults(at(9840, 216, 'cmscmwxuo6z7d5c3gghble2'));
+    const b = baselineFromResults(at(41234, 514, 'cmscab12cd34ef56'));
+    const reasonOf = (f: typeof a) => f.deviations!.find((d) => d.behaviours.includes(one.id))!.reason;
+    expect(reasonOf(a)).toBe(reasonOf(b));
+    expect(reasonOf(a)).toBe('search=<token>: got [o2, <id>] at /index.php?rest_route=/wp/v2/pages/<id>');
   });
 });
