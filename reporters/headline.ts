@@ -89,10 +89,10 @@ export function countsLine(r: Pick<Results, 'summary'>): string {
 }
 
 /** How the run met the target, from results.json (`mode`; earlier files: the recorded configuration). */
-export function modeOf(r: Pick<Results, 'mode' | 'config'>): RunMode | undefined {
+export function modeOf(r: Pick<Results, 'mode' | 'config'>): (Omit<RunMode, 'writes'> & Partial<Pick<RunMode, 'writes'>>) | undefined {
   if (r.mode) return r.mode;
   const c = r.config as Record<string, unknown>;
-  return c.user !== undefined || c.authHeader !== undefined ? { credentials: 'given', writes: { allowed: c.readOnly !== true, reason: c.readOnly === true ? '--read-only' : 'not recorded' } } : undefined;
+  return c.user !== undefined || c.authHeader !== undefined ? { credentials: 'given' } : undefined;
 }
 
 /** "checked anonymously (no credentials), read-only (the target is not on loopback …)". */
@@ -101,8 +101,8 @@ export function modeLine(r: Pick<Results, 'mode' | 'config'>): string | undefine
   if (!m) return undefined;
   const who =
     m.credentials === 'none' ? 'anonymously (no credentials)' : m.credentials === 'embedded' ? 'with credentials (the administrator of the target the run booted)' : 'with credentials (--user/--app-password or --auth-header)';
-  const writes = m.writes.allowed ? `writes allowed (${m.writes.reason})` : `read-only (${m.writes.reason.replace(/^the target is not on loopback; /, 'the target is not on loopback: ')})`;
-  return `checked ${who}, ${writes}`;
+  const writes = !m.writes ? '' : m.writes.allowed ? `, writes allowed (${m.writes.reason})` : `, read-only (${m.writes.reason.replace(/^the target is not on loopback; /, 'the target is not on loopback: ')})`;
+  return `checked ${who}${writes}`;
 }
 
 const NAMESPACE_SKIP = /^namespace (\S+) is not advertised by the target/;
@@ -138,10 +138,8 @@ export function notCheckedLines(r: Pick<Results, 'behaviours' | 'summary' | 'mod
       }
       lines.push(`${what(ns.length)} of namespaces the target does not advertise (${[...per].map(([n, k]) => `${n} ${k}`).join(', ')}): not checked`);
     }
-    const d = by.get('depends');
-    if (d) lines.push(`${verb(d.length, 'depend')} on a check that failed or was skipped: not checked (each names it in the report)`);
-    const o = by.get('other');
-    if (o) lines.push(`${what(o.length)} skipped for ${o.length === 1 ? 'a reason' : 'other reasons'} the target's content or setup gave (each named in the report): not checked`);
+    const rest = [...(by.get('depends') ?? []), ...(by.get('other') ?? [])];
+    if (rest.length) lines.push(`${what(rest.length)} skipped, each for a reason the report names (what the target lacks, or a check it depends on that failed): not checked`);
   }
   const sec = countsOf(r.summary.byLevel.SECURITY);
   if (!securityChecked(r) && sec.total === 0) lines.unshift('no SECURITY behaviour was selected: who may read or write what without credentials was not checked');

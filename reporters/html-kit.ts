@@ -22,11 +22,17 @@ export interface StatusCounts {
   total: number;
 }
 
-/** A stacked bar: passed / failed / skipped, each segment's width its share of the total. */
-export function statusBar(c: StatusCounts, label?: string): string {
+/**
+ * A stacked bar: passed / failed / skipped, each segment's width its share of the total. `scale`
+ * (0-1): the bar's own width as a share of its place, so that bars of different totals are
+ * weighted by size (a namespace of one behaviour is a sliver beside one of 580).
+ */
+export function statusBar(c: StatusCounts, label?: string, scale?: number): string {
   const seg = (n: number, cls: string, word: string) =>
     n > 0 ? `<span class="seg ${cls}" style="width:${((n / Math.max(c.total, 1)) * 100).toFixed(2)}%" title="${n} ${word}"></span>` : '';
-  return `<span class="bar" role="img" aria-label="${esc(label ?? '')} ${c.passed} passed, ${c.failed} failed, ${c.error ?? 0} errors, ${c.skipped} skipped">${seg(c.passed, 'passed', 'passed')}${seg(c.failed, 'failed', 'failed')}${seg(c.error ?? 0, 'error', 'could not be checked')}${seg(c.skipped, 'skipped', 'skipped')}</span>`;
+  const width = scale === undefined ? '' : ` style="width:${(Math.min(1, Math.max(0, scale)) * 100).toFixed(1)}%"`;
+  const bar = `<span class="bar"${width} role="img" aria-label="${esc(label ?? '')} ${c.passed} passed, ${c.failed} failed, ${c.error ?? 0} errors, ${c.skipped} skipped">${seg(c.passed, 'passed', 'passed')}${seg(c.failed, 'failed', 'failed')}${seg(c.error ?? 0, 'error', 'could not be checked')}${seg(c.skipped, 'skipped', 'skipped')}</span>`;
+  return scale === undefined ? bar : `<span class="barbox">${bar}</span>`;
 }
 
 /** A single-value bar (coverage). */
@@ -79,10 +85,16 @@ th{font-weight:600;color:var(--muted);font-size:12px;text-transform:uppercase;le
 .why{color:#4a2020;margin-top:2px}details.deviation{margin:6px 0;padding:6px 10px;border:1px solid #e3d0d0;border-radius:4px}details.deviation summary{cursor:pointer}details.deviation .why{display:block}.skipwhy{color:var(--muted);margin-top:2px}
 .ns{border:1px solid var(--line);border-radius:8px;margin:10px 0;padding:0 12px}
 .ns>summary{cursor:pointer;padding:8px 0;font-weight:600}
-.ns>summary .bar{width:160px;margin:0 10px}
+.ns>summary .bar{width:160px;margin:0 10px}.ns>summary .barbox{width:180px;margin:0 10px}.ns>summary .barbox .bar{margin:0}
+.barbox{display:inline-block;width:260px;vertical-align:middle}.barbox .bar{min-width:3px}.chart .barbox{width:100%}
+.verdict.partial,.verdict.incomplete{background:#fff4d6;color:#7a5200;border:1px solid #ecd38a}
+.counts{margin:4px 0 2px;font-variant-numeric:tabular-nums}.checked{margin:6px 0}.checked ul{margin:2px 0 0;padding-left:20px}.checked li{color:#7a5200}
+details.failure{border:1px solid #f0d4d4;border-radius:6px;margin:6px 0;padding:4px 10px;background:#fffdfd}details.failure.error{border-color:#ecd38a}
+details.failure>summary{cursor:pointer}details.failure .title{color:var(--fg)}details.failure>.detail{padding:4px 0 8px 14px;border-left:4px solid var(--fail);margin-top:6px}
+details.failure:target,details.failure[open]{background:#fff}.nshown{color:var(--muted);font-weight:400}.ns .nsname{display:inline-block;min-width:150px}
 .beh.failed td{background:#fff8f8}
 .beh:target td{background:#fff3c4}
-.detail td{background:#fffdfd;padding:4px 10px 16px 28px;border-left:4px solid var(--fail);border-bottom:2px solid #f0c9c9}
+
 .beh td:last-child{white-space:nowrap;text-align:right}
 .detail h5{margin:10px 0 2px;font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
 .exchange{border-left:3px solid #f0b4b4;padding-left:10px;margin:8px 0}

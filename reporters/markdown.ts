@@ -8,7 +8,8 @@
 import { COVERAGE_KINDS, uncoveredCount } from '../results/coverage.ts';
 import { deviationHeadline, deviationsOf } from '../results/deviations.ts';
 import { embeddedName, isEmbedded, rerunCommand, usesCredentials } from './reproduce.ts';
-import { LEVELS, countsOf, describeNetwork, gatingFailures, runExitCode, gatingLevels, type Counts, type FailOn, type Results } from '../results/results.ts';
+import { LEVELS, countsOf, describeNetwork, type Counts, type Results } from '../results/results.ts';
+import { countsLine, incompleteWhy, modeLine, notCheckedLines, verdictOf } from './headline.ts';
 
 const MAX_FAILURES = 200;
 const MAX_UNCOVERED = 300;
@@ -31,34 +32,49 @@ const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
 const countsRow = (label: string, c: Counts) => `| ${label} | ${c.passed} | ${c.failed} | ${c.error ?? 0} | ${c.skipped} | ${c.total} |`;
 const COUNTS_HEAD = ['| passed | failed | error | skipped | total |', '|---:|---:|---:|---:|---:|'];
 
-export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}): string {
-  const failOn = (r.config.failOn as FailOn) ?? 'must';
-  const exit = runExitCode(r, failOn);
-  const gating = gatingFailures(r, failOn);
-  const s = { ...r.summary, ...countsOf(r.summary) };
-  const L: string[] = [];
+/** The icon of a verdict's tone, for the heading of a CI step summary. */
+const ICON = { pass: '✅', partial: '⚠️', fail: '❌', incomplete: '⚠️' } as const;
+
+/** The head, part by part (reporters/headline.ts): the verdict with its headline count, the counts under it, how the target was checked and what was left unchecked, the baseline, the run's facts. */
+function head(r: Results): string[] {
+  const v = verdictOf(r);
+  const why = incompleteWhy(r);
+  const icon = r.incomplete?.reason === 'signal' && v.tone !== 'fail' ? '⏹' : ICON[v.tone];
+  const L = [`## ${icon} cms-conformance: ${v.word} — ${v.count}`, ''];
+  if (r.incomplete) L.push(`> **Incomplete run**: ${cell(r.incomplete.message, 500)}; ${r.incomplete.notRun} selected behaviour(s) did not run (exit code ${v.exit}).`, '');
+  else if (why) L.push(`> **Incomplete**: ${cell(why, 500)} (exit code ${v.exit}).`, '');
+  L.push(`${countsLine(r)}.`, '');
+  const mode = modeLine(r);
+  const left = notCheckedLines(r);
+  if (mode) L.push(`${mode.replace(/^checked/, 'Checked')}.`, '');
+  if (left.length) L.push(...left.map((l) => `- ${l}`), '');
+  const bl = r.baseline;
+  if (bl?.source === 'release') L.push(`Judged against the known deviations of ${bl.release}, the embedded release (${code(bl.file)}, each with why it is genuine); only a new one fails the run. \`--no-baseline\` gives the plain verdict.`, '');
   const e = r.target.embedded as { kind?: string; version?: string } | null;
-  const head = r.incomplete && !gating.length
-    ? `⏹ cms-conformance: incomplete — the run stopped before its end (${r.incomplete.reason === 'signal' ? r.incomplete.signal : 'the target stopped answering'})`
-    : exit === 0
-      ? `✅ cms-conformance: passed — no ${gatingLevels(failOn).join(' or ')} failure${r.baseline ? ' outside the baseline' : ''}`
-      : gating.length
-        ? `❌ cms-conformance: ${gating.length} gating failure${gating.length === 1 ? '' : 's'}${r.baseline ? ' not in the baseline' : ''}`
-        : `⚠️ cms-conformance: incomplete — ${s.error + r.errors.length} check(s) could not be made (${exit === 4 ? 'a bug in cms-conformance' : 'the target did not answer usably'})`;
-  L.push(`## ${head}`, '');
-  if (r.incomplete) L.push(`> **Incomplete run**: ${cell(r.incomplete.message, 500)}; ${r.incomplete.notRun} selected behaviour(s) did not run (exit code ${exit}).`, '');
   L.push(
     `Target ${code(r.target.url)}${e ? ` (embedded ${e.kind}${e.version ? ` ${e.version}` : ''})` : ''} · profile ${code(r.target.profile)} · seed ${code(String(r.seed))} · ${r.startedAt.slice(0, 19).replace('T', ' ')} UTC · ${(r.durationMs / 1000).toFixed(1)} s · ${r.tool.name} ${r.tool.version}`,
     '',
   );
+  return L;
+}
+
+export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}): string {
+  const s = { ...r.summary, ...countsOf(r.summary) };
+  const L: string[] = [...head(r)];
   // Deviations first: failing behaviours grouped by the documented item that broke, each expandable to its behaviours.
-  const deviations = deviationsOf(r);
+  const all = deviationsOf(r);
+  // Against a baseline: the new deviations first, each known one with the baseline's reason.
+  const fresh = new Set((r.baseline?.newDeviations ?? []).map((d) => d.key));
+  const known = new Map((r.baseline?.knownDeviations ?? []).map((d) => [d.key, d]));
+  const deviations = r.baseline ? [...all.filter((d) => fresh.has(d.key)), ...all.filter((d) => !fresh.has(d.key))] : all;
   if (deviations.length) {
     L.push(`### ${deviationHeadline(deviations)}`, '');
     for (const d of deviations.slice(0, MAX_FAILURES)) {
       const n = d.behaviours.length;
+      const tag = !r.baseline ? '' : fresh.has(d.key) ? ' **new**' : known.has(d.key) ? ' known' : '';
+      const why = known.has(d.key) ? `known: ${cell(known.get(d.key)!.reason, 240)}` : cell(d.message, 240);
       L.push(
-        `<details><summary><b>${d.level}</b> ${cell(d.item, 200)} — ${n} behaviour${n === 1 ? '' : 's'}: ${cell(d.message, 240)}</summary>`,
+        `<details><summary><b>${d.level}</b>${tag} ${cell(d.item, 200)} — ${n} behaviour${n === 1 ? '' : 's'}: ${why}</summary>`,
         '',
         `${code(d.key)} · ${cell(d.spec)}${d.sentence ? ` · “${cell(d.sentence, 300)}”` : ''}`,
         '',
@@ -71,7 +87,6 @@ export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}
     if (deviations.length > MAX_FAILURES) L.push('', `… and ${deviations.length - MAX_FAILURES} more (see the HTML report or results.json).`);
     L.push('');
   }
-  L.push(`**${s.total}** behaviours: **${s.passed}** passed, **${s.failed}** failed, **${s.error}** could not be checked, **${s.skipped}** skipped.`, '');
   L.push(`| level ${COUNTS_HEAD[0]}`, `|---${COUNTS_HEAD[1]}`);
   for (const l of LEVELS) if (s.byLevel[l]?.total) L.push(countsRow(l, countsOf(s.byLevel[l])));
   L.push(countsRow('**all**', s), '');

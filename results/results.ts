@@ -98,6 +98,8 @@ export interface RecordedExchange {
   durationMs: number;
   error?: string;
   curl: string;
+  /** The check judged this exchange's answer (the request its failure names); absent in results of earlier versions. */
+  judged?: boolean;
 }
 
 /** The items a read behaviour checked: its own fixtures, or the site's content (`detail` names them). */

@@ -31,7 +31,10 @@ describe('reports lead with deviations', () => {
     const md = renderMarkdown(args());
     const at = md.indexOf('### 4 deviations in 12 failing behaviours');
     expect(at).toBeGreaterThan(0);
-    expect(at).toBeLessThan(md.indexOf('behaviours: **'));
+    // One headline count (the deviations), the behaviours' counts under it, the deviations before the tables.
+    expect(md.split('\n')[0]).toMatch(/ — 4 deviations$/);
+    expect(md.split('\n')[2]).toMatch(/^\d+ behaviours: \d+ passed, 12 failed \(12 MUST\)/);
+    expect(at).toBeLessThan(md.indexOf('| level |'));
     expect(at).toBeLessThan(md.indexOf('### Failures (12)'));
     expect(md).toContain('<details><summary><b>MUST</b> format (field of post) and 4 more places that document it — 4 behaviours:');
     expect(md).toContain('- `disc.args.cms.posts.collection.list.format`');

@@ -52,33 +52,38 @@ describe.skipIf(!available)('HTML report in headless Chromium', () => {
   it('renders from the file alone: no request other than the file itself', async () => {
     expect(await page.locator('h1').textContent()).toBe('cms-conformance report');
     expect(requests.every((u) => u.startsWith('file://'))).toBe(true);
-    expect(await page.locator('#verdict').textContent()).toMatch(/^FAIL — 3 SECURITY or MUST behaviours fail/);
+    expect(await page.locator('#verdict').textContent()).toMatch(/^FAIL — 4 deviations \(1 of them not gating: SHOULD\) · exit code 1$/);
+    expect(await page.locator('#counts').textContent()).toBe('12 behaviours: 5 passed, 4 failed (3 MUST, 1 SHOULD), 1 could not be checked, 2 skipped');
     expect(await shown()).toBe('showing 12 of 12');
     await page.screenshot({ path: join(ARTIFACTS, 'report.png') });
   });
 
-  it('shows what fails, why, and how to reproduce it, without clicking anything', async () => {
-    expect(await page.locator('#failure-index tbody tr').count()).toBe(5); // 4 failures and 1 check that could not be made
-    const detail = page.locator('tr.detail[data-for="cms.posts.per-page.bounds"]');
-    expect(await detail.isVisible()).toBe(true);
-    const text = (await detail.innerText()).replace(/\s+/g, ' ');
+  it('shows what fails and why at once, and each failure\'s request and reproduction one click away', async () => {
+    expect(await page.locator('#failure-index details.failure').count()).toBe(5); // 4 failures and 1 check that could not be made
+    const item = page.locator('details.failure[id="b-cms.posts.per-page.bounds"]');
+    expect(await item.locator('summary').innerText()).toContain('answered 200, documented 400');
+    await item.locator('summary').click();
+    const text = (await item.innerText()).replace(/\s+/g, ' ');
     for (const s of ['WHY IT FAILED', 'answered 200, documented 400', 'SHRUNK INPUT', '"per_page": 101', 'REQUEST', 'RESPONSE', 'HTTP 200', 'REPRODUCE WITH CURL', "curl -sS -X GET 'http://127.0.0.1:8089/index.php?rest_route=/wp/v2/posts&per_page=101' -u \"$TARGET_USER:$TARGET_APP_PASSWORD\"", 'RERUN ONLY THIS BEHAVIOUR'])
       expect(text).toContain(s);
     // the target's HTML is shown as text, never run
     expect(text).toContain('<script>alert(1)</script>');
-    // every skip shows its reason in the matrix (a namespace where everything was skipped starts folded)
+    // All behaviours: one folded box per namespace, its rows rendered when it is opened; every skip shows its reason
     expect(await page.locator('details.ns[data-ns="suite/v4"]').getAttribute('open')).toBeNull();
     expect(await page.locator('details.ns[data-ns="suite/v4"] > summary').innerText()).toContain('1 skipped');
+    expect(await page.locator('#matrix tr.beh').count()).toBe(0);
+    for (const d of await page.locator('details.ns > summary').all()) await d.click();
+    expect(await page.locator('#matrix tr.beh').count()).toBe(12);
     expect(await page.locator('tr.beh[data-status="skipped"] .skipwhy').allTextContents()).toEqual([
       'skipped: writes not allowed: the target is not on loopback; pass --allow-writes to allow writes',
       'skipped: namespace suite/v4 is not advertised by the target',
     ]);
-    await page.locator('tr.detail[data-for="cms.posts.per-page.bounds"]').scrollIntoViewIfNeeded();
+    await item.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, 'report-failure.png') });
   });
 
   it('copies a curl command with its button', async () => {
-    const button = page.locator('tr.detail[data-for="cms.posts.per-page.bounds"] .copybtn').first();
+    const button = page.locator('details.failure[id="b-cms.posts.per-page.bounds"] .copybtn').first();
     await button.click();
     await expect.poll(() => button.textContent()).toMatch(/Copied|Press Ctrl\+C/);
   });
@@ -102,14 +107,22 @@ describe.skipIf(!available)('HTML report in headless Chromium', () => {
     expect(await shown()).toBe('showing 12 of 12');
   });
 
-  it('a failure link leaves the row\'s ID, title and status visible below the sticky filter bar', async () => {
+  it('a deviation links to its failures\' details; a link to a behaviour\'s row renders it and leaves it visible below the sticky filter bar', async () => {
     // A report long enough that the row can be scrolled to the top of the window.
     const padding = Array.from({ length: 160 }, (_, i) => ({ ...cannedBehaviours().find((b) => b.id === 'cms.posts.list.default')!, id: `cms.posts.pad.${String(i).padStart(3, '0')}`, route: '/cms/v2/pages' }));
     writeFileSync(join(ARTIFACTS, 'report-long.html'), renderHtml(cannedResults({ behaviours: [...cannedBehaviours(), ...padding] })));
+    await page.goto(pathToFileURL(join(ARTIFACTS, 'report-long.html')).href);
+    await page.locator('#deviations details.deviation').first().locator('summary').click();
+    const link = page.locator('#deviations details.deviation').first().locator('a.id').first();
+    const id = (await link.textContent())!;
+    await link.click();
+    const detail = page.locator(`details.failure[id="b-${id}"]`);
+    expect(await detail.getAttribute('open')).not.toBeNull();
+    await expect.poll(async () => (await detail.boundingBox())?.y ?? -1).toBeLessThan(400);
     const check = async (id: string, shot: string) => {
-      await page.locator(`#failure-index a[href="#b-${id}"]`).click();
-      const row = page.locator(`tr.beh[id="b-${id}"]`);
-      await expect.poll(async () => (await row.boundingBox())?.y ?? -1).toBeLessThan(400); // scrolled to the top region
+      await page.goto(`${pathToFileURL(join(ARTIFACTS, 'report-long.html')).href}#m-${id}`);
+      const row = page.locator(`tr.beh[id="m-${id}"]`);
+      await expect.poll(async () => (await row.boundingBox())?.y ?? -1).toBeLessThan(400); // rendered and scrolled to the top region
       await page.waitForTimeout(100);
       const bar = (await page.locator('#filters').boundingBox())!;
       const viewport = page.viewportSize()!;
@@ -130,13 +143,12 @@ describe.skipIf(!available)('HTML report in headless Chromium', () => {
       }
       await page.screenshot({ path: join(ARTIFACTS, shot) });
     };
-    await page.goto(pathToFileURL(join(ARTIFACTS, 'report-long.html')).href);
-    await check('cms.posts.per-page.bounds', 'report-failure-link.png');
+    await check('cms.posts.pad.120', 'report-row-link.png');
     // a narrow window: the filter bar wraps onto several lines, and the row still clears it
     await page.setViewportSize({ width: 640, height: 900 });
     await page.goto(pathToFileURL(join(ARTIFACTS, 'report-long.html')).href);
     expect((await page.locator('#filters').boundingBox())!.height).toBeGreaterThan(60);
-    await check('spamfilter.key.verify', 'report-failure-link-narrow.png');
+    await check('cms.posts.pad.050', 'report-row-link-narrow.png');
     await page.setViewportSize({ width: 1280, height: 1300 });
   });
 
