@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { SITE_CONTENTS, chunkPassword, type SiteContent } from '../../targets/reference/state.ts';
 import { startReferenceServer } from '../../targets/reference/index.ts';
+import { describeBlog } from '../../targets/reference/blog.ts';
 import { describeDialect, parseDialect, type Dialect } from '../../targets/reference/dialect.ts';
 import { shq } from '../../schemas/shell.ts';
 import { helpRows, joinNegativeValues, parseArgsMessage } from '../core/config.ts';
@@ -34,7 +35,7 @@ ${helpRows([
     '--dialect LIST',
     'Serve another reading of the documents where they leave the interface open, as switches: route-keys=spec, arg-unions=type-union|anyOf, query-arrays=form, text-fields=object, statuses=alternative, conventions=none, or spec-only for all of them (default: WordPress\'s reading).',
   ],
-  ['--content sample|blog', 'The content the site starts with: sample (default: a post, two pages, twelve media items, as a new WordPress has) or blog (also a small real blog: 54 published posts over two years in categories and tags, sticky, private, draft and protected posts, 23 pages in a tree, revisions), e.g. to try a read-only run.'],
+  ['--content sample|blog', `The content the site starts with: sample (default: a post, two pages, twelve media items, as a new WordPress has) or blog (also a small real blog: ${describeBlog()}), e.g. to try a read-only run.`],
   ['--sites N', 'Serve N independent sites under /site-1 ... /site-N and write a targets file for run --targets.'],
   ['--targets-file FILE', 'Where --sites writes the targets file (default: in the temporary folder).'],
   ['--help', 'Show this help.'],
@@ -118,7 +119,7 @@ export async function serveMain(
   }
   out.write(
     [
-      `Reference server listening on ${server.url}${dialect ? ` (dialect ${describeDialect(dialect)})` : ''}${content === 'blog' ? ' (content: a small real blog)' : ''}`,
+      `Reference server listening on ${listeningOn(values.host as string | undefined, server.url)}${dialect ? ` (dialect ${describeDialect(dialect)})` : ''}${content === 'blog' ? ' (content: a small real blog)' : ''}`,
       `  REST root:            ${server.url}/index.php?rest_route=/`,
       `  user:                 ${server.user}`,
       `  application password: ${chunkPassword(server.appPassword)}`,
@@ -131,6 +132,16 @@ export async function serveMain(
   await server.stop();
   out.write('Reference server stopped.\n');
   return EXIT.ok;
+}
+
+/**
+ * Where the server listens, as given: `--host 0.0.0.0` listens on every address of the machine (the
+ * URL to use from it is beside it), a named host on that host.
+ */
+export function listeningOn(host: string | undefined, url: string): string {
+  const port = new URL(url).port;
+  if (host === '0.0.0.0' || host === '::') return `http://${host === '::' ? '[::]' : host}:${port} (every address of this machine; from here: ${url})`;
+  return url;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -10,7 +10,7 @@ import type { BehaviourDecl, BehaviourMeta, FailureKind } from '../../results/re
 import { idempotentUpdates, type Client, type Exchange } from '../http/client.ts';
 import { clientFor } from '../http/run-client.ts';
 import { failureKindOf, recordExchange, targetTrouble } from '../http/failure-kind.ts';
-import { isConformanceFailure, missingRoute, quoteRoutesSent, showRequestSent } from './failure-message.ts';
+import { explainIds, isConformanceFailure, judgedExchanges, judging, missingRoute, nameJudgedRequest, noteJudged, quoteRoutesSent, recordedExchanges } from './failure-message.ts';
 import { siteOfCaller } from './declaration-site.ts';
 import { ConformanceFailure } from '../core/errors.ts';
 import { eventWriter } from '../http/events.ts';
@@ -211,6 +211,12 @@ export interface BehaviourContext {
   skip(reason: string): never;
   /** Fail as a conformance failure (the server does not do what is documented). */
   fail(message: string, details?: Record<string, unknown>): never;
+  /**
+   * Say that the check judges this answer: a failure names its request (method, URL, body) and the
+   * report shows it with its curl, not the last request sent. Returns `res`. (Answers described with
+   * `answerOf` or `whyNotAccepted` are noted without it; see src/sdk/failure-message.ts.)
+   */
+  judge<R extends { exchange?: Exchange }>(res: R): R;
   /** Skip unless the target advertises the namespace. */
   requireNamespace(ns: string): void;
   /** Skip unless writes are allowed on this target. */
@@ -288,6 +294,10 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
       fail(message, details) {
         throw new ConformanceFailure(message, details);
       },
+      judge(res) {
+        noteJudged(res);
+        return res;
+      },
       requireNamespace(ns) {
         const advertised: string[] = run.index?.namespaces ?? [];
         if (!advertised.includes(ns)) skip(`namespace ${ns} is not advertised by the target`);
@@ -337,8 +347,9 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
         meta.subjects = detail ? { source, detail } : { source };
       },
     };
+    const judged = judging(async () => fn(t));
     try {
-      await fn(t);
+      await judged.done;
     } catch (err) {
       // A write the run may not send was refused before it went out: not checked here.
       if ((err as Error)?.name === 'WritesNotAllowed') skip((err as Error).message);
@@ -367,8 +378,13 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
           const trouble = targetTrouble(client.log);
           if (trouble && !e.message.startsWith(trouble)) e.message = `${trouble}; the check could not go on (${e.message})`;
         }
-        meta.exchanges = client.log.slice(-3).map(recordExchange);
-        if (isConformanceFailure(err)) showRequestSent(err as Error, client.log, run.profile);
+        // The request whose answer the check judged, not the last one it sent (src/sdk/failure-message.ts).
+        const judgedOnes = isConformanceFailure(err) && typeof (err as Error).message === 'string' ? judgedExchanges((err as Error).message, client.log, judged.list, (r) => run.profile.toSpecRoute(r)) : [];
+        meta.exchanges = recordedExchanges(client.log, judgedOnes);
+        if (isConformanceFailure(err)) {
+          explainIds(err);
+          nameJudgedRequest(err as Error, judgedOnes, client.log, run.profile);
+        }
         quoteRoutesSent(err, run.profile);
       }
       throw err;

@@ -9,6 +9,7 @@ import type { BehaviourContext } from './behaviour.ts';
 import { gatewayTrouble, type Response } from '../http/client.ts';
 import { TargetError } from '../core/errors.ts';
 import { noRouteAnswer } from '../core/no-route.ts';
+import { noteJudged } from './failure-message.ts';
 
 const ok = (status: number) => status >= 200 && status <= 299;
 
@@ -44,8 +45,14 @@ export function noRoute(res: Pick<Response, 'status' | 'body'> & { text?: string
   return res.status === known.status && JSON.stringify(parsed(res.text ?? JSON.stringify(res.body ?? ''))) === JSON.stringify(parsed(known.text));
 }
 
-/** "404 rest_no_route" / "400 rest_invalid_param" / "500": the status and the error code, if any. */
-export function answerOf(res: Pick<Response, 'status' | 'body'>): string {
+/** "404 rest_no_route" / "400 rest_invalid_param" / "500": the status and the error code, if any. The answer is noted as one the check judges. */
+export function answerOf(res: Pick<Response, 'status' | 'body'> & { exchange?: Response['exchange'] }): string {
+  noteJudged(res);
+  return answerText(res);
+}
+
+/** The status and error code of an answer, without noting it as judged. */
+function answerText(res: Pick<Response, 'status' | 'body'>): string {
   const code = res.body && typeof res.body === 'object' && !Array.isArray(res.body) && typeof res.body.code === 'string' ? ` ${res.body.code}` : '';
   return `${res.status}${code}`;
 }
@@ -54,8 +61,9 @@ export function answerOf(res: Pick<Response, 'status' | 'body'>): string {
  * Why a valid request was not accepted, in words a user can act on: the documented route does
  * not exist, or it refuses a valid request (so its refusals say nothing).
  */
-export function whyNotAccepted(res: Pick<Response, 'status' | 'body' | 'text'> & { headers?: Response['headers'] }, what: string): string {
+export function whyNotAccepted(res: Pick<Response, 'status' | 'body' | 'text'> & { headers?: Response['headers']; exchange?: Response['exchange'] }, what: string): string {
   notGatewayTrouble(res, what);
+  noteJudged(res);
   if (noRoute(res)) return `${what} answered ${answerOf(res)}: the documented route does not exist on the target`;
   if (res.status === 0) return `${what} got no answer`;
   return `${what} answered ${answerOf(res)}: the route refuses a valid request ${res.text ? `(${res.text.slice(0, 160)})` : ''}`.trim();
@@ -89,7 +97,7 @@ export function expectControlAccepted(t: Pick<BehaviourContext, 'fail'>, res: Re
  * error code (WordPress's); where the answers carry no code, the same status and body.
  */
 export function sameRefusal(a: Pick<Response, 'status' | 'body'>, b: Pick<Response, 'status' | 'body'>): boolean {
-  if (ok(a.status) || answerOf(a) !== answerOf(b)) return false;
+  if (ok(a.status) || answerText(a) !== answerText(b)) return false;
   return wpErrorCode(a) !== undefined || JSON.stringify(a.body) === JSON.stringify(b.body);
 }
 

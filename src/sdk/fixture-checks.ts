@@ -20,6 +20,29 @@ export const FIXTURE_OWNERS: Record<string, string> = {
 export const fixtureOwner = (route: string): string | undefined =>
   Object.entries(FIXTURE_OWNERS).find(([collection]) => route === collection || route.startsWith(`${collection}/`))?.[1];
 
+// ---------------------------------------------------------------- what each fixture is, for messages
+
+/** The items this suite file created, by ID: what set each apart, for a reader of a message that names its ID. */
+const created = new Map<number, string>();
+
+/** Remember what a fixture is: its kind and the fields that set it apart from the others ("a post with format aside, dated 2001-01-20"). */
+export function recordCreated(id: number, collection: string, fields: Record<string, unknown>): void {
+  const kind = (collection.split('/').pop() ?? 'item').replace(/s$/, '').replace(/-/g, ' ');
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    if (['title', 'content', 'excerpt', 'slug', 'meta'].includes(k) || v === undefined) continue;
+    if (k === 'status' && v === 'publish') continue;
+    if (k === 'date' || k === 'date_gmt') parts.push(`dated ${String(v).slice(0, 10)}`);
+    else if (k === 'password') parts.push('with a password');
+    else if (k === 'sticky') parts.push(v ? 'sticky' : 'not sticky');
+    else parts.push(`${k} ${Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+  }
+  created.set(id, `a ${kind} this run created${parts.length ? ` (${parts.slice(0, 4).join(', ')})` : ''}`);
+}
+
+/** What a fixture of this suite file is, by its ID (undefined: not one of ours). */
+export const createdItem = (id: number): string | undefined => created.get(id);
+
 // ---------------------------------------------------------------- fixtures verify themselves
 
 /** The writable fields of posts and pages a fixture may rely on, checked when it is made. */

@@ -136,7 +136,7 @@ routesBehaviour(OTHER_ROUTE_ENTRIES_ID, 'every routes entry of a route the docum
   const problems: string[] = [];
   const others = Object.entries<any>(routes).filter(([key]) => !documented.has(key));
   for (const [key, e] of others) for (const p of entryProblems(e)) problems.push(`${key}: ${p}`);
-  if (problems.length) t.fail(`${problems.length} deviation(s) in ${others.length} entries of undocumented routes; first: ${problems.slice(0, 5).join('; ')}`, { deviations: problems });
+  if (problems.length) t.fail(`${problems.length} ${problems.length === 1 ? 'problem' : 'problems'} in ${others.length} entries of undocumented routes${problems.length > 5 ? '; the first 5' : ''}: ${problems.slice(0, 5).join('; ')}`, { deviations: problems });
 });
 
 for (const templated of [false, true]) {

@@ -288,6 +288,18 @@ export function realisticBlog(): Blog {
  * earlier versions, then one of the item as it is, as WordPress keeps after every update) and the
  * autosave.
  */
+/**
+ * What the blog holds, in words, counted from the blog itself (help texts and the README say this,
+ * never a number typed by hand): "54 published posts over two years in categories and tags, …,
+ * 21 published pages in a tree (and a draft and a private one), …".
+ */
+export function describeBlog(blog: Blog = realisticBlog()): string {
+  const n = (type: BlogItem['type'], status: BlogItem['status']) => blog.items.filter((i) => i.type === type && i.status === status).length;
+  const others = (type: BlogItem['type']) => (['draft', 'pending', 'private', 'future'] as const).filter((s) => n(type, s)).map((s) => `${n(type, s)} ${s}`);
+  const years = new Set(blog.items.filter((i) => i.type === 'post' && i.status === 'publish').map((i) => new Date(i.date).getUTCFullYear())).size;
+  return `${n('post', 'publish')} published posts over ${years} years in categories and tags (sticky, aside, quote and protected ones among them; and ${others('post').join(', ')}), ${n('page', 'publish')} published pages in a tree (and ${others('page').join(', ')}), revisions and autosaves`;
+}
+
 export function seedBlog(store: ContentStore, blog: Blog = realisticBlog()): void {
   const termIds = new Map<string, number>();
   let next = Math.max(...store.terms.map((t) => t.id)) + 1;

@@ -342,7 +342,7 @@ export class SeqReal {
     if (lost.length) this.should(`revision ${lost.map((r) => r.id).join(', ')} of ${this.name(ref)} is no longer listed, though nothing deleted it`, listRec);
     else if (added.length < lo || added.length > hi) {
       const expected = lo === hi ? `${lo}` : hi === Number.POSITIVE_INFINITY ? `at least ${lo}` : `${lo} to ${hi}`;
-      const why = item.rev.why.length ? ` (one for each update that changed the title: steps ${item.rev.why.join(', ')})` : '';
+      const why = item.rev.why.length ? ` (one for each of: ${item.rev.why.join('; ')})` : '';
       this.should(`${this.name(ref)} should have ${expected} new revision(s)${why}, it has ${added.length} (WordPress saves a revision on every update that changes the content, and on the first update)`, listRec);
     }
     const next: PItem = {

@@ -156,7 +156,10 @@ const SPEC_RULE1 = 'part 3, rule 1: without force the item goes to the trash; on
 function revisedByUpdate(rev: Revisions, title: string | undefined, step: string): Revisions {
   if (title === undefined || rev.latest === undefined) return { ...rev, added: [rev.added[0], rev.added[1] + 1], latest: title === undefined ? undefined : [title] };
   const differs = rev.latest.map((l) => l !== title);
-  if (differs.every(Boolean)) return { ...rev, added: [rev.added[0] + 1, rev.added[1] + 1], why: [...rev.why, step], latest: [title] };
+  // Why a revision is expected, in words a reader maps to the numbered requests of the report ("step 3" there; "3.1": its first operation).
+  const where = step.includes('.') ? `step ${step.split('.')[0]}, its operation ${step.split('.')[1]}` : `step ${step}`;
+  const why = rev.latest.every((l) => l === null) ? `the first update of the item (${where})` : `the update that changed the title to ${JSON.stringify(title)} (${where})`;
+  if (differs.every(Boolean)) return { ...rev, added: [rev.added[0] + 1, rev.added[1] + 1], why: [...rev.why, why], latest: [title] };
   if (!differs.some(Boolean)) return rev;
   return { ...rev, added: [rev.added[0], rev.added[1] + 1], latest: [title] };
 }
