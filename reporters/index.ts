@@ -62,9 +62,9 @@ export function timestampedDir(root: string, now = new Date()): string {
  * `latest` that is a real directory (earlier versions wrote there) is removed; where symlinks are
  * not allowed, the files are copied instead.
  */
-export function updateLatest(root: string, dir: string): string {
-  const latest = join(root, 'latest');
-  const tmp = join(root, `.latest-${process.pid}`);
+export function updateLatest(root: string, dir: string, name = 'latest'): string {
+  const latest = join(root, name);
+  const tmp = join(root, `.${name}-${process.pid}`);
   try {
     const st = lstatSync(latest, { throwIfNoEntry: false });
     if (st?.isDirectory()) rmSync(latest, { recursive: true, force: true });
@@ -81,6 +81,17 @@ export function updateLatest(root: string, dir: string): string {
     cpSync(dir, latest, { recursive: true });
   }
   return latest;
+}
+
+/**
+ * The name of the link to the newest run against one target, beside `latest` (the newest run of
+ * any): `latest-wordpress-6.5.5` (the embedded WordPress), `latest-reference`, `latest-127.0.0.1-9840`
+ * (a URL: its host, port and path). So two targets checked in turn each keep their newest report.
+ */
+export function latestNameFor(target: Pick<Results['target'], 'url' | 'embedded'>): string {
+  const e = target.embedded as { kind?: string; version?: string } | null;
+  const what = e ? `${e.kind ?? 'embedded'}${e.kind === 'wordpress' && e.version ? `-${e.version}` : ''}` : target.url.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '');
+  return `latest-${what.replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80)}`;
 }
 
 /** Where reports go when --report-dir is not given (relative to the current folder). */

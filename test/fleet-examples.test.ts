@@ -1,7 +1,9 @@
 /**
- * The fleet examples (examples/): the GitHub Actions workflow and the Kubernetes manifests are
- * valid YAML, every cms-conformance command they run parses as valid flags of this CLI, their
- * shard counts agree with their matrix / completions, and the merge step reads what the shards write.
+ * The CI examples (examples/): the GitHub Actions workflows (a fleet, one site) and the Kubernetes
+ * manifests are valid YAML, every cms-conformance command they run parses as valid flags of this
+ * CLI, their shard counts agree with their matrix / completions, the merge step reads what the
+ * shards write, and the single-site workflow puts report.md in the step summary and junit.xml in
+ * the test results, also when the run fails, with the exit codes it states being the CLI's.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +13,7 @@ import { parseFlags, resolveConfig } from '../src/core/config.ts';
 import { parseTargets } from '../src/fleet/fleet.ts';
 import { parseShard } from '../src/core/shard.ts';
 import { ROOT } from './helpers/cli.ts';
+import { EXIT } from '../results/verdict.ts';
 
 const EXAMPLES = join(ROOT, 'examples');
 
@@ -106,6 +109,47 @@ describe('examples/github-actions/fleet.yml', () => {
     const merge = check(cmds[1]!);
     expect(merge.positionals).toEqual(['out']);
     expect(merge['report-dir']).toBe('out/fleet');
+  });
+});
+
+describe('examples/github-actions/single-site.yml', () => {
+  const [wf] = load('github-actions/single-site.yml');
+  const text = readFileSync(join(EXAMPLES, 'github-actions/single-site.yml'), 'utf8');
+  const steps: any[] = wf.jobs.conformance.steps;
+
+  it('runs one valid cms-conformance command against the site, with a baseline and a report folder', () => {
+    const cmds = commands(strings(wf.jobs));
+    expect(cmds.map((c) => c[0])).toEqual(['run']);
+    const [command, ...rest] = cmds[0]!;
+    expect(command).toBe('run');
+    // "$TARGET_URL" (the site's URL, a repository variable) stands as x: give it a URL
+    const { values, positionals } = parseFlags(rest.map((a, i) => (rest[i - 1] === '--target' ? 'https://staging.example' : a)));
+    expect(positionals).toEqual([]);
+    const cfg = resolveConfig(values as Record<string, string | boolean | undefined>, {}, '/nonexistent');
+    expect(cfg.target).toBe('https://staging.example');
+    expect(cfg.baseline).toBe('conformance/baseline.json');
+    expect(cfg.reportDir).toBe('out');
+    expect(cfg.seed).toBe(42);
+    // credentials come from the environment of the step (secrets), never from the command line
+    const run = steps.find((s) => String(s.run).includes('cms-conformance'));
+    expect(Object.keys(run.env)).toEqual(['TARGET_URL', 'TARGET_USER', 'TARGET_APP_PASSWORD']);
+    expect(run.env.TARGET_APP_PASSWORD).toMatch(/secrets\./);
+  });
+
+  it('writes report.md to the step summary and publishes junit.xml, also when the run fails', () => {
+    const summary = steps.find((s) => String(s.run).includes('GITHUB_STEP_SUMMARY'));
+    expect(summary.run).toBe('cat out/report.md >> "$GITHUB_STEP_SUMMARY"');
+    expect(summary.if).toMatch(/!cancelled\(\)/);
+    const junit = steps.find((s) => s.with?.report_paths);
+    expect(junit.with.report_paths).toBe('out/junit.xml');
+    expect(junit.if).toMatch(/!cancelled\(\)/);
+    const upload = steps.find((s) => String(s.uses).startsWith('actions/upload-artifact'));
+    expect(upload.with.path).toBe('out');
+  });
+
+  it('states the exit codes of run as the CLI has them', () => {
+    const stated = [...text.matchAll(/^#\s+(\d)\s+(.+)$/gm)].map((m) => Number(m[1]));
+    expect(stated).toEqual([EXIT.ok, EXIT.failed, EXIT.usage, EXIT.unreachable, EXIT.internal]);
   });
 });
 

@@ -34,7 +34,7 @@ ${para('Precedence: flags, then environment variables, then a .env file in the c
 
 ${para('While it runs: one live progress line on a terminal (a line every few seconds otherwise) with behaviours done of the total per namespace, requests, elapsed time and an estimate, and each failure as it happens; --quiet leaves them out. Then a summary.')}
 
-${para('Reports: results.json, report.html, report.md, junit.xml and events.ndjson in reports/<timestamp>/ (reports/latest points to the newest), or exactly in --report-dir.')}
+${para('Reports: results.json, report.html, report.md, junit.xml and events.ndjson in reports/<timestamp>/ (reports/latest points to the newest run, reports/latest-<target> to the newest against that target: latest-wordpress-6.5.5, latest-reference, latest-127.0.0.1-8080), or exactly in --report-dir.')}
 
 ${para(RESULTS_NOTE)}
 
@@ -121,7 +121,7 @@ function closingLines(outcome: RunOutcome): string[] {
   const why = incompleteWhy(r);
   return [
     `${verdictLine(r)}${why ? `: ${why}` : ''} (exit code ${outcome.exitCode})`,
-    `reports: ${shownPath(outcome.reportDir)}${outcome.latest ? ` (also ${shownPath(outcome.latest)})` : ''}`,
+    `reports: ${shownPath(outcome.reportDir)}${outcome.latest ? ` (also ${shownPath(outcome.latest)}, the newest run${outcome.latestOfTarget ? `, and ${shownPath(outcome.latestOfTarget)}, the newest against this target` : ''})` : ''}`,
     ...outcome.files.map((f) => `  ${shownPath(f)}`),
   ];
 }

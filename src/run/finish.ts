@@ -5,7 +5,7 @@
 import { dirname, join, resolve } from 'node:path';
 import type { Results } from '../../results/results.ts';
 import { runExitCode } from '../../results/verdict.ts';
-import { REPORT_FILES, updateLatest, writeReports } from '../../reporters/index.ts';
+import { REPORT_FILES, latestNameFor, updateLatest, writeReports } from '../../reporters/index.ts';
 import { applyBaseline, writeBaselineFile } from './baseline.ts';
 import type { Log, Plan } from './plan.ts';
 import type { Session } from './session.ts';
@@ -20,6 +20,8 @@ export interface RunOutcome {
   files: string[];
   /** reports/latest, when the default report directory was used. */
   latest?: string;
+  /** reports/latest-<target> (latestNameFor): the newest run against this target, when the default report directory was used. */
+  latestOfTarget?: string;
   /** The baseline file written (--write-baseline). */
   baselineWritten?: string;
   /** 0, 1, 3, 4 (exitCodeFor); 128 + the signal's number for a run a signal stopped (130 SIGINT, 143 SIGTERM, 129 SIGHUP). */
@@ -36,6 +38,7 @@ export function finish(plan: Plan, session: Session, results: Results, stopped: 
   const { reportDir } = session;
   const files = writeReports(reportDir, results, plan.config.report);
   const latest = plan.latest ? updateLatest(dirname(reportDir), reportDir) : undefined;
+  const latestOfTarget = plan.latest ? updateLatest(dirname(reportDir), reportDir, latestNameFor(results.target)) : undefined;
   const baselineWritten = plan.config.writeBaseline ? resolve(plan.config.writeBaseline) : undefined;
   if (baselineWritten) writeBaselineFile(baselineWritten, results);
   return {
@@ -44,6 +47,7 @@ export function finish(plan: Plan, session: Session, results: Results, stopped: 
     reportDir,
     files,
     ...(latest ? { latest } : {}),
+    ...(latestOfTarget ? { latestOfTarget } : {}),
     ...(baselineWritten ? { baselineWritten } : {}),
     exitCode: runExitCode(results, plan.config.failOn),
   };

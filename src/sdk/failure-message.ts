@@ -152,7 +152,9 @@ export function nameJudgedRequest(e: Error, judged: readonly Exchange[], log: re
   if (!shown) return;
   const line = requestLine(shown, (r) => profile.toSpecRoute(r));
   const bare = line.replace(/ \(.*$/, '');
-  const more = judged.length > 1 ? `; and ${judged.length - 1} more request${judged.length > 2 ? 's' : ''} it judged, in the report` : '';
+  // The same request judged twice (a property's failing case sent again to confirm it) is one.
+  const distinct = new Set(judged.map((x) => `${x.method} ${x.url} ${x.requestBody ?? ''}`)).size;
+  const more = distinct > 1 ? `; and ${distinct - 1} more request${distinct > 2 ? 's' : ''} it judged, in the report` : '';
   if (e.message.includes(bare)) {
     if (more) appendToFirstLine(e, ` [${more.slice(2)}]`);
     return;
@@ -175,10 +177,10 @@ export function recordedExchanges(log: readonly Exchange[], judged: readonly Exc
 }
 
 /**
- * Every item ID a message names is explained: an ID in a list (`got [o2(514), 524, 523]`) or after
- * "item"/"id"/a post type that is not named beside it already is followed by what it is, when the
- * run created it (`524 = a post this run created (format aside, dated 2001-01-20)`); an ID the run
- * did not create is said to be another item of the site.
+ * Every item ID a message lists bare is explained: an ID in a list (`got [o2(514), 524, 523]`) that
+ * is not named beside it already is followed by what it is, when the run created it (`524 = a post
+ * this run created (format aside, dated 2001-01-20)`); an ID the run did not create is said to be
+ * another item of the site. (An ID in the message's own words, "revision 99 of page 93", is named there.)
  */
 export function explainIds(err: unknown): void {
   const e = err as Error;
@@ -187,7 +189,6 @@ export function explainIds(err: unknown): void {
   const ids = new Set<number>();
   for (const list of first.matchAll(/\[((?:\s*(?:o\d+\(\d+\)|\d+)\s*,?)+)\]/g))
     for (const m of list[1]!.matchAll(/(?<![o(\d])(\d+)(?![\d)])/g)) ids.add(Number(m[1]));
-  for (const m of first.matchAll(/\b(?:items?|ids?|posts?|pages?)(?:\(s\))? (\d+(?:, \d+)*)\b/g)) for (const n of m[1]!.split(', ')) ids.add(Number(n));
   if (!ids.size) return;
   const known = [...ids].filter((id) => createdItem(id) !== undefined);
   const others = [...ids].filter((id) => createdItem(id) === undefined);

@@ -9,7 +9,7 @@ import { diffAdvertised, digestIndex } from '../../results/advertised.ts';
 import { compareExitCode, compareResults } from '../../results/compare.ts';
 import { diffLines, renderCompareHtml, renderCompareMarkdown } from '../../reporters/compare.ts';
 import { renderHtml } from '../../reporters/html.ts';
-import { REPORT_FILES, timestampedDir, updateLatest, writeReports } from '../../reporters/index.ts';
+import { REPORT_FILES, latestNameFor, timestampedDir, updateLatest, writeReports } from '../../reporters/index.ts';
 import { eventWriter, requestEvent, safeBody } from '../../src/http/events.ts';
 import { renderMarkdown } from '../../reporters/markdown.ts';
 import { Client } from '../../src/http/client.ts';
@@ -108,6 +108,22 @@ describe('report files', () => {
     expect(readFileSync(join(root, 'latest', 'results.json'), 'utf8')).toContain('"schemaVersion": 1');
     updateLatest(root, d2);
     expect(readFileSync(join(root, 'latest', 'report.html'), 'utf8')).toContain('<!doctype html>');
+  });
+  it('reports/latest-<target> keeps the newest run of each target beside reports/latest', () => {
+    expect(latestNameFor({ url: 'http://127.0.0.1:41234', embedded: { kind: 'wordpress', version: '6.5.5' } })).toBe('latest-wordpress-6.5.5');
+    expect(latestNameFor({ url: 'http://127.0.0.1:41234', embedded: { kind: 'reference' } })).toBe('latest-reference');
+    expect(latestNameFor({ url: 'https://staging.example/blog/', embedded: null })).toBe('latest-staging.example-blog');
+    expect(latestNameFor({ url: 'http://127.0.0.1:9840', embedded: null })).toBe('latest-127.0.0.1-9840');
+    const root = mkdtempSync(join(tmpdir(), 'cmsc-reports-'));
+    const a = timestampedDir(root, new Date('2026-01-02T03:04:05Z'));
+    const b = timestampedDir(root, new Date('2026-01-02T03:05:05Z'));
+    writeReports(a, cannedResults(), ['json']);
+    writeReports(b, cannedResults({ target: { url: 'http://127.0.0.1:9840', profile: 'wordpress', profileReason: 'auto', embedded: null } }), ['json']);
+    updateLatest(root, a, 'latest-wordpress-6.5.5');
+    updateLatest(root, b, 'latest-127.0.0.1-9840');
+    updateLatest(root, b);
+    expect(readFileSync(join(root, 'latest-wordpress-6.5.5', 'results.json'), 'utf8')).toContain('"url": "http://127.0.0.1:8089"');
+    expect(readFileSync(join(root, 'latest', 'results.json'), 'utf8')).toContain('"url": "http://127.0.0.1:9840"');
   });
 });
 
