@@ -103,7 +103,10 @@ export function namedBy(message: string, e: Exchange, toSpecRoute: (route: strin
     if (sent.some((s) => s === text || s.split(',').join(',') === text)) score += 2;
     else if (body && k in body && (JSON.stringify(body[k]) === v || String(body[k]) === text || JSON.stringify(body[k]) === text)) score += 2;
   }
-  if (e.status && new RegExp(`\\b(answered|answers|answer|accepted with|refused with|got|status|with) \\(?${e.status}\\b`).test(first)) score += 1;
+  if (e.status && new RegExp(`(\\b(answered|answers|answer|accepted with|refused|refused with|got|status|with):? \\(?|\\()${e.status}\\b`).test(first)) score += 1;
+  // the item the route ends in, named in the message ("geo-location (404 not_found)")
+  const last = e.route.split('/').pop() ?? '';
+  if (last.length >= 4 && !/^\d+$/.test(last) && new RegExp(`(?<![\\w/-])${escape(last)}(?![\\w/-])`).test(first)) score += 1;
   return score;
 }
 
@@ -149,7 +152,11 @@ function appendToFirstLine(e: Error, text: string): void {
 export function nameJudgedRequest(e: Error, judged: readonly Exchange[], log: readonly Exchange[], profile: Profile): void {
   if (typeof e.message !== 'string') return;
   const shown = judged[0] ?? log.at(-1);
-  if (!shown) return;
+  // A check that sent nothing judged the site index the run read once at its start (or names the setup's request itself).
+  if (!shown) {
+    if (!/\b(GET|POST|PUT|PATCH|DELETE) \//.test(e.message)) appendToFirstLine(e, ' [request: GET / (the site index, read once at the start of the run)]');
+    return;
+  }
   const line = requestLine(shown, (r) => profile.toSpecRoute(r));
   const bare = line.replace(/ \(.*$/, '');
   // The same request judged twice (a property's failing case sent again to confirm it) is one.

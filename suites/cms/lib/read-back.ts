@@ -144,9 +144,9 @@ export const primedBy = (path: string, query: Query, before: Response): Primed =
  * answer to judge: when the URL answers byte for byte as before the write, the fresh read's.
  */
 export async function readAfter(t: BehaviourContext, p: Primed, expect: 'change' | 'none', write = 'the write'): Promise<Response> {
-  const after = await t.client.get(p.path, { query: p.query });
+  const after = t.judge(await t.client.get(p.path, { query: p.query }));
   if (!sameAnswer(p.before, after)) return after;
-  const fresh = await freshRead(t.client, p.path, p.query);
+  const fresh = t.judge(await freshRead(t.client, p.path, p.query));
   if (sameAnswer(after, fresh) || expect === 'none') return fresh;
   await staleFound(t, staleMessage(p.path, p.query, after, fresh, write));
   return fresh;
@@ -178,7 +178,7 @@ export async function readBackEdit(t: BehaviourContext, p: Primed, write: string
 
 /** The item in edit context, read once (a refusal fails the check). */
 export async function readItemEdit(t: BehaviourContext, type: PostType, id: number): Promise<any> {
-  const res = await t.client.get(type.item(id), { query: { context: 'edit' } });
+  const res = t.judge(await t.client.get(type.item(id), { query: { context: 'edit' } }));
   if (res.status !== 200) t.fail(whyNotAccepted(res, `GET ${type.item(id)}?context=edit`));
   return res.body;
 }
