@@ -36,7 +36,7 @@ describe('installed as a dev dependency', () => {
       .trim()
       .split('\n')
       .map((f) => f.replace(/^package\//, ''));
-    for (const needed of ['bin/cms-conformance.js', 'src/cli/main.ts', 'src/run/progress.ts', 'results/results.schema.json', 'reporters/html.ts', 'src/cli/serve.ts', 'targets/wordpress/router.php', 'faults/index.ts', 'README.md'])
+    for (const needed of ['bin/cms-conformance.js', 'src/cli/main.ts', 'src/run/progress.ts', 'results/results.schema.json', 'reporters/html.ts', 'src/cli/serve.ts', 'targets/wordpress/router.php', 'targets/wordpress/expectations/wordpress-6.5.5.json', 'faults/index.ts', 'README.md'])
       expect(files, needed).toContain(needed);
     expect(files.some((f) => f.startsWith('suites/') && f.endsWith('.spec.ts'))).toBe(true);
     for (const f of files) expect(f, f).not.toMatch(/^(test|bench|\.ci|reports|node_modules)\/|^vitest\.config\.ts$|\.tgz$/);
