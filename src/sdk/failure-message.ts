@@ -154,7 +154,7 @@ export function nameJudgedRequest(e: Error, judged: readonly Exchange[], log: re
   const shown = judged[0] ?? log.at(-1);
   // A check that sent nothing judged the site index the run read once at its start (or names the setup's request itself).
   if (!shown) {
-    if (!/\b(GET|POST|PUT|PATCH|DELETE) \//.test(e.message)) appendToFirstLine(e, ' [request: GET / (the site index, read once at the start of the run)]');
+    if (!/\b(GET|POST|PUT|PATCH|DELETE) \/\S*.*\banswer(ed|s)?\b/.test(e.message.split('\n')[0]!)) appendToFirstLine(e, ' [request: GET / (the site index, read once at the start of the run)]');
     return;
   }
   const line = requestLine(shown, (r) => profile.toSpecRoute(r));

@@ -103,7 +103,7 @@ for (const route of catalog.routes) {
             // The route and its methods are disc.route.<id>'s: when they are missing, this skips naming it.
             const advertised = await t.need(endpointsOf(route, endpoint.methods));
             const problems = [...new Set(advertised)].flatMap((adv) => compareArg(name, doc, adv.args && typeof adv.args === 'object' ? adv.args[name] : undefined).map(describeDeviation));
-            if (problems.length) t.fail(problems.join('; '), { deviations: problems });
+            if (problems.length) t.fail(`in the index's entry for ${endpoint.methods.join(',')} ${route.path}, ${problems.join('; ')}`, { deviations: problems });
           },
         );
       }

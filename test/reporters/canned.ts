@@ -83,7 +83,7 @@ export function cannedBehaviours(): BehaviourResult[] {
       title: 'GET /cms/v2/pages advertises its documented args (22) with documented attributes',
       route: '/cms/v2/pages',
       failureKind: 'conformance',
-      reason: '1 deviation(s): search_semantics: documented but not advertised',
+      reason: 'in the index\'s entry for GET /cms/v2/pages, search_semantics: documented but not advertised [request: GET / (the site index, read once at the start of the run)]',
       file: 'suites/discovery/routes.spec.ts',
       covers: ['arg:cms.pages.collection.list.search_semantics', 'arg:cms.pages.collection.list.per_page'],
       exchanges: [],

@@ -41,7 +41,7 @@ export function snapshotValue(owner: string, key: (run: BehaviourContext['run'])
 }
 
 const valueProblem = (s: SettingSpec) => (v: unknown) => {
-  if (!hasType(s.type, v)) return `not a ${s.type}`;
+  if (!hasType(s.type, v)) return `not ${/^[aeiou]/.test(String(s.type)) ? 'an' : 'a'} ${s.type}`;
   if (s.enum && !s.enum.includes(v as string)) return `not one of the allowed values ${s.enum.join(', ')}`;
   return undefined;
 };
