@@ -89,7 +89,7 @@ describe('every ID a message lists is explained', () => {
     const e = new ConformanceFailure('search=tok&format=aside: got [o2(514), 524, 523], expected [524] (oN(id): …)');
     expect(messageProblems(e.message)).toEqual(['it names no request', 'a bare id: 524', 'a bare id: 523']);
     explainIds(e);
-    expect(e.message).toBe('search=tok&format=aside: got [o2(514), 524, 523], expected [524] (oN(id): …) (524 = a post this run created (format aside, dated 2001-01-20); 523 = an item of the site this check did not create)');
+    expect(e.message).toBe("search=tok&format=aside: got [o2(514), 524, 523], expected [524] (oN(id): …) (524 = a post this run created (format aside, dated 2001-01-20); 523 = an item this check did not create (the site's, or another check's))");
     expect(messageProblems(`${e.message} [request: GET /cms/v2/posts]`)).toEqual([]);
   });
 });

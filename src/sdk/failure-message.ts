@@ -199,10 +199,9 @@ export function explainIds(err: unknown): void {
   if (!ids.size) return;
   const known = [...ids].filter((id) => createdItem(id) !== undefined);
   const others = [...ids].filter((id) => createdItem(id) === undefined);
-  if (!known.length && first.includes('a bare number is the id of another item')) return;
   const explained = [
     ...known.map((id) => `${id} = ${createdItem(id)}`),
-    ...(others.length ? [`${others.join(', ')} = ${others.length === 1 ? 'an item' : 'items'} of the site this check did not create`] : []),
+    ...(others.length ? [`${others.join(', ')} = ${others.length === 1 ? 'an item' : 'items'} this check did not create (the site's, or another check's)`] : []),
   ];
   appendToFirstLine(e, ` (${explained.join('; ')})`);
 }

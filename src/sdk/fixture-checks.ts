@@ -40,6 +40,12 @@ export function recordCreated(id: number, collection: string, fields: Record<str
   created.set(id, `a ${kind} this run created${parts.length ? ` (${parts.slice(0, 4).join(', ')})` : ''}`);
 }
 
+/** Remember an item the suite file tracks for deletion (created some other way), unless known already. */
+export function recordTracked(route: string): void {
+  const m = /^(.*)\/(\d+)$/.exec(route);
+  if (m && !created.has(Number(m[2]))) recordCreated(Number(m[2]), m[1]!, {});
+}
+
 /** What a fixture of this suite file is, by its ID (undefined: not one of ours). */
 export const createdItem = (id: number): string | undefined => created.get(id);
 
@@ -117,6 +123,7 @@ function storedAs(field: string, sent: unknown, item: any): undefined | 'absent'
  * skip with `depends on <owner>`. Returns the item as read (the answer, or the read back).
  */
 export async function verifyStored(client: Client, collection: string, sent: Record<string, unknown>, answer: any, unchecked: readonly string[] = []): Promise<any> {
+  if (typeof answer?.id === 'number') recordCreated(answer.id, collection, sent);
   // Posts and pages: the collections whose fields part 2 documents.
   if (!/^\/cms\/v2\/(posts|pages)$/.test(collection)) return answer;
   const fields = CHECKED_FIELDS.filter((f) => f in sent && sent[f] !== undefined && !unchecked.includes(f));

@@ -10,7 +10,7 @@ import { TargetError } from '../core/errors.ts';
 import { NOT_SENT } from '../http/transient.ts';
 import { failureKindOf } from '../http/failure-kind.ts';
 import type { FailureKind } from '../../results/verdict.ts';
-import { FixtureError, fixtureOwner, recordCreated, verifyStored } from './fixture-checks.ts';
+import { FixtureError, fixtureOwner, recordTracked, verifyStored } from './fixture-checks.ts';
 import { rawText, textFields } from '../http/wire.ts';
 
 export { FIXTURE_OWNERS, FixtureError, fixtureOwner, storedFieldOwner, verifyStored } from './fixture-checks.ts';
@@ -76,6 +76,7 @@ export class Fixtures {
   track(route: string, remove?: Tracked['remove']): void {
     this.tracked.push({ route, remove: remove ?? ((c) => forceDelete(c, route)), batchable: !remove && BATCHABLE.test(route) });
     trackedRoutes.add(route);
+    recordTracked(route);
   }
 
   /**
@@ -95,7 +96,6 @@ export class Fixtures {
     if (res.status < 200 || res.status > 299 || typeof res.body?.id !== 'number')
       throw new FixtureError(`could not create a fixture in ${collection}: ${res.status} ${res.text.slice(0, 200)}`, fixtureOwner(collection));
     this.track(`${collection}/${res.body.id}`);
-    recordCreated(res.body.id, collection, fields);
     return verifyStored(client, collection, body, res.body);
   }
 
