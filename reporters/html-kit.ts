@@ -41,7 +41,7 @@ export function percentBar(percent: number): string {
 }
 
 export const counts = (c: StatusCounts) =>
-  `<span class="n passed">${c.passed} passed</span> <span class="n failed">${c.failed} failed</span>${c.error ? ` <span class="n error">${c.error} errors</span>` : ''} <span class="n skipped">${c.skipped} skipped</span>`;
+  `<span class="n passed">${c.passed} passed</span> <span class="n failed">${c.failed} failed</span>${c.error ? ` <span class="n error">${c.error} error${c.error === 1 ? '' : 's'}</span>` : ''} <span class="n skipped">${c.skipped} skipped</span>`;
 
 export function badge(status: string): string {
   return `<span class="badge ${esc(status)}">${esc(status)}</span>`;

@@ -27,13 +27,14 @@ const attrs = (a: Record<string, string | number | undefined>) =>
 
 const secs = (ms: number) => (ms / 1000).toFixed(3);
 
-/** The text body of a failure or error: the message, then the last requests with a curl each. */
+/** The text body of a failure or error: the message, then the requests it judged (first) and the last ones sent, with a curl each. */
 function failureBody(b: BehaviourResult): string {
   const lines = [b.message ?? b.reason ?? ''];
   if (b.diff) lines.push('', b.diff);
   if (b.counterexample !== undefined) lines.push('', `counterexample: ${JSON.stringify(b.counterexample)}`);
-  for (const e of b.exchanges ?? []) {
-    lines.push('', `${e.method} ${e.url} -> ${e.status || e.error || 'no answer'}`);
+  const ex = b.exchanges ?? [];
+  for (const e of [...ex.filter((x) => x.judged), ...ex.filter((x) => !x.judged)]) {
+    lines.push('', `${e.judged ? 'judged: ' : ''}${e.method} ${e.url} -> ${e.status || e.error || 'no answer'}`);
     if (e.responseText) lines.push(e.responseText.slice(0, 500));
     lines.push(`reproduce: ${e.curl}`);
   }
