@@ -55,7 +55,10 @@ describe('a run against the embedded WordPress', () => {
     const dir = join(cwd, 'reports', dirs[0]!);
     expect(realpathSync(join(cwd, 'reports/latest'))).toBe(realpathSync(dir));
     expect(readdirSync(dir).sort()).toEqual(['events.ndjson', 'junit.xml', 'report.html', 'report.md', 'results.json']);
-    expect(r.stdout).toContain(`reports: reports/${dirs[0]} (also reports/latest)`);
+    const own = readdirSync(join(cwd, 'reports')).find((d) => d.startsWith('latest-'))!;
+    expect(own).toBe(`latest-127.0.0.1-${new URL(wp().url).port}`);
+    expect(realpathSync(join(cwd, 'reports', own))).toBe(realpathSync(dir));
+    expect(r.stdout).toContain(`reports: reports/${dirs[0]} (also reports/latest, the newest run, and reports/${own}, the newest against this target)`);
 
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
     const ajv = new Ajv({ allErrors: true, strict: false });
@@ -116,7 +119,8 @@ describe('a run against the embedded WordPress', () => {
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
     expect(results.baseline!.newFailures).toEqual([]);
     expect(results.baseline!.nowPassing).toEqual([{ id: 'disc.index.field.name', reason: 'was broken once', link: 'https://tracker.example/1' }]);
-    expect(readFileSync(join(out, 'report.md'), 'utf8').split('\n')[0]).toMatch(/^## ✅/);
+    // nothing new fails, but the selection checks no SECURITY behaviour: never a bare PASS
+    expect(readFileSync(join(out, 'report.md'), 'utf8').split('\n')[0]).toMatch(/^## ⚠️ cms-conformance: PASS, SECURITY NOT CHECKED — \d+ known deviations? \(listed in known\.json\), 0 new$/);
     expect(readdirSync(join(cwd, 'reports')).filter((d) => /^\d{4}/.test(d))).toHaveLength(1); // --report-dir made no timestamped directory
     expect(existsSync(join(out, 'report.html'))).toBe(false);
   });
