@@ -120,6 +120,7 @@ function closingLines(outcome: RunOutcome): string[] {
   const r = outcome.results;
   const why = incompleteWhy(r);
   return [
+    ...(r.incomplete ? [`INCOMPLETE: ${r.incomplete.message}; ${r.incomplete.notRun} selected behaviour(s) did not run (exit code ${outcome.exitCode})`] : []),
     `${verdictLine(r)}${why ? `: ${why}` : ''} (exit code ${outcome.exitCode})`,
     `reports: ${shownPath(outcome.reportDir)}${outcome.latest ? ` (also ${shownPath(outcome.latest)}, the newest run${outcome.latestOfTarget ? `, and ${shownPath(outcome.latestOfTarget)}, the newest against this target` : ''})` : ''}`,
     ...outcome.files.map((f) => `  ${shownPath(f)}`),
