@@ -45,6 +45,8 @@ export interface FlakyStats {
 /** A body of `bytes` bytes (a JSON array of posts), streamed to whoever asks for a route `route` matches. */
 export interface HugeBodyOptions {
   route: RegExp;
+  /** Only requests of this method (default: any): `GET` answers the listings of a collection so, not its creates. */
+  method?: string;
   bytes: number;
   /** Send Content-Length (else chunked). */
   contentLength?: boolean;

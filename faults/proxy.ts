@@ -187,7 +187,7 @@ export async function startFaultProxy(
       else if (every(flaky.truncateEvery)) flakyAfter = 'truncate';
       else if (every(flaky.slowBodyEvery)) flakyAfter = 'slow';
     }
-    if (opts.hugeBody && opts.hugeBody.route.test(url.searchParams.get('rest_route') ?? '')) {
+    if (opts.hugeBody && opts.hugeBody.route.test(url.searchParams.get('rest_route') ?? '') && (!opts.hugeBody.method || opts.hugeBody.method === effective)) {
       huge.started++;
       await sendHuge(res, opts.hugeBody, (b) => (huge.bytesSent += b));
       return;

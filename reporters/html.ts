@@ -13,6 +13,7 @@ import { failureItem, levelBadge } from './html-failure.ts';
 import { countsLine, incompleteWhy, modeLine, notCheckedLines, verdictOf } from './headline.ts';
 import { MATRIX_SCRIPT, barScale, matrixSection, nsKey, nsOrder } from './html-matrix.ts';
 import { embeddedNote, rerunCommand, usesCredentials } from './reproduce.ts';
+import { leftBehindHtml } from './left-behind.ts';
 import { LEVELS, describeNetwork, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../results/results.ts';
 
 function group<T>(list: readonly T[], key: (t: T) => string): Map<string, T[]> {
@@ -87,7 +88,7 @@ ${copyBlock(rerunCommand(r))}
 function header(r: Results): string {
   return `<header>
 <h1>cms-conformance report</h1>
-${[verdictBlock(r), countsBlock(r), checkedBlock(r), baselineNote(r), metaBlock(r), reproduceBlock(r)].filter(Boolean).join('\n')}
+${[verdictBlock(r), leftBehindHtml(r), countsBlock(r), checkedBlock(r), baselineNote(r), metaBlock(r), reproduceBlock(r)].filter(Boolean).join('\n')}
 </header>`;
 }
 

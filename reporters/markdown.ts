@@ -10,6 +10,7 @@ import { deviationHeadline, deviationsOf } from '../results/deviations.ts';
 import { embeddedName, isEmbedded, rerunCommand, usesCredentials } from './reproduce.ts';
 import { LEVELS, countsOf, describeNetwork, type Counts, type Results } from '../results/results.ts';
 import { countsLine, incompleteWhy, modeLine, notCheckedLines, verdictOf } from './headline.ts';
+import { leftBehindMarkdown } from './left-behind.ts';
 
 const MAX_FAILURES = 200;
 const MAX_UNCOVERED = 300;
@@ -43,6 +44,7 @@ function head(r: Results): string[] {
   const L = [`## ${icon} cms-conformance: ${v.word} — ${v.count}`, ''];
   if (r.incomplete) L.push(`> **Incomplete run**: ${cell(r.incomplete.message, 500)}; ${r.incomplete.notRun} selected behaviour(s) did not run (exit code ${v.exit}).`, '');
   else if (why) L.push(`> **Incomplete**: ${cell(why, 500)} (exit code ${v.exit}).`, '');
+  L.push(...leftBehindMarkdown(r));
   L.push(`${countsLine(r)}.`, '');
   const mode = modeLine(r);
   const left = notCheckedLines(r);

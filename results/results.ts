@@ -9,9 +9,11 @@
 import type { Coverage } from './coverage.ts';
 import type { SpecRef } from '../schemas/types.ts';
 import type { NetworkSummary, NetworkTrouble } from './network.ts';
+import type { LeftBehind } from './left-behind.ts';
 import { LEVELS, type FailureKind, type Level, type Status, type StopSignal } from './verdict.ts';
 
 export { describeNetwork, networkSummary, type NetworkSummary, type NetworkTrouble } from './network.ts';
+export { describeLeftItem, leftBehindLines, type LeftBehind, type LeftItem } from './left-behind.ts';
 
 // ---------------------------------------------------------------- levels and statuses
 
@@ -351,6 +353,12 @@ export interface Results {
    * behaviours, and which behaviours met such trouble. Absent in results of earlier versions.
    */
   network?: NetworkSummary;
+  /**
+   * What the run created on the target and could not delete, each item named, with the command that
+   * removes them (results/left-behind.ts). Present when the run could write to a target it did not
+   * boot; absent in results of earlier versions.
+   */
+  leftBehind?: LeftBehind;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Client } from '../src/http/client.ts';
-import { listTagged } from '../src/sdk/fixtures.ts';
+import { listTagged } from '../src/run/leftovers.ts';
 import { getProfile } from '../schemas/profiles.ts';
 import { startFaultProxy } from '../faults/proxy.ts';
 import { runCli } from './helpers/cli.ts';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { writePolicy } from '../src/run/session.ts';
 import { resolveConfig } from '../src/core/config.ts';
 import { Client } from '../src/http/client.ts';
-import { listTagged } from '../src/sdk/fixtures.ts';
+import { listTagged } from '../src/run/leftovers.ts';
 import { getProfile } from '../schemas/profiles.ts';
 import { runSuite, sharedWordPress } from './helpers/harness.ts';
 import { startReferenceServer } from '../targets/reference/index.ts';

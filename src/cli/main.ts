@@ -24,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   selftest: async (argv, out, err) => (await import('./selftest.ts')).selftestMain(argv, out, err),
   serve: async (argv, out, err) => (await import('./serve.ts')).serveMain(argv, out, err),
   openapi: async (argv, out, err) => (await import('./openapi.ts')).openapiCommand(argv, out, err),
+  cleanup: async (argv, out, err) => (await import('./cleanup.ts')).cleanupCommand(argv, out, err),
 };
 
 const GLOBAL_ROWS: [string, string][] = [
@@ -39,6 +40,7 @@ const COMMAND_ROWS: [string, string][] = [
   ['merge DIR...', 'Merge shard outputs (run --targets ... --shard i/n) and single runs into one fleet report.'],
   ['serve', 'Start the reference server (the documented interface, in memory) for trying clients.'],
   ['openapi', 'Print the documented interface as an OpenAPI 3.1 document (for Prism, Schemathesis, ...).'],
+  ['cleanup --target URL --tag TAG', 'Remove what a run created on a site and left there (a killed run, deletes that were refused): by the ids of its ledger, then by its tag.'],
 ];
 
 export const GLOBAL_HELP = `Usage: cms-conformance <command> [options]

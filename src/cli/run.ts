@@ -6,7 +6,7 @@ import { helpRows, optionRows, parseFlags, resolveConfig } from '../core/config.
 import { UsageError } from '../core/errors.ts';
 import { runConformance } from '../run/pipeline.ts';
 import { stopRequested, watchParent } from '../run/stop.ts';
-import { describeNetwork, type Results } from '../../results/results.ts';
+import { describeNetwork, leftBehindLines, type Results } from '../../results/results.ts';
 import { countsLine, deviationLines, incompleteWhy, modeLine, notCheckedLines, verdictLine } from '../../reporters/headline.ts';
 import type { RunOutcome } from '../run/finish.ts';
 import { EXIT, EXIT_CODE_MEANINGS } from '../../results/verdict.ts';
@@ -80,6 +80,8 @@ export function summaryLines(outcome: RunOutcome, width = 160): string[] {
     `seed ${r.seed}; ${r.requests.count} requests`,
     ...checkedLines(r),
     ...closingLines(outcome),
+    // Last: what the run created and could not delete, and the command that removes it (results/left-behind.ts).
+    ...leftBehindLines(r.leftBehind),
   ];
 }
 

@@ -63,8 +63,8 @@ export interface RunConfig {
 
 type Kind = 'string' | 'int' | 'duration' | 'size' | 'boolean' | 'enum' | 'list';
 
-interface OptionDef {
-  key: keyof RunConfig;
+interface OptionDef<K extends string = keyof RunConfig> {
+  key: K;
   flag: string;
   env: string;
   kind: Kind;
@@ -105,6 +105,22 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'sweepAfterMs', flag: 'sweep-after', env: 'CONFORMANCE_SWEEP_AFTER', kind: 'duration', min: 0, placeholder: 'DURATION', help: 'Before a run, delete tagged leftovers of other runs only when those runs started longer ago than this (runs still going, e.g. other shards against the same site, are left alone). Default 6h.' },
 ];
 
+/** What `cms-conformance cleanup` takes besides the run's options it shares (CLEANUP_RUN_FLAGS). */
+export interface CleanupConfig {
+  /** The run tag (`cmsc-<run id>`) of the items to remove. */
+  tag: string;
+  /** The run's ledger (src/core/ledger.ts); default: the one in the temporary folder for the tag, when it is there. */
+  ledger?: string;
+}
+
+export const CLEANUP_OPTIONS: readonly OptionDef<keyof CleanupConfig>[] = [
+  { key: 'tag', flag: 'tag', env: 'CONFORMANCE_TAG', kind: 'string', placeholder: 'TAG', help: 'The tag of the run whose items to remove (cmsc-…: the run prints it at its start; the reports and results.json leftBehind name it). Every item that run created carries it in its title or slug.' },
+  { key: 'ledger', flag: 'ledger', env: 'CONFORMANCE_LEDGER', kind: 'string', placeholder: 'FILE', help: "The run's ledger of the items it created, by id (results.json leftBehind.ledger). Default: the ledger of --tag in the temporary folder, when the run ran on this machine. Without one, items are found by the tag alone (which needs the target's listings)." },
+];
+
+/** The options of run that cleanup takes too (the target, the credentials, how to talk to it). */
+export const CLEANUP_RUN_FLAGS = ['target', 'user', 'app-password', 'auth-header', 'profile', 'timeout', 'retries', 'max-body', 'concurrency', 'max-rps'] as const;
+
 export const DEFAULTS = {
   target: null,
   profile: 'auto',
@@ -122,7 +138,7 @@ export const DEFAULTS = {
   quiet: false,
 } satisfies Partial<RunConfig>;
 
-function parseValue(def: OptionDef, raw: string | boolean, source: string): unknown {
+function parseValue(def: OptionDef<string>, raw: string | boolean, source: string): unknown {
   const where = `${source === 'flag' ? `--${def.flag}` : def.env}`;
   switch (def.kind) {
     case 'boolean': {
@@ -226,13 +242,7 @@ export function resolveConfig(
 ): RunConfig {
   const dotenvPath = resolve(cwd, '.env');
   const fileEnv = existsSync(dotenvPath) ? dotenv.parse(readFileSync(dotenvPath)) : {};
-  const out: Record<string, unknown> = { ...DEFAULTS };
-  for (const def of OPTIONS) {
-    const flag = flags[def.flag];
-    if (flag !== undefined) out[def.key] = parseValue(def, flag, 'flag');
-    else if (env[def.env] !== undefined && env[def.env] !== '') out[def.key] = parseValue(def, env[def.env]!, 'env');
-    else if (fileEnv[def.env] !== undefined && fileEnv[def.env] !== '') out[def.key] = parseValue(def, fileEnv[def.env]!, 'env');
-  }
+  const out: Record<string, unknown> = { ...DEFAULTS, ...readOptions(OPTIONS, flags, env, fileEnv) };
   if (out.seed === undefined) out.seed = Math.floor(Math.random() * 2 ** 31);
   const cfg = out as unknown as RunConfig;
   if (cfg.target && cfg.target !== 'reference') cfg.target = normalizeBaseUrl(cfg.target);
@@ -248,6 +258,36 @@ export function resolveConfig(
   }
   if (cfg.shard !== undefined) parseShard(cfg.shard);
   return cfg;
+}
+
+/** The values of `defs` given: flags, then the environment, then the `.env` file's. */
+function readOptions<K extends string>(defs: readonly OptionDef<K>[], flags: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv, fileEnv: Record<string, string>): Partial<Record<K, unknown>> {
+  const out: Partial<Record<K, unknown>> = {};
+  for (const def of defs) {
+    const flag = flags[def.flag];
+    if (flag !== undefined) out[def.key] = parseValue(def, flag, 'flag');
+    else if (env[def.env] !== undefined && env[def.env] !== '') out[def.key] = parseValue(def, env[def.env]!, 'env');
+    else if (fileEnv[def.env] !== undefined && fileEnv[def.env] !== '') out[def.key] = parseValue(def, fileEnv[def.env]!, 'env');
+  }
+  return out;
+}
+
+/**
+ * The configuration of `cms-conformance cleanup`: the run options it shares (CLEANUP_RUN_FLAGS; any
+ * other run flag is a usage error) and its own (CLEANUP_OPTIONS), with the same precedence as run.
+ */
+export function resolveCleanupConfig(flags: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): RunConfig & CleanupConfig {
+  const other = OPTIONS.find((d) => flags[d.flag] !== undefined && !(CLEANUP_RUN_FLAGS as readonly string[]).includes(d.flag));
+  if (other) throw new UsageError(`--${other.flag} does not apply to cleanup (see cms-conformance cleanup --help)`);
+  const cfg = resolveConfig(flags, env, cwd);
+  const dotenvPath = resolve(cwd, '.env');
+  const own = readOptions(CLEANUP_OPTIONS, flags, env, existsSync(dotenvPath) ? dotenv.parse(readFileSync(dotenvPath)) : {});
+  if (!cfg.target || cfg.target === 'reference') throw new UsageError('cleanup needs --target URL: the site the run created its items on');
+  if (own.tag === undefined) throw new UsageError('cleanup needs --tag TAG: the tag of the run whose items to remove (cmsc-…, printed at the start of the run and named in its reports)');
+  const tag = String(own.tag).trim().toLowerCase();
+  if (!/^cmsc-[0-9a-z]{8}[0-9a-f]{4}$/.test(tag)) throw new UsageError(`--tag must be a run tag such as cmsc-mxcky2ru83b8 (cmsc- and 12 letters and digits), got "${own.tag}"`);
+  if (!cfg.authHeader && cfg.user === undefined) throw new UsageError('cleanup deletes: give the credentials the run had (--user and --app-password, or --auth-header)');
+  return { ...cfg, tag, ...(own.ledger !== undefined ? { ledger: String(own.ledger) } : {}) };
 }
 
 export function normalizeBaseUrl(raw: string): string {

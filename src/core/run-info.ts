@@ -25,6 +25,8 @@ export interface RunInfo {
   freshSite: FreshSite;
   /** NDJSON event log (events.ndjson) every process appends one line per request to; absent when not chosen. */
   eventLog?: string;
+  /** The run's ledger of the items it creates (src/core/ledger.ts); absent when the run may not write. */
+  ledger?: string;
   /** How many suite workers share --concurrency and --max-rps (set by the suite engine). */
   workers?: number;
 }

@@ -1,15 +1,24 @@
 /**
  * A run's cleanup, around the suites (which delete their own fixtures after each file): before
- * them, the tagged leftovers of earlier runs are swept and the site's settings read
- * (src/run/site-state.ts); on a stop, the sweep by this run's tag starts at once, beside the cleanup
- * hooks of the running suite files; after them, the settings are written back where they differ
- * and this run's tagged items swept. Only where the run may write and has credentials.
+ * them, the tagged leftovers of earlier runs are swept, the site's settings read
+ * (src/run/site-state.ts) and the run's ledger started (src/core/ledger.ts: every item the run
+ * creates is written there by id as soon as the run knows it); on a stop, the deletes by the ledger
+ * and the sweep by this run's tag start at once, beside the cleanup hooks of the running suite files;
+ * after them, the settings are written back where they differ, every item of the ledger not yet
+ * deleted is deleted by its id (whatever the listings answer), and this run's tagged items swept (the
+ * second net, for creates whose answer was lost). What could not be deleted is named (results.json
+ * `leftBehind`, src/run/leftovers.ts), with the command that removes it. Only where the run may write;
+ * the sweeps by tag and the settings only with credentials.
  */
-import { authorizationHeader, type Client } from '../http/client.ts';
+import { authorizationHeader, type Client, type Exchange } from '../http/client.ts';
 import { eventWriter } from '../http/events.ts';
+import { ledgerWatch } from '../http/ledger-watch.ts';
 import { clientFor } from '../http/run-client.ts';
-import { DEFAULT_SWEEP_AFTER_MS, sweep, tagFor, type SweepOutcome } from '../sdk/fixtures.ts';
+import { Ledger } from '../core/ledger.ts';
+import { tagFor } from '../sdk/fixtures.ts';
 import { getProfile } from '../../schemas/profiles.ts';
+import type { LeftBehind } from '../../results/results.ts';
+import { DEFAULT_SWEEP_AFTER_MS, deleteByLedger, leftBehind, sweep, type PassOutcome, type SweepOutcome } from './leftovers.ts';
 import type { Log, Plan } from './plan.ts';
 import type { Session } from './session.ts';
 import { describeRestored, restoreSiteState, snapshotSiteState, type SiteState } from './site-state.ts';
@@ -21,6 +30,8 @@ const SWEEP_GRACE_MS = 2000;
 export class Cleanup {
   /** The sweep by tag started at once by a stop (both it and the cleanup hooks delete; an item already gone counts as deleted). */
   private stopSweep?: Promise<SweepOutcome | undefined>;
+  /** The deletes by the ledger started at once by a stop. */
+  private stopPass?: Promise<PassOutcome | undefined>;
   private readonly offStop: () => void;
 
   private constructor(
@@ -28,18 +39,31 @@ export class Cleanup {
     private readonly tag: string,
     private readonly stop: RunStop,
     private readonly log: Log,
+    private readonly ledger: Ledger | undefined,
+    /** Sweeps by tag (they read listings with context=edit) need credentials. */
+    private readonly credentials: boolean,
+    /** Where the leftovers are (undefined: a site this run booted, thrown away after it: nothing to name). */
+    private readonly target: string | undefined,
     private siteState?: SiteState,
   ) {
-    this.offStop = stop.onStop(() => void (this.stopSweep ??= sweep(sweeper, { tag }).catch(() => undefined)));
+    this.offStop = stop.onStop(() => {
+      if (ledger) this.stopPass ??= deleteByLedger(sweeper, ledger).catch(() => undefined);
+      if (credentials) this.stopSweep ??= sweep(sweeper, { tag }).catch(() => undefined);
+    });
   }
 
-  /** The cleanup of a run that may write (and has credentials); undefined for one that may not. */
+  /** The cleanup of a run that may write; undefined for one that may not. */
   static async open(plan: Plan, session: Session, stop: RunStop, log: Log): Promise<Cleanup | undefined> {
     const { info } = session;
-    if (!info.writes.allowed || authorizationHeader(info.config) === undefined) return undefined;
+    if (!info.writes.allowed) return undefined;
+    const credentials = authorizationHeader(info.config) !== undefined;
     const names = getProfile(info.profile);
-    const sweeper = clientFor(info.targetUrl, info.config, { mapRoute: (r) => names.toTargetRoute(r), ...(info.eventLog ? { onExchange: eventWriter(info.eventLog, 'sweep') } : {}) });
-    const cleanup = new Cleanup(sweeper, tagFor(info.runId), stop, log);
+    const tag = tagFor(info.runId);
+    const ledger = info.ledger ? Ledger.start(info.ledger, { tag, target: info.targetUrl, profile: info.profile, startedAt: session.header.startedAt.toISOString() }) : undefined;
+    const hooks = [info.eventLog && eventWriter(info.eventLog, 'sweep'), ledger && ledgerWatch(ledger, (r) => names.toTargetRoute(r))].filter((h) => !!h);
+    const sweeper = clientFor(info.targetUrl, info.config, { mapRoute: (r) => names.toTargetRoute(r), ...(hooks.length ? { onExchange: (e: Exchange) => hooks.forEach((h) => h(e)) } : {}) });
+    const cleanup = new Cleanup(sweeper, tag, stop, log, ledger, credentials, info.embedded ? undefined : info.targetUrl);
+    if (!credentials) return cleanup;
     // A site this run booted has no leftovers of earlier runs.
     if (!info.embedded) {
       // Leftovers of earlier runs, but never the items of a run that may still be going (another
@@ -54,27 +78,54 @@ export class Cleanup {
     return cleanup;
   }
 
-  /** After the suites: the settings written back, this run's items swept. After a stop the target may not answer at all: a few seconds, not --timeout per request. */
-  async close(): Promise<void> {
+  /**
+   * After the suites: the settings written back, the items of the ledger deleted by id, this run's
+   * items swept by tag; returns what is left (undefined on a site this run booted). After a stop the
+   * target may not answer at all: a few seconds, not --timeout per request.
+   */
+  async close(): Promise<LeftBehind | undefined> {
     this.offStop();
     const stopped = !!this.stop.cause;
     const until = Date.now() + SWEEP_GRACE_MS;
-    if (this.siteState) {
+    const rest = () => Math.max(1000, until - Date.now());
+    if (this.siteState && this.credentials) {
       const restored = await (stopped ? within(restoreSiteState(this.sweeper, this.siteState), SWEEP_GRACE_MS) : restoreSiteState(this.sweeper, this.siteState));
       const line = restored && describeRestored(restored);
       if (line) this.log(line);
     }
-    const early = this.stopSweep ? await within(this.stopSweep, SWEEP_GRACE_MS) : undefined;
-    const swept = sweep(this.sweeper, { tag: this.tag }).catch(() => undefined);
-    const last = await (stopped ? within(swept, Math.max(1000, until - Date.now())) : swept);
-    reportSweep(this.log, 'items of this run', early && last ? { ...last, deleted: early.deleted + last.deleted, failed: last.failed } : (last ?? early));
+    // By id first: every item of the ledger the suite files did not delete (a check that failed before it tracked its item, a listing that did not answer ...).
+    const failed = new Map<string, string>();
+    let byId = 0;
+    const early = this.stopPass ? await within(this.stopPass, SWEEP_GRACE_MS) : undefined;
+    const pass = this.ledger ? deleteByLedger(this.sweeper, this.ledger).catch(() => undefined) : undefined;
+    const passed = pass && (await (stopped ? within(pass, rest()) : pass));
+    for (const p of [early, passed]) {
+      byId += p?.deleted ?? 0;
+      for (const [route, why] of p?.failed ?? []) failed.set(route, why);
+    }
+    if (byId) this.log(`deleted by id: ${byId} item(s) of this run the suite files had not deleted`);
+    // Then by tag, the second net.
+    let sweeps: (SweepOutcome | undefined)[] = [];
+    if (this.credentials) {
+      const earlySweep = this.stopSweep ? await within(this.stopSweep, SWEEP_GRACE_MS) : undefined;
+      const swept = sweep(this.sweeper, { tag: this.tag }).catch(() => undefined);
+      const last = await (stopped ? within(swept, rest()) : swept);
+      reportSweep(this.log, 'items of this run', earlySweep && last ? { ...last, deleted: earlySweep.deleted + last.deleted, failed: last.failed } : (last ?? earlySweep));
+      sweeps = [earlySweep, last];
+    }
+    const notTried = stopped ? `not deleted: the run was stopped (${this.stop.cause!.message}) and its cleanup gave up` : 'not deleted';
+    const left = this.ledger && leftBehind(this.ledger, this.tag, this.target ?? '', failed, sweeps, notTried);
+    // The ledger is kept while something it names is left (cms-conformance cleanup reads it).
+    if (left && (!left.items.length || !this.target)) this.ledger!.remove();
     await (stopped ? within(this.sweeper.close(), 500) : this.sweeper.close());
+    return this.target ? left : undefined;
   }
 }
 
 function reportSweep(log: Log, what: string, r: SweepOutcome | undefined): void {
   if (!r) log(`sweep of ${what}: the target did not answer the listing; nothing deleted`);
   else if (r.deleted || r.failed) log(`sweep of ${what}: deleted ${r.deleted}${r.failed ? `, could not delete ${r.failed}` : ''}`);
+  if (r?.unlisted) log(`sweep of ${what}: the listings of ${r.unlisted.join(', ')} did not answer with a list; their tagged items are not known`);
   if (r?.spared) log(`sweep of ${what}: left ${r.spared} tagged item(s) of runs that started less than --sweep-after ago alone (they may still be going)`);
 }
 

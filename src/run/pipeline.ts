@@ -54,14 +54,17 @@ export async function runConformance(cfg: RunConfig, log: Log = toStderr, opts: 
     });
     const cleanup = await Cleanup.open(plan, session, stop, log);
     let ran: { results: Results; abandoned: boolean } | undefined;
+    let left: Results['leftBehind'];
     try {
       ran = await execute(engine, plan, session, stop, log);
     } finally {
       stop.settle();
       // A run given up on may hold a worker that does not end: do not wait for it long (the CLI exits anyway).
       if (starting) await (ran?.abandoned ? within(engine.close(), 1000) : engine.close());
-      await cleanup?.close();
+      left = await cleanup?.close();
     }
+    // What the run created and could not delete, named (src/run/leftovers.ts).
+    if (left) ran.results.leftBehind = left;
     // The target is not needed for the reports: it stops while they are written (its failure surfaces below).
     stopTarget().catch(() => undefined);
     return finish(plan, session, ran.results, stop.cause, log);

@@ -23,6 +23,8 @@ import { digestIndex } from '../../results/advertised.ts';
 import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir } from '../../reporters/index.ts';
 import { detectProfile, getProfile, normalizeIndex, type ProfileName } from '../../schemas/profiles.ts';
 import { workerConfig, type Log, type Plan } from './plan.ts';
+import { ledgerPath } from '../core/ledger.ts';
+import { tagFor } from '../sdk/fixtures.ts';
 import type { ProgressReporter } from './progress.ts';
 import type { RunStop } from './stop.ts';
 import type { Target } from './target.ts';
@@ -70,8 +72,10 @@ export async function openSession(plan: Plan, booted: Target | undefined, ctx: {
   } catch {
     advertised = null; // an index the digest cannot read is reported by the discovery behaviours
   }
+  const runId = newRunId();
+  const writes = writePolicy(plan.config, { url, embedded });
   const info: RunInfo = {
-    runId: newRunId(),
+    runId,
     config,
     targetUrl: url,
     embedded,
@@ -79,13 +83,15 @@ export async function openSession(plan: Plan, booted: Target | undefined, ctx: {
     profileReason: reason,
     index,
     ...(noRoute ? { noRoute } : {}),
-    writes: writePolicy(plan.config, { url, embedded }),
+    writes,
     freshSite,
     ...(eventLog ? { eventLog } : {}),
+    // Every item the run creates, by id (src/core/ledger.ts; started by src/run/cleanup.ts).
+    ...(writes.allowed ? { ledger: ledgerPath(tagFor(runId)) } : {}),
   };
   const what = embedded ? ` (embedded ${embedded.kind}${embedded.version ? ` ${embedded.version}` : ''})` : '';
   ctx.log(`${TOOL.name} ${TOOL.version}: target ${url}${what}`);
-  ctx.log(`profile ${profile} (${reason}); seed ${plan.config.seed}; writes ${info.writes.allowed ? 'allowed' : 'not allowed'} (${info.writes.reason})`);
+  ctx.log(`profile ${profile} (${reason}); seed ${plan.config.seed}; writes ${info.writes.allowed ? `allowed (${info.writes.reason}); every item created carries the tag ${tagFor(runId)}` : `not allowed (${info.writes.reason})`}`);
 
   const { selection, shard } = plan;
   const header: RunHeader = {

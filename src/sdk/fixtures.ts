@@ -1,9 +1,10 @@
 /**
  * Items the suite creates on a target: tagged with the run ID, tracked, and force-deleted
- * afterwards — after each suite file (afterAll), and again by the CLI after the run (a sweep by
- * the run's own tag) and at the start of a later one (a sweep of the tags of runs that started
- * long enough ago to be over), so that an interrupted or crashed run leaves nothing behind while
- * runs that share a site (shards) never delete each other's items.
+ * afterwards — after each suite file (afterAll), and again by the CLI after the run (by the ids of
+ * the run's ledger, then a sweep by the run's own tag: src/run/leftovers.ts) and at the start of a
+ * later one (a sweep of the tags of runs that started long enough ago to be over), so that an
+ * interrupted or crashed run leaves nothing behind while runs that share a site (shards) never
+ * delete each other's items.
  */
 import type { Client, Response } from '../http/client.ts';
 import { TargetError } from '../core/errors.ts';
@@ -12,6 +13,7 @@ import { failureKindOf } from '../http/failure-kind.ts';
 import type { FailureKind } from '../../results/verdict.ts';
 import { FixtureError, fixtureOwner, recordTracked, verifyStored } from './fixture-checks.ts';
 import { rawText, textFields } from '../http/wire.ts';
+import { itemAt, runLedger, taggedWord } from '../core/ledger.ts';
 
 export { FIXTURE_OWNERS, FixtureError, fixtureOwner, storedFieldOwner, verifyStored } from './fixture-checks.ts';
 
@@ -20,9 +22,6 @@ const TARGET_GONE = /\b(ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENOTFOUND)\b/;
 
 /** Every item the suite creates carries this prefix in its title and slug. */
 export const TAG_PREFIX = 'cmsc-';
-
-/** Collections the suite may create items in, with how to find and delete them. */
-export const SWEPT_COLLECTIONS = ['/cms/v2/posts', '/cms/v2/pages', '/contactform/v1/contact-forms'] as const;
 
 /** A short key for a suite file (FNV-1a of its path, base 36): labels of files run side by side never collide. */
 export function scopeFor(file: string): string {
@@ -59,6 +58,8 @@ export class Fixtures {
   private counter = 0;
   /** Why the last cleanup left items behind: the target's trouble (a delete got no usable answer), or a bug of ours. */
   cleanupTrouble: FailureKind = 'harness';
+  /** What the last cleanup could not delete, and why (the route, and the delete's answer or why it was not tried). */
+  notDeleted: { route: string; why: string }[] = [];
 
   constructor(
     private readonly client: Client,
@@ -72,8 +73,9 @@ export class Fixtures {
     return `${this.tag}-${hint}-${this.scope}${++this.counter}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
   }
 
-  /** Track an item so it is force-deleted at cleanup. */
+  /** Track an item so it is force-deleted at cleanup (and recorded in the run's ledger, if its create was not seen already). */
   track(route: string, remove?: Tracked['remove']): void {
+    runLedger()?.made(itemAt(route, { by: 'fixtures' }));
     this.tracked.push({ route, remove: remove ?? ((c) => forceDelete(c, route)), batchable: !remove && BATCHABLE.test(route) });
     trackedRoutes.add(route);
     recordTracked(route);
@@ -107,6 +109,11 @@ export class Fixtures {
    */
   async cleanup(): Promise<string[]> {
     const failed: string[] = [];
+    this.notDeleted = [];
+    const fail = (route: string, why: string) => {
+      failed.push(`${route} (${why})`);
+      this.notDeleted.push({ route, why });
+    };
     let gone: string | undefined;
     // Posts and pages first, up to 25 in one POST /batch/v1 of DELETE ?force=true (cleanup is not a
     // behaviour under test: a site pays one request, not 25). An item the batch did not delete, or
@@ -122,14 +129,14 @@ export class Fixtures {
     while (this.tracked.length) {
       const item = this.tracked.pop()!;
       if (gone) {
-        failed.push(`${item.route} (not tried: ${gone})`);
+        fail(item.route, `not tried: ${gone}`);
         continue;
       }
       try {
         await item.remove(this.client);
       } catch (err) {
         const message = (err as Error)?.message ?? String(err);
-        failed.push(`${item.route} (${message})`);
+        fail(item.route, message);
         if (failureKindOf(err) === 'target') this.cleanupTrouble = 'target';
         if (TARGET_GONE.test(message)) gone = `the target did not answer the delete of ${item.route}`;
       }
@@ -161,6 +168,9 @@ export async function createRecovering(client: Client, collection: string, body:
       if (!(err instanceof TargetError) || err.code === 'BODY_TOO_LARGE' || NOT_SENT.has(err.code ?? '') || attempt >= CREATE_ATTEMPTS || client.unanswering) throw err;
       const made = await madeBy(client, collection, body);
       if (made === undefined) throw err;
+      // In the run's ledger first: if the delete fails too, the run deletes it at the end.
+      const tag = taggedWord(rawText(body.title), body.slug);
+      for (const id of made) runLedger()?.made(itemAt(`${collection}/${id}`, { by: 'fixtures', ...(tag ? { tag } : {}) }));
       for (const id of made) await forceDelete(client, `${collection}/${id}`);
       client.noteRetry();
     }
@@ -254,142 +264,4 @@ export async function forceDelete(client: Client, route: string, attempts = 4): 
     if (i >= attempts || (status !== 0 && status !== 429 && status < 500)) throw new Error(`DELETE ${route}: ${status}`);
     await new Promise((r) => setTimeout(r, 200 * i));
   }
-}
-
-/** Default of --sweep-after: six hours, the longest a GitHub Actions job may run, so a run older than that cannot still be going. */
-export const DEFAULT_SWEEP_AFTER_MS = 6 * 3_600_000;
-
-export interface SweepOptions {
-  /** Only this run's items (its tag). */
-  tag?: string;
-  /**
-   * Without `tag`: items of any run, but only of runs that started longer ago than this (the run
-   * tag carries its start time). Runs that started later may still be going (another shard, another
-   * job against the same site) and keep their items. Default 0: every tagged item.
-   */
-  olderThanMs?: number;
-  /** The clock (tests). */
-  now?: number;
-}
-
-export interface SweepOutcome {
-  deleted: number;
-  failed: number;
-  /** Tagged items left alone because their run started less than `olderThanMs` ago. */
-  spared: number;
-}
-
-/**
- * When the run that created an item started (ms since epoch), from the run tags in its slug and
- * title (`cmsc-<start: 8 base-36 digits><4 hex digits>`); the newest when it carries several; undefined
- * when no tag says (an item of an unknown format counts as old).
- */
-export function runStartOf(item: any): number | undefined {
-  let newest: number | undefined;
-  for (const s of taggedStrings(item)) {
-    // Exactly 8 + 4 characters: the tag is often followed by more letters and digits (`cmsc-<id>x…`).
-    for (const m of s.matchAll(/cmsc-([0-9a-z]{8})([0-9a-f]{4})/g)) {
-      const t = parseInt(m[1]!, 36);
-      // Plausible start times only (2020 .. 2100): anything else is not a run tag.
-      if (!Number.isFinite(t) || t < 1_577_836_800_000 || t > 4_102_444_800_000) continue;
-      newest = Math.max(newest ?? 0, t);
-    }
-  }
-  return newest;
-}
-
-/**
- * Force-delete the posts, pages and contact forms of one run (`tag`), or the leftovers of earlier
- * runs (`olderThanMs`). Used by the CLI before a run (leftovers of interrupted runs, never the
- * items of a run that may still be going) and after it (its own items).
- */
-export async function sweep(client: Client, opts: string | SweepOptions = {}): Promise<SweepOutcome> {
-  const { tag, olderThanMs = 0, now = Date.now() } = typeof opts === 'string' ? { tag: opts } : opts;
-  const wanted = tag ?? TAG_PREFIX;
-  const spare = (item: any): boolean => {
-    if (tag || olderThanMs <= 0) return false;
-    const started = runStartOf(item);
-    return started !== undefined && started > now - olderThanMs;
-  };
-  let deleted = 0;
-  let failed = 0;
-  const spared = new Set<string>();
-  // The collections at once (within the client's --concurrency): a sweep is a few listings, and
-  // before a run they are all the target has to do.
-  await Promise.all(SWEPT_COLLECTIONS.map(async (collection) => {
-    let ok = 0;
-    let bad = 0;
-    for (let guard = 0; guard < 20; guard++) {
-      const res = await listTagged(client, collection, wanted);
-      if (!res) break;
-      const mine = res.filter((p: any) => {
-        if (!isTagged(p, wanted)) return false;
-        if (!spare(p)) return true;
-        spared.add(`${collection}/${p.id}`);
-        return false;
-      });
-      if (!mine.length) break;
-      const before = ok + bad;
-      await Promise.all(
-        mine.map((p: any) =>
-          forceDelete(client, `${collection}/${p.id}`).then(
-            () => ok++,
-            () => bad++,
-          ),
-        ),
-      );
-      if (ok + bad === before) break;
-      if (bad) break;
-    }
-    deleted += ok;
-    failed += bad;
-  }));
-  return { deleted, failed, spared: spared.size };
-}
-
-/**
- * How tagged items are found: by searching the tag (titles carry it), and among the newest
- * items (an item tagged only in its slug is not found by a search). `any` leaves trashed items
- * out (WordPress), so the trash is asked for too.
- */
-const TAGGED_LISTINGS: Record<string, string | string[]>[] = [
-  { search: TAG_PREFIX, status: ['any', 'trash'] },
-  { orderby: 'id', order: 'desc', status: ['any', 'trash'] },
-];
-
-/** Tagged items of a collection (any status, trash included), or undefined when the target does not answer with a list. */
-export async function listTagged(client: Client, collection: string, tag = TAG_PREFIX): Promise<any[] | undefined> {
-  const lists: any[][] = TAGGED_LISTINGS.map(() => []);
-  let answered = false;
-  await Promise.all(TAGGED_LISTINGS.map(async (listing, n) => {
-    const query = { ...listing, ...('search' in listing ? { search: tag } : {}), per_page: 100, context: 'edit' };
-    for (let i = 1; i <= 4; i++) {
-      try {
-        const res = await client.get(collection, { query });
-        if (res.status === 200 && Array.isArray(res.body)) {
-          answered = true;
-          lists[n] = res.body.filter((p: any) => isTagged(p, tag) && typeof p?.id === 'number');
-          break;
-        }
-        if (res.status !== 429 && res.status < 500) break;
-      } catch {
-        /* no answer: try again, unless the target has stopped answering */
-        if (client.unanswering) break;
-      }
-      await new Promise((r) => setTimeout(r, 200 * i));
-    }
-  }));
-  // Merged in the order of the listings (search first), as when they were read one after the other.
-  const found = new Map<number, any>();
-  for (const list of lists) for (const p of list) found.set(p.id, p);
-  return answered ? [...found.values()] : undefined;
-}
-
-function taggedStrings(item: any): string[] {
-  const title = typeof item?.title === 'object' ? (item.title.raw ?? item.title.rendered) : item?.title;
-  return [item?.slug, title].filter((s): s is string => typeof s === 'string').map((s) => s.toLowerCase());
-}
-
-function isTagged(item: any, tag: string): boolean {
-  return taggedStrings(item).some((s) => s.includes(tag));
 }

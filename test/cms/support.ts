@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cmsFaults } from '../../faults/cms/index.ts';
 import { matchesCaughtBy, type Fault } from '../../faults/proxy.ts';
 import { Client } from '../../src/http/client.ts';
-import { listTagged } from '../../src/sdk/fixtures.ts';
+import { listTagged } from '../../src/run/leftovers.ts';
 import { NON_GMT_TIMEZONE, bootTarget, type Target as BootedTarget, type TargetKind } from '../../src/run/target.ts';
 import { proveFaults, runSuite, type Proof, type SuiteRun } from '../../src/proof/proof.ts';
 import { getProfile } from '../../schemas/profiles.ts';
