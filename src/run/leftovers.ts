@@ -244,9 +244,9 @@ export async function listTagged(client: Client, collection: string, tag = TAG_P
           break;
         }
         if (res.status !== 429 && res.status < 500) break;
-      } catch {
-        /* no answer: try again, unless the target has stopped answering */
-        if (client.unanswering) break;
+      } catch (err) {
+        /* no answer: try again, unless the target has stopped answering (or answered a body over --max-body: it would again) */
+        if (client.unanswering || (err as { code?: string })?.code === 'BODY_TOO_LARGE') break;
       }
       await new Promise((r) => setTimeout(r, 200 * i));
     }

@@ -221,7 +221,8 @@ async function madeBy(client: Client, collection: string, body: Record<string, u
         })
         .map((p: any) => p.id as number);
     } catch (err) {
-      if ((err instanceof TargetError && NOT_SENT.has(err.code ?? '')) || client.unanswering) return undefined; // the target is down, or does not answer
+      // The target is down, does not answer, or answers the listing with a body over --max-body (it would again).
+      if ((err instanceof TargetError && (NOT_SENT.has(err.code ?? '') || err.code === 'BODY_TOO_LARGE')) || client.unanswering) return undefined;
       await new Promise((r) => setTimeout(r, 300 * i));
     }
   }
