@@ -3,7 +3,9 @@
  * (npm does not pass it on: the CLI notices its parent going away), and a target that dies
  * mid-run. Each ends within 10 s with the reports written (marked incomplete), what the run
  * created deleted where the target still answers, the embedded target stopped, and no process of
- * the run left (the process tree is read from /proc while the run goes, then checked).
+ * the run left (the process tree is read from /proc while the run goes, then checked). What the
+ * run could not delete (the target gone) is named, and `cleanup --tag` removes it once the target is
+ * back; it also removes what a run killed with SIGKILL left (issue 43).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -13,11 +15,14 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bootTarget, type Target } from '../src/run/target.ts';
+import { ledgerPath } from '../src/core/ledger.ts';
+import { startFaultProxy } from '../faults/proxy.ts';
+import { startReferenceServer } from '../targets/reference/index.ts';
 import { PKG_ROOT } from '../src/core/paths.ts';
 import { freePort } from '../targets/wordpress/proc.ts';
 import type { Results } from '../results/results.ts';
 import { leftovers } from './cms/support.ts';
-import { BIN, runCli } from './helpers/cli.ts';
+import { runCli } from './helpers/cli.ts';
 import { allGone, processes, tree, type Proc } from './helpers/procs.ts';
 
 const STOP_MS = 10_000;
@@ -207,39 +212,95 @@ describe.runIf(linux)('a run stops cleanly when it must', () => {
       await untilCreated(dir, run.npm, run.output);
       const { ms } = await sigtermNpm(run);
       expect(ms, run.output().slice(-3000)).toBeLessThan(STOP_MS);
-      expectIncompleteReports(dir, 'signal');
+      const results = expectIncompleteReports(dir, 'signal');
       expect(await leftovers(host)).toEqual([]);
+      // Deleted by id (its ledger) and swept: nothing named as left, the ledger gone (issue 43).
+      expect(results.leftBehind).toMatchObject({ items: [] });
+      expect(results.leftBehind!.created).toBeGreaterThan(0);
+      expect(existsSync(ledgerPath(results.leftBehind!.tag))).toBe(false);
+    }, 300_000);
+
+    it('SIGKILL (no chance to clean): cleanup --target --tag removes what the run left, by its ledger and its tag, and says how many', async () => {
+      const dir = reportDir();
+      let output = '';
+      const run = await runCli(['run', '--target', host.url, '--user', host.user, '--app-password', host.appPassword, '--only', '^cms\\.', '--seed', '1', '--max-rps', '40', '--report-dir', dir], {
+        timeoutMs: 240_000,
+        onSpawn: (child) => void (child.stderr!.on('data', (d) => (output += d)), untilCreated(dir, child, () => output)).then(() => child.kill('SIGKILL'), () => undefined),
+      });
+      expect(run.signal, run.stderr.slice(-2000)).toBe('SIGKILL');
+      // The run says its tag at its start: what a user has of a run that was killed.
+      const tag = /every item created carries the tag (cmsc-[0-9a-z]+)/.exec(output)?.[1];
+      expect(tag, output.slice(0, 1000)).toBeDefined();
+      const left = await leftovers(host);
+      expect(left.length, 'a killed run leaves its items').toBeGreaterThan(0);
+      expect(existsSync(ledgerPath(tag!)), 'its ledger').toBe(true);
+      const clean = await runCli(['cleanup', '--target', host.url, '--user', host.user, '--app-password', host.appPassword, '--tag', tag!]);
+      expect(clean.code, clean.stdout + clean.stderr).toBe(0);
+      const removed = new RegExp(`^removed (\\d+) items? of the run tagged ${tag} from ${host.url} \\((\\d+) by the ids of its ledger`).exec(clean.stdout);
+      expect(removed, clean.stdout).not.toBeNull();
+      expect(Number(removed![1])).toBeGreaterThanOrEqual(left.length);
+      expect(Number(removed![2])).toBeGreaterThan(0);
+      expect(await leftovers(host)).toEqual([]);
+      expect(existsSync(ledgerPath(tag!)), 'the ledger, once nothing is left').toBe(false);
+      console.log(`SIGKILL: ${left.length} tagged item(s) left; cleanup: ${clean.stdout.trim()}`);
     }, 300_000);
   });
 
-  it('a target that dies mid-run (connection refused from then on): within 10 s of --unreachable-after, exit 3, reports written (incomplete), no process left', async () => {
+  it('a target that dies mid-run (connection refused from then on): within 10 s of --unreachable-after, exit 3, reports written (incomplete), what could not be deleted named; back, cleanup --tag removes it', async () => {
+    // The site stays (its state in memory); what dies is the address the run talks to, as a site's
+    // front does. It comes back on the same address.
+    const site = await startReferenceServer({ port: 0 });
+    const creds = ['--user', site.user, '--app-password', site.appPassword];
+    const direct = { url: site.url, user: site.user, appPassword: site.appPassword, profile: 'spec' } as Target;
     const port = await freePort();
-    const password = 'abcd efgh ijkl mnop qrst uvwx';
-    const server = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--user', 'admin', '--app-password', password], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((res, rej) => {
-      server.stdout!.setEncoding('utf8').on('data', (d: string) => d.includes('listening') && res());
-      server.on('exit', () => rej(new Error('the reference server did not start')));
-    });
-    const dir = reportDir();
-    let killedAt = 0;
-    let procs: Proc[] = [];
-    let output = '';
-    const run = await runCli(['run', '--target', `http://127.0.0.1:${port}`, '--user', 'admin', '--app-password', password, '--only', '^cms\\.', '--seed', '1', '--max-rps', '40', '--unreachable-after', '2s', '--report-dir', dir], {
-      timeoutMs: 240_000,
-      onSpawn: (child) =>
-        void (child.stderr!.on('data', (d) => (output += d)), untilCreated(dir, child, () => output)).then(() => {
-          procs = tree(child.pid!);
-          server.kill('SIGKILL'); // the target dies: every connection is refused from now on
-          killedAt = performance.now();
-        }, () => server.kill('SIGKILL')),
-    });
-    const ms = performance.now() - killedAt;
-    expect(killedAt, run.stderr.slice(-2000)).toBeGreaterThan(0);
-    expect(run.code, run.stderr.slice(-2000)).toBe(3);
-    expect(ms, run.stderr.slice(-3000)).toBeLessThan(2000 + STOP_MS);
-    expect(run.stderr).toMatch(/the target answered no request for \d+ s .*ECONNREFUSED.*: stopping/);
-    const results = expectIncompleteReports(dir, 'target-unreachable');
-    expect(results.incomplete!.message).toMatch(/ECONNREFUSED/);
-    expect(await allGone(procs, 1000)).toBeGreaterThanOrEqual(0);
+    let front = await startFaultProxy(site.url, [], { profile: 'spec', port });
+    let up = true;
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      const dir = reportDir();
+      let killedAt = 0;
+      let procs: Proc[] = [];
+      let output = '';
+      const run = await runCli(['run', '--target', url, ...creds, '--only', '^cms\\.', '--seed', '1', '--max-rps', '40', '--unreachable-after', '2s', '--report-dir', dir], {
+        timeoutMs: 240_000,
+        onSpawn: (child) =>
+          void (child.stderr!.on('data', (d) => (output += d)), untilCreated(dir, child, () => output)).then(async () => {
+            procs = tree(child.pid!);
+            killedAt = performance.now();
+            up = false;
+            await front.close().catch(() => undefined); // the target dies: every connection is refused from now on
+          }, () => void ((up = false), front.close().catch(() => undefined))),
+      });
+      const ms = performance.now() - killedAt;
+      expect(killedAt, run.stderr.slice(-2000)).toBeGreaterThan(0);
+      expect(run.code, run.stderr.slice(-2000)).toBe(3);
+      expect(ms, run.stderr.slice(-3000)).toBeLessThan(2000 + STOP_MS);
+      expect(run.stderr).toMatch(/the target answered no request for \d+ s .*ECONN(REFUSED|RESET).*: stopping/);
+      const results = expectIncompleteReports(dir, 'target-unreachable');
+      expect(results.incomplete!.message).toMatch(/ECONN(REFUSED|RESET)/);
+      expect(await allGone(procs, 1000)).toBeGreaterThanOrEqual(0);
+      // Each item on the site is named as left (by its route, or a create whose answer was lost, by its tag), with the command (issue 43).
+      const lb = results.leftBehind!;
+      const onSite = await leftovers(direct);
+      expect(onSite.length, 'the run could not delete what it had made').toBeGreaterThan(0);
+      const named = new Set(lb.items.map((i) => (i.id === undefined ? i.tag : i.route)));
+      expect(onSite.filter((s) => !named.has(s.split(' ')[0]!) && !named.has(/\((.*)\)$/.exec(s)?.[1])), JSON.stringify(lb.items)).toEqual([]);
+      expect(lb.command).toBe(`npx cms-conformance cleanup --target ${url} --tag ${lb.tag}`);
+      expect(run.stdout.trimEnd().split('\n').slice(-2)).toEqual([expect.stringMatching(/^remove them with the run's credentials/), `  ${lb.command}`]);
+      expect(readFileSync(join(dir, 'report.md'), 'utf8')).toMatch(/> \*\*Left on the target\*\*: \d+ items? this run created could not be deleted/);
+      // The target comes back: the documented way removes them, by the run's ledger, and says how many.
+      front = await startFaultProxy(site.url, [], { profile: 'spec', port });
+      up = true;
+      const clean = await runCli(['cleanup', '--target', url, ...creds, '--tag', lb.tag]);
+      expect(clean.code, clean.stdout + clean.stderr).toBe(0);
+      // (What the listings show is a lower bound: the ledger knows every item by its id.)
+      const removed = new RegExp(`^removed (\\d+) items? of the run tagged ${lb.tag} from ${url} \\((\\d+) by the ids of its ledger`).exec(clean.stdout);
+      expect(Number(removed?.[1]), clean.stdout).toBeGreaterThanOrEqual(onSite.length);
+      expect(await leftovers(direct)).toEqual([]);
+      console.log(`target gone mid-run: ${onSite.length} left, ${lb.items.length} named; cleanup: ${clean.stdout.trim()}`);
+    } finally {
+      if (up) await front.close();
+      await site.stop();
+    }
   }, 300_000);
 });

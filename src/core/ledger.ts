@@ -74,13 +74,14 @@ export function itemAt(route: string, extra: Pick<MadeItem, 'tag' | 'by'> = {}):
   return { type, route, id: Number(m[2]), ...extra };
 }
 
-/** The run's tag (`cmsc-…`) in a title or slug: the first tagged word. */
+/** The tagged word (`cmsc-…`) of an item's titles and slugs: the longest, which names the item best (a slug made from a title `<run tag> words` carries the words too). */
 export function taggedWord(...texts: unknown[]): string | undefined {
+  let best: string | undefined;
   for (const t of texts) {
     const m = typeof t === 'string' ? /cmsc-[0-9a-z][0-9a-z-]*/i.exec(t) : null;
-    if (m) return m[0].toLowerCase();
+    if (m && m[0].length > (best?.length ?? 0)) best = m[0].toLowerCase();
   }
-  return undefined;
+  return best;
 }
 
 /** Where the ledger of the run tagged `tag` is kept (the temporary folder, as the locks of src/sdk/worker-state.ts). */

@@ -222,18 +222,21 @@ export async function sweep(client: Client, opts: string | SweepOptions = {}): P
 /**
  * How tagged items are found: by searching the tag (titles carry it), and among the newest
  * items (an item tagged only in its slug is not found by a search). `any` leaves trashed items
- * out (WordPress), so the trash is asked for too.
+ * out (WordPress), so the trash is asked for too; and on its own for posts and pages, as a reading
+ * of the spec may take `any,trash` for `any` (the reference server does: issue 43).
  */
 const TAGGED_LISTINGS: Record<string, string | string[]>[] = [
   { search: TAG_PREFIX, status: ['any', 'trash'] },
   { orderby: 'id', order: 'desc', status: ['any', 'trash'] },
 ];
+const TRASH_LISTING = { orderby: 'id', order: 'desc', status: ['trash'] };
 
 /** Tagged items of a collection (any status, trash included), or undefined when the target does not answer with a list. */
 export async function listTagged(client: Client, collection: string, tag = TAG_PREFIX): Promise<any[] | undefined> {
-  const lists: any[][] = TAGGED_LISTINGS.map(() => []);
+  const listings = /^\/cms\/v2\/(posts|pages)$/.test(collection) ? [...TAGGED_LISTINGS, TRASH_LISTING] : TAGGED_LISTINGS;
+  const lists: any[][] = listings.map(() => []);
   let answered = false;
-  await Promise.all(TAGGED_LISTINGS.map(async (listing, n) => {
+  await Promise.all(listings.map(async (listing, n) => {
     const query = { ...listing, ...('search' in listing ? { search: tag } : {}), per_page: 100, context: 'edit' };
     for (let i = 1; i <= 4; i++) {
       try {
