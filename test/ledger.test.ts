@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { json, startFaultProxy, type Fault, type FaultProxy } from '../faults/proxy.ts';
 import { getProfile } from '../schemas/profiles.ts';
 import { leftBehindLines, type LeftBehind } from '../results/results.ts';
@@ -171,6 +171,40 @@ describe('deleted by id whatever the listings answer; what is left is named, and
       await direct.close();
     }
     expect(existsSync(ledger.path), 'kept: the listings did not answer').toBe(true);
+  });
+
+  it('cleanup: its help beside it, and bad input in one line with exit 2', async () => {
+    const call = async (...argv: string[]) => {
+      const out = new PassThrough();
+      const err = new PassThrough();
+      let stdout = '';
+      let stderr = '';
+      out.on('data', (d) => (stdout += d));
+      err.on('data', (d) => (stderr += d));
+      return { code: await main(argv, out, err), stdout, stderr };
+    };
+    const help = await call('cleanup', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout.split('\n')[0]).toBe('Usage: cms-conformance cleanup --target URL --tag TAG [--user NAME --app-password PW] [options]');
+    expect((await call('help', 'cleanup')).stdout).toBe(help.stdout);
+    for (const l of help.stdout.split('\n')) expect(l.length, l).toBeLessThanOrEqual(100);
+    expect((await call('--help')).stdout).toMatch(/^ {2}cleanup --target URL --tag TAG +Remove what a run created/m);
+    const creds = ['--user', 'a', '--app-password', 'b'];
+    // As given here, not from the environment of the machine that runs the tests.
+    for (const v of ['TARGET_URL', 'TARGET_USER', 'TARGET_APP_PASSWORD', 'TARGET_AUTH_HEADER', 'CONFORMANCE_TAG', 'CONFORMANCE_LEDGER']) vi.stubEnv(v, '');
+    onTestFinished(() => void vi.unstubAllEnvs());
+    for (const [argv, msg] of [
+      [['--target', 'http://127.0.0.1:9', ...creds], /cleanup needs --tag TAG/],
+      [['--tag', 'cmsc-mxcky2ru83b8', ...creds], /cleanup needs --target URL/],
+      [['--target', 'http://127.0.0.1:9', '--tag', 'cmsc-x', ...creds], /--tag must be a run tag such as cmsc-mxcky2ru83b8/],
+      [['--target', 'http://127.0.0.1:9', '--tag', 'cmsc-mxcky2ru83b8'], /give the credentials the run had/],
+      [['--target', 'http://127.0.0.1:9', '--tag', 'cmsc-mxcky2ru83b8', '--only', 'x', ...creds], /--only does not apply to cleanup/],
+      [['--target', 'http://127.0.0.1:9', '--tag', 'cmsc-mxcky2ru83b8', '--ledger', join(dir, 'none.ndjson'), ...creds], /--ledger .*none\.ndjson: no such file/],
+    ] as [string[], RegExp][]) {
+      const r = await call('cleanup', ...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), argv.join(' ')).toEqual([expect.stringMatching(msg)]);
+    }
   });
 
   it('nothing left: leftBehind names nothing and the console says nothing', () => {

@@ -19,7 +19,7 @@ import { EXIT } from '../../results/verdict.ts';
 import { describeLeftItem } from '../../results/results.ts';
 import { para } from './text.ts';
 
-export const CLEANUP_HELP = `Usage: cms-conformance cleanup --target URL --tag TAG [--user NAME --app-password PASSWORD] [options]
+export const CLEANUP_HELP = `Usage: cms-conformance cleanup --target URL --tag TAG [--user NAME --app-password PW] [options]
 
 ${para("Removes what a run created on a site and left there: a run killed with no chance to clean up (SIGKILL, a machine that went down), or one whose deletes were refused or met a target that had gone away (its console's last lines, report.md, report.html and results.json leftBehind name each item and this command). First every item of the run's ledger (the ids it created, kept in the temporary folder while something is left) that still carries the tag, by its id, whatever the target's listings answer; then every item the target lists with the tag (posts, pages, contact forms, trash included). Says how many it removed and names what is still there. Only the run's own items: the tag names one run.")}
 
