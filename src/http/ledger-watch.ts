@@ -92,3 +92,9 @@ function noUsableAnswer(e: Exchange): string | undefined {
   if (e.bodyOverLimit) return `answered ${e.status} with a body over --max-body`;
   return undefined;
 }
+
+/** The onExchange option of a client with these hooks (the event log, the ledger's watch; those given), to spread into its options. */
+export function exchangeHooks(...hooks: (((e: Exchange) => void) | false | undefined | '')[]): { onExchange?: (e: Exchange) => void } {
+  const given = hooks.filter((h): h is (e: Exchange) => void => !!h);
+  return given.length ? { onExchange: given.length === 1 ? given[0] : (e) => given.forEach((h) => h(e)) } : {};
+}

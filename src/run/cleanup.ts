@@ -10,9 +10,9 @@
  * `leftBehind`, src/run/leftovers.ts), with the command that removes it. Only where the run may write;
  * the sweeps by tag and the settings only with credentials.
  */
-import { authorizationHeader, type Client, type Exchange } from '../http/client.ts';
+import { authorizationHeader, type Client } from '../http/client.ts';
 import { eventWriter } from '../http/events.ts';
-import { ledgerWatch } from '../http/ledger-watch.ts';
+import { exchangeHooks, ledgerWatch } from '../http/ledger-watch.ts';
 import { clientFor } from '../http/run-client.ts';
 import { Ledger } from '../core/ledger.ts';
 import { tagFor } from '../sdk/fixtures.ts';
@@ -60,8 +60,8 @@ export class Cleanup {
     const names = getProfile(info.profile);
     const tag = tagFor(info.runId);
     const ledger = info.ledger ? Ledger.start(info.ledger, { tag, target: info.targetUrl, profile: info.profile, startedAt: session.header.startedAt.toISOString() }) : undefined;
-    const hooks = [info.eventLog && eventWriter(info.eventLog, 'sweep'), ledger && ledgerWatch(ledger, (r) => names.toTargetRoute(r))].filter((h) => !!h);
-    const sweeper = clientFor(info.targetUrl, info.config, { mapRoute: (r) => names.toTargetRoute(r), ...(hooks.length ? { onExchange: (e: Exchange) => hooks.forEach((h) => h(e)) } : {}) });
+    const hooks = exchangeHooks(info.eventLog && eventWriter(info.eventLog, 'sweep'), ledger && ledgerWatch(ledger, (r) => names.toTargetRoute(r)));
+    const sweeper = clientFor(info.targetUrl, info.config, { mapRoute: (r) => names.toTargetRoute(r), ...hooks });
     const cleanup = new Cleanup(sweeper, tag, stop, log, ledger, credentials, info.embedded ? undefined : info.targetUrl);
     if (!credentials) return cleanup;
     // A site this run booted has no leftovers of earlier runs.
@@ -93,26 +93,30 @@ export class Cleanup {
       const line = restored && describeRestored(restored);
       if (line) this.log(line);
     }
-    // By id first: every item of the ledger the suite files did not delete (a check that failed before it tracked its item, a listing that did not answer ...).
+    // By id first: every item of the ledger the suite files did not delete (a check that failed before
+    // it tracked its item, a listing that did not answer ...); then by tag, the second net. After a stop,
+    // what the stop started is awaited (together), then both again at once, within the grace.
+    const [early, earlySweep] = await Promise.all([this.stopPass && within(this.stopPass, SWEEP_GRACE_MS), this.stopSweep && within(this.stopSweep, SWEEP_GRACE_MS)]);
+    const byLedger = () => (this.ledger ? deleteByLedger(this.sweeper, this.ledger).catch(() => undefined) : Promise.resolve(undefined));
+    const byTag = () => (this.credentials ? sweep(this.sweeper, { tag: this.tag }).catch(() => undefined) : Promise.resolve(undefined));
+    let passed: PassOutcome | undefined;
+    let last: SweepOutcome | undefined;
+    if (stopped) {
+      const [p, w] = [byLedger(), byTag()];
+      [passed, last] = [await within(p, rest()), await within(w, rest())];
+    } else {
+      passed = await byLedger();
+      last = await byTag();
+    }
     const failed = new Map<string, string>();
     let byId = 0;
-    const early = this.stopPass ? await within(this.stopPass, SWEEP_GRACE_MS) : undefined;
-    const pass = this.ledger ? deleteByLedger(this.sweeper, this.ledger).catch(() => undefined) : undefined;
-    const passed = pass && (await (stopped ? within(pass, rest()) : pass));
     for (const p of [early, passed]) {
       byId += p?.deleted ?? 0;
       for (const [route, why] of p?.failed ?? []) failed.set(route, why);
     }
     if (byId) this.log(`deleted by id: ${byId} item(s) of this run the suite files had not deleted`);
-    // Then by tag, the second net.
-    let sweeps: (SweepOutcome | undefined)[] = [];
-    if (this.credentials) {
-      const earlySweep = this.stopSweep ? await within(this.stopSweep, SWEEP_GRACE_MS) : undefined;
-      const swept = sweep(this.sweeper, { tag: this.tag }).catch(() => undefined);
-      const last = await (stopped ? within(swept, rest()) : swept);
-      reportSweep(this.log, 'items of this run', earlySweep && last ? { ...last, deleted: earlySweep.deleted + last.deleted, failed: last.failed } : (last ?? earlySweep));
-      sweeps = [earlySweep, last];
-    }
+    if (this.credentials) reportSweep(this.log, 'items of this run', earlySweep && last ? { ...last, deleted: earlySweep.deleted + last.deleted, failed: last.failed } : (last ?? earlySweep));
+    const sweeps = [earlySweep, last];
     const notTried = stopped ? `not deleted: the run was stopped (${this.stop.cause!.message}) and its cleanup gave up` : 'not deleted';
     const left = this.ledger && leftBehind(this.ledger, this.tag, this.target ?? '', failed, sweeps, notTried);
     // The ledger is kept while something it names is left (cms-conformance cleanup reads it).

@@ -106,7 +106,7 @@ export function leftBehind(ledger: Ledger | undefined, tag: string, target: stri
   const listed = (collection: string) => sweeps.some((s) => s && !s.unlisted?.includes(collection));
   for (const m of contents.maybe)
     if (!listed(m.collection))
-      items.push({ type: m.type, route: m.collection, ...(m.tag ? { tag: m.tag } : {}), ...(m.by ? { by: m.by } : {}), why: `its create got no usable answer (${m.why}) and the listings did not answer: it may exist` });
+      items.push({ type: m.type, route: m.collection, ...(m.tag ? { tag: m.tag } : {}), ...(m.by ? { by: m.by } : {}), why: `its create got no usable answer (${m.why}) and ${m.collection} could not be listed to find it by its tag: it may exist` });
   return { created: contents.made.length, items, tag, ...(items.length ? { command: cleanupCommand(target, tag), ...(ledger ? { ledger: ledger.path } : {}) } : {}) };
 }
 

@@ -22,7 +22,7 @@ import { MAX_FILE_CONCURRENCY, workerConcurrency, workerCount } from '../engine/
 import { setNoRouteAnswer } from '../core/no-route.ts';
 import { workerIndex, workerRate } from './worker-state.ts';
 import { Ledger, useLedger } from '../core/ledger.ts';
-import { ledgerWatch } from '../http/ledger-watch.ts';
+import { exchangeHooks, ledgerWatch } from '../http/ledger-watch.ts';
 
 export type { BehaviourDecl, BehaviourMeta, Level, RecordedExchange } from '../../results/results.ts';
 
@@ -110,7 +110,6 @@ export function runContext(): RunContext {
   // Every item a request of this worker creates goes into the run's ledger as soon as its answer is read (src/core/ledger.ts).
   const ledger = info.ledger ? new Ledger(info.ledger) : undefined;
   useLedger(ledger);
-  const hooks = [info.eventLog && eventWriter(info.eventLog, 'suite'), ledger && ledgerWatch(ledger, (r) => profile.toTargetRoute(r))].filter((h) => !!h);
   shared = {
     info,
     profile,
@@ -127,7 +126,7 @@ export function runContext(): RunContext {
       // A run that may not write sends no write, whatever a check tries (the check skips).
       ...(info.writes.allowed ? {} : { readOnly: info.writes.reason }),
       // One line per request in the run's events.ndjson, and the creates in its ledger (forks inherit them; each fork tags its behaviour ID).
-      ...(hooks.length ? { onExchange: (e: Exchange) => hooks.forEach((h) => h(e)) } : {}),
+      ...exchangeHooks(info.eventLog && eventWriter(info.eventLog, 'suite'), ledger && ledgerWatch(ledger, (r) => profile.toTargetRoute(r))),
     }),
   };
   return shared;
