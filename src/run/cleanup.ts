@@ -30,8 +30,6 @@ const SWEEP_GRACE_MS = 2000;
 export class Cleanup {
   /** The sweep by tag started at once by a stop (both it and the cleanup hooks delete; an item already gone counts as deleted). */
   private stopSweep?: Promise<SweepOutcome | undefined>;
-  /** The deletes by the ledger started at once by a stop. */
-  private stopPass?: Promise<PassOutcome | undefined>;
   private readonly offStop: () => void;
 
   private constructor(
@@ -46,10 +44,8 @@ export class Cleanup {
     private readonly target: string | undefined,
     private siteState?: SiteState,
   ) {
-    this.offStop = stop.onStop(() => {
-      if (ledger) this.stopPass ??= deleteByLedger(sweeper, ledger).catch(() => undefined);
-      if (credentials) this.stopSweep ??= sweep(sweeper, { tag }).catch(() => undefined);
-    });
+    // The deletes by the ledger wait for the cleanup hooks (they delete the same items by id; the ledger knows what they deleted).
+    this.offStop = stop.onStop(() => void (credentials && (this.stopSweep ??= sweep(sweeper, { tag }).catch(() => undefined))));
   }
 
   /** The cleanup of a run that may write; undefined for one that may not. */
@@ -95,26 +91,21 @@ export class Cleanup {
     }
     // By id first: every item of the ledger the suite files did not delete (a check that failed before
     // it tracked its item, a listing that did not answer ...); then by tag, the second net. After a stop,
-    // what the stop started is awaited (together), then both again at once, within the grace.
-    const [early, earlySweep] = await Promise.all([this.stopPass && within(this.stopPass, SWEEP_GRACE_MS), this.stopSweep && within(this.stopSweep, SWEEP_GRACE_MS)]);
+    // the sweep the stop started is awaited, then both are sent at once, within what is left of the grace.
+    const earlySweep = this.stopSweep && (await within(this.stopSweep, SWEEP_GRACE_MS));
     const byLedger = () => (this.ledger ? deleteByLedger(this.sweeper, this.ledger).catch(() => undefined) : Promise.resolve(undefined));
     const byTag = () => (this.credentials ? sweep(this.sweeper, { tag: this.tag }).catch(() => undefined) : Promise.resolve(undefined));
     let passed: PassOutcome | undefined;
     let last: SweepOutcome | undefined;
     if (stopped) {
-      const [p, w] = [byLedger(), byTag()];
-      [passed, last] = [await within(p, rest()), await within(w, rest())];
+      const ms = rest();
+      [passed, last] = await Promise.all([within(byLedger(), ms), within(byTag(), ms)]);
     } else {
       passed = await byLedger();
       last = await byTag();
     }
-    const failed = new Map<string, string>();
-    let byId = 0;
-    for (const p of [early, passed]) {
-      byId += p?.deleted ?? 0;
-      for (const [route, why] of p?.failed ?? []) failed.set(route, why);
-    }
-    if (byId) this.log(`deleted by id: ${byId} item(s) of this run the suite files had not deleted`);
+    const failed = passed?.failed ?? new Map<string, string>();
+    if (passed?.deleted) this.log(`deleted by id: ${passed.deleted} item(s) of this run the suite files had not deleted`);
     if (this.credentials) reportSweep(this.log, 'items of this run', earlySweep && last ? { ...last, deleted: earlySweep.deleted + last.deleted, failed: last.failed } : (last ?? earlySweep));
     const sweeps = [earlySweep, last];
     const notTried = stopped ? `not deleted: the run was stopped (${this.stop.cause!.message}) and its cleanup gave up` : 'not deleted';
