@@ -29,7 +29,7 @@ import { TOOL } from '../core/paths.ts';
 import { runConformance, type Log } from '../run/pipeline.ts';
 import { SuiteEngine } from '../engine/suite-engine.ts';
 import { resolveSelection, type Selection } from '../engine/selection.ts';
-import { countsOf, type BaselineFile, type Counts } from '../../results/results.ts';
+import { countsOf, leftBehindLines, type BaselineFile, type Counts } from '../../results/results.ts';
 import { EXIT, combineExitCodes, exitCodeOfError } from '../../results/verdict.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../../reporters/index.ts';
 
@@ -353,6 +353,7 @@ export async function runFleet(cfg: RunConfig, log: Log, env: NodeJS.ProcessEnv 
         Object.assign(entry, { state: 'done', dir: relative(dir, siteDir), exitCode: outcome.exitCode, summary: countsOf(r.summary) });
         const c = r.summary;
         log(`[${i + 1}/${mine.length}] ${s.id}: ${c.passed} passed, ${c.failed} failed, ${c.error ?? 0} could not be checked, ${c.skipped} skipped (exit ${outcome.exitCode}, ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+        for (const l of leftBehindLines(r.leftBehind)) log(`  ${l}`);
       } catch (e) {
         if (engine?.cancelled) break;
         Object.assign(entry, { state: 'not-run', exitCode: exitCodeOfError(e), error: (e as Error).message });
