@@ -5,7 +5,7 @@
  * command that removes it (results.json leftBehind, the reports, the console; `cms-conformance
  * cleanup`). In-process, against the reference server: no run, no child process.
  */
-import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -16,7 +16,7 @@ import { leftBehindLines, type LeftBehind } from '../results/results.ts';
 import { renderHtml } from '../reporters/html.ts';
 import { renderMarkdown } from '../reporters/markdown.ts';
 import { startReferenceServer, type ReferenceServer } from '../targets/reference/index.ts';
-import { Ledger, ledgerPath } from '../src/core/ledger.ts';
+import { LEDGER_KEPT_MS, Ledger, ledgerPath, pruneLedgers } from '../src/core/ledger.ts';
 import { Client, type Exchange } from '../src/http/client.ts';
 import { ledgerWatch } from '../src/http/ledger-watch.ts';
 import { main } from '../src/cli/main.ts';
@@ -98,6 +98,17 @@ describe('the ledger watch: what the answers say was made and deleted', () => {
     expect(read.maybe.map((m) => m.tag)).toEqual(['cmsc-t-lost-1', 'cmsc-t-batch-4']);
     expect(read.made.map((i) => i.id)).toEqual([3]);
   });
+});
+
+it('ledgers naming leftovers are kept in the temporary folder for a week, then pruned', () => {
+  const old = ledgerPath('cmsc-old', dir);
+  const recent = ledgerPath('cmsc-recent', dir);
+  writeFileSync(old, '{}\n');
+  writeFileSync(recent, '{}\n');
+  const weekAgo = (Date.now() - LEDGER_KEPT_MS - 60_000) / 1000;
+  utimesSync(old, weekAgo, weekAgo);
+  pruneLedgers(LEDGER_KEPT_MS, dir);
+  expect([existsSync(old), existsSync(recent)]).toEqual([false, true]);
 });
 
 describe('deleted by id whatever the listings answer; what is left is named, and cleanup removes it', () => {

@@ -17,7 +17,7 @@
  *
  * It holds no credentials: routes, ids, the items' tagged titles and the behaviours that made them.
  */
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -87,6 +87,22 @@ export function taggedWord(...texts: unknown[]): string | undefined {
 /** Where the ledger of the run tagged `tag` is kept (the temporary folder, as the locks of src/sdk/worker-state.ts). */
 export function ledgerPath(tag: string, dir = tmpdir()): string {
   return join(dir, `cmsc-ledger-${tag.replace(/[^\w-]/g, '_')}.ndjson`);
+}
+
+/** How long a ledger naming leftovers is kept in the temporary folder (by then the sweep of old leftovers before each run has found them by their tag). */
+export const LEDGER_KEPT_MS = 7 * 24 * 3_600_000;
+
+/** Remove the ledgers in `dir` not written to for `olderThanMs` (runs that left something, long ago). */
+export function pruneLedgers(olderThanMs = LEDGER_KEPT_MS, dir = tmpdir(), now = Date.now()): void {
+  try {
+    for (const name of readdirSync(dir)) {
+      if (!name.startsWith('cmsc-ledger-') || !name.endsWith('.ndjson')) continue;
+      const path = join(dir, name);
+      if (now - statSync(path).mtimeMs > olderThanMs) rmSync(path, { force: true });
+    }
+  } catch {
+    // A folder that cannot be read, a file gone meanwhile: nothing to prune.
+  }
 }
 
 export interface LedgerContents {

@@ -14,7 +14,7 @@ import { authorizationHeader, type Client } from '../http/client.ts';
 import { eventWriter } from '../http/events.ts';
 import { exchangeHooks, ledgerWatch } from '../http/ledger-watch.ts';
 import { clientFor } from '../http/run-client.ts';
-import { Ledger } from '../core/ledger.ts';
+import { Ledger, pruneLedgers } from '../core/ledger.ts';
 import { tagFor } from '../sdk/fixtures.ts';
 import { getProfile } from '../../schemas/profiles.ts';
 import type { LeftBehind } from '../../results/results.ts';
@@ -55,6 +55,7 @@ export class Cleanup {
     const credentials = authorizationHeader(info.config) !== undefined;
     const names = getProfile(info.profile);
     const tag = tagFor(info.runId);
+    pruneLedgers();
     const ledger = info.ledger ? Ledger.start(info.ledger, { tag, target: info.targetUrl, profile: info.profile, startedAt: session.header.startedAt.toISOString() }) : undefined;
     const hooks = exchangeHooks(info.eventLog && eventWriter(info.eventLog, 'sweep'), ledger && ledgerWatch(ledger, (r) => names.toTargetRoute(r)));
     const sweeper = clientFor(info.targetUrl, info.config, { mapRoute: (r) => names.toTargetRoute(r), ...hooks });
