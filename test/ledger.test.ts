@@ -86,16 +86,20 @@ describe('the ledger watch: what the answers say was made and deleted', () => {
     watch({ ...exchange('POST', '/cms/v2/posts', 0, '', { title: { raw: 'cmsc-t-refused-2' } }), error: 'POST … failed (4 attempts): ECONNREFUSED' });
     watch(exchange('POST', '/cms/v2/pages', 502, '<html>502 Bad Gateway</html>', { title: 'cmsc-t-gateway-3' }));
     watch(exchange('POST', '/batch/v1', 503, '<html>503</html>', { requests: [{ method: 'POST', path: '/cms/v2/posts', body: { title: 'cmsc-t-batch-4' } }] }));
+    watch(exchange('POST', '/cms/v2/posts', 200, '<html>Sign in to the network</html>', { title: 'cmsc-t-captive-5' }));
+    // An answer without an id made nothing (Contact Form 7 without context=save).
+    watch(exchange('POST', '/contactform/v1/contact-forms', 200, { id: 0, title: 'cmsc-t-dry-run' }));
     expect(ledger.read().maybe.map((m) => `${m.collection} ${m.tag} ${m.why}`)).toEqual([
       '/cms/v2/posts cmsc-t-lost-1 POST … failed: ECONNRESET',
       '/cms/v2/pages cmsc-t-gateway-3 answered 502',
       '/cms/v2/posts cmsc-t-batch-4 answered 503',
+      '/cms/v2/posts cmsc-t-captive-5 answered 200 with no JSON',
     ]);
     // Found later by its tag (src/sdk/fixtures.ts createRecovering): no longer a maybe.
     ledger.made({ type: 'page', route: '/cms/v2/pages/3', id: 3, tag: 'cmsc-t-gateway-3' });
     appendFileSync(ledger.path, '{"made":{"type":"post","rou');
     const read = ledger.read();
-    expect(read.maybe.map((m) => m.tag)).toEqual(['cmsc-t-lost-1', 'cmsc-t-batch-4']);
+    expect(read.maybe.map((m) => m.tag)).toEqual(['cmsc-t-lost-1', 'cmsc-t-batch-4', 'cmsc-t-captive-5']);
     expect(read.made.map((i) => i.id)).toEqual([3]);
   });
 });

@@ -41,17 +41,19 @@ export function ledgerWatch(ledger: Ledger, toTarget: (route: string) => string)
     const c = collections.get(m[1]!);
     if (!c) return;
     const id = m[2] === undefined ? undefined : Number(m[2]);
-    if (method === 'POST' && id === undefined && (trouble || (ok(status) && !Array.isArray(body()) && !Number.isInteger(body()?.id)))) {
-      // No usable answer to a create: it may have made an item (found by its tag, if the listings answer).
+    // No usable answer to a create (none, a gateway's, a page that is not JSON): it may have made an item, found by its tag if the listings answer.
+    const lost = trouble ?? (ok(status) && body() === undefined ? `answered ${status} with no JSON` : undefined);
+    if (method === 'POST' && id === undefined && lost) {
       const s = sent();
       const tag = taggedWord(titleOf(s), s?.slug);
-      ledger.maybe({ type: c.type, collection: c.spec, ...(tag ? { tag } : {}), ...(by ? { by } : {}), why: trouble ?? `answered ${status} with no id` });
+      ledger.maybe({ type: c.type, collection: c.spec, ...(tag ? { tag } : {}), ...(by ? { by } : {}), why: lost });
       return;
     }
     if (!ok(status)) return;
     if (method === 'POST' && (id === undefined || m[3])) {
       const b = body();
-      if (!Number.isInteger(b?.id) || b.id === id) return; // an autosave of one's own draft is the draft itself
+      // An answer without an id made nothing (Contact Form 7 without context=save); an autosave of one's own draft is the draft itself.
+      if (!Number.isInteger(b?.id) || b.id <= 0 || b.id === id) return;
       const s = sent();
       const tag = taggedWord(titleOf(b), b?.slug, titleOf(s), s?.slug);
       ledger.made(itemAt(id === undefined ? `${c.spec}/${b.id}` : `${c.spec}/${id}/autosaves/${b.id}`, { ...(tag ? { tag } : {}), ...(by ? { by } : {}) }));
