@@ -6,7 +6,7 @@
  * whatever that check does next (a listing that fails, a refusal it expected); a delete answered
  * 2xx (with force=true where the item would only go to the trash) is written as gone.
  */
-import { ITEM_COLLECTIONS, itemAt, taggedWord, type Ledger } from '../core/ledger.ts';
+import { ITEM_COLLECTIONS, Ledger, itemAt, taggedWord, useLedger } from '../core/ledger.ts';
 import type { Exchange } from './client.ts';
 import { NOT_SENT } from './transient.ts';
 
@@ -99,4 +99,11 @@ function noUsableAnswer(e: Exchange): string | undefined {
 export function exchangeHooks(...hooks: (((e: Exchange) => void) | false | undefined | '')[]): { onExchange?: (e: Exchange) => void } {
   const given = hooks.filter((h): h is (e: Exchange) => void => !!h);
   return given.length ? { onExchange: given.length === 1 ? given[0] : (e) => given.forEach((h) => h(e)) } : {};
+}
+
+/** In a suite worker: the run's ledger at `path` made this process's (src/core/ledger.ts runLedger), and the hook that writes what the answers say into it; none when the run may not write. */
+export function useRunLedger(path: string | undefined, toTarget: (route: string) => string): ((e: Exchange) => void) | undefined {
+  const ledger = path ? new Ledger(path) : undefined;
+  useLedger(ledger);
+  return ledger && ledgerWatch(ledger, toTarget);
 }

@@ -21,8 +21,7 @@ import { withTargetRoutes } from './route-names.ts';
 import { MAX_FILE_CONCURRENCY, workerConcurrency, workerCount } from '../engine/suite-files.ts';
 import { setNoRouteAnswer } from '../core/no-route.ts';
 import { workerIndex, workerRate } from './worker-state.ts';
-import { Ledger, useLedger } from '../core/ledger.ts';
-import { exchangeHooks, ledgerWatch } from '../http/ledger-watch.ts';
+import { exchangeHooks, useRunLedger } from '../http/ledger-watch.ts';
 
 export type { BehaviourDecl, BehaviourMeta, Level, RecordedExchange } from '../../results/results.ts';
 
@@ -107,9 +106,6 @@ export function runContext(): RunContext {
   const workers = info.workers ?? workerCount(c.concurrency);
   const index = workerIndex(info, profile);
   setNoRouteAnswer(info.noRoute);
-  // Every item a request of this worker creates goes into the run's ledger as soon as its answer is read (src/core/ledger.ts).
-  const ledger = info.ledger ? new Ledger(info.ledger) : undefined;
-  useLedger(ledger);
   shared = {
     info,
     profile,
@@ -125,8 +121,8 @@ export function runContext(): RunContext {
       mapRoute: (r) => profile.toTargetRoute(r),
       // A run that may not write sends no write, whatever a check tries (the check skips).
       ...(info.writes.allowed ? {} : { readOnly: info.writes.reason }),
-      // One line per request in the run's events.ndjson, and the creates in its ledger (forks inherit them; each fork tags its behaviour ID).
-      ...exchangeHooks(info.eventLog && eventWriter(info.eventLog, 'suite'), ledger && ledgerWatch(ledger, (r) => profile.toTargetRoute(r))),
+      // One line per request in the run's events.ndjson; each item a request creates in the run's ledger as soon as its answer is read (forks inherit them; each fork tags its behaviour ID).
+      ...exchangeHooks(info.eventLog && eventWriter(info.eventLog, 'suite'), useRunLedger(info.ledger, (r) => profile.toTargetRoute(r))),
     }),
   };
   return shared;
