@@ -7,6 +7,7 @@ import { COVERAGE_KINDS, uncoveredCount } from '../results/coverage.ts';
 import { deviationHeadline, deviationsOf } from '../results/deviations.ts';
 import { anchor, badge, copyBlock, counts, esc, page, percentBar, statusBar, type StatusCounts } from './html-kit.ts';
 import { embeddedName, embeddedNote, indexCurl, isEmbedded, onlyOne, rerunCommand, usesCredentials } from './reproduce.ts';
+import { readinessHtml } from './clients.ts';
 import { LEVELS, LEVEL_BASIS, describeNetwork, gatingFailures, runExitCode, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../results/results.ts';
 
 const KIND_HELP: Record<string, string> = {
@@ -331,5 +332,5 @@ export function renderHtml(r: Results): string {
   const title = `cms-conformance: ${failed ? `${failed} failed` : 'passed'} — ${r.target.url}`;
   const deviations = deviationsOf(r);
   const toc = `<nav class="toc">${deviations.length ? `<a href="#deviations">Deviations (${deviations.length})</a>` : ''}<a href="#summary">Summary</a><a href="#failures">What fails (${failed})</a><a href="#coverage">Coverage${r.coverage ? ` (${r.coverage.behavioural ? `${r.coverage.behavioural.percent} % behavioural` : `${r.coverage.percent} %`})` : ''}</a><a href="#matrix">All behaviours (${r.summary.total})</a></nav>`;
-  return page(title, [header(r), toc, deviationsSection(r), summary(r), failuresIndex(r), coverageSection(r), matrix(r)].join('\n'), FILTER_SCRIPT);
+  return page(title, [header(r), readinessHtml(r.clients), toc, deviationsSection(r), summary(r), failuresIndex(r), coverageSection(r), matrix(r)].join('\n'), FILTER_SCRIPT);
 }

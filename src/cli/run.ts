@@ -7,6 +7,7 @@ import { UsageError } from '../core/errors.ts';
 import { runConformance } from '../run/pipeline.ts';
 import { stopRequested, watchParent } from '../run/stop.ts';
 import { deviationSummary } from '../../results/deviations.ts';
+import { readinessLines } from '../../reporters/clients.ts';
 import { LEVELS, describeNetwork } from '../../results/results.ts';
 import { EXIT, EXIT_CODE_MEANINGS } from '../../results/verdict.ts';
 import { para, shownPath } from './text.ts';
@@ -59,6 +60,7 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream, err
   const byLevel = LEVELS.filter((l) => s.byLevel[l]?.total).map((l) => `${l} ${s.byLevel[l]!.failed} failed of ${s.byLevel[l]!.total}`);
   // Deviations first (one line each), then the behaviours' counts.
   out.write(`\n${deviationSummary(results).map((l) => `${l}\n`).join('')}${s.total} behaviours: ${s.passed} passed, ${s.failed} failed, ${s.error ?? 0} could not be checked, ${s.skipped} skipped (${byLevel.join('; ')})\n`);
+  for (const l of readinessLines(results.clients)) out.write(`${l}\n`);
   for (const e of results.errors) out.write(`${e.kind === 'target' ? 'target' : 'harness'} error${e.file ? ` in ${e.file}` : ''}: ${e.message}\n`);
   const network = describeNetwork(results.network);
   if (network) out.write(`${network}\n`);

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import dotenv from 'dotenv';
 import { FAIL_ON, REPORT_FORMATS, type FailOn, type ReportFormat } from '../../results/results.ts';
+import { CLIENT_IDS } from '../../results/clients.ts';
 import { UsageError } from './errors.ts';
 import { parseShard } from './shard.ts';
 
@@ -47,6 +48,11 @@ export interface RunConfig {
   /** Response bodies larger than this (bytes) are read no further; the check that needs one ends as a target error. */
   maxBodyBytes: number;
   failOn: FailOn;
+  /**
+   * The clients whose readiness gates the exit code (`--fail-on client`: every client, `['*']`;
+   * `--fail-on-client wpapi,api-fetch`: those). Absent: CLIENT findings never gate.
+   */
+  failOnClient?: string[];
   /** No progress line and no failure lines while the run goes; the summary at the end stays. */
   quiet: boolean;
   /** Sites to run, one after the other (a targets file: text, JSON or CSV); see src/fleet/fleet.ts. */
@@ -95,7 +101,8 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'retries', flag: 'retries', env: 'CONFORMANCE_RETRIES', kind: 'int', min: 0, placeholder: 'N', help: "Send a request again up to N times when the target has transient trouble: no answer (refused, reset, timed out, cut off), a gateway's answer (a 5xx that is not the application's JSON error, a 503 with Retry-After, a 429), an HTML page instead of JSON; with backoff, honouring Retry-After. Reads are sent again freely, writes only when the first attempt cannot have reached the application (no connection, a 429; never after a 5xx, which a gateway may answer after the application acted). Trouble that persists makes the check an error of the target, never a failure. Default 3; 0 = never." },
   { key: 'maxBodyBytes', flag: 'max-body', env: 'CONFORMANCE_MAX_BODY', kind: 'size', min: 1024, placeholder: 'SIZE', help: 'Read response bodies up to this size (bytes, or with a unit: 512kB, 8MB); a larger one is read no further and a check that needs it ends as an error of the target. Default 8MB.' },
   { key: 'quiet', flag: 'quiet', env: 'CONFORMANCE_QUIET', kind: 'boolean', help: 'No progress line and no failure lines while the run goes (the summary at the end is printed).' },
-  { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'enum', values: FAIL_ON, help: 'The least severe level whose failures make the exit code 1: security (SECURITY only), must (SECURITY and MUST, the default) or should (all three).' },
+  { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'list', values: [...FAIL_ON, 'client'], placeholder: 'security|must|should[,client]', help: 'The least severe level whose failures make the exit code 1: security (SECURITY only), must (SECURITY and MUST, the default) or should (all three). Add client (--fail-on client, --fail-on must,client) to make the readiness of every real client gate too (a CLIENT finding never gates otherwise).' },
+  { key: 'failOnClient', flag: 'fail-on-client', env: 'FAIL_ON_CLIENT', kind: 'list', values: CLIENT_IDS, placeholder: 'LIST', help: `The clients whose readiness makes the exit code 1 when they are not ready, comma-separated: ${CLIENT_IDS.join(', ')} (or all). Beside --fail-on, which it adds to.` },
   { key: 'targets', flag: 'targets', env: 'CONFORMANCE_TARGETS', kind: 'string', placeholder: 'FILE', help: 'Run many sites, one after the other, with the same seed: one site per line (URL, then the names of the environment variables holding its user and application password), or JSON/CSV. One report folder per site under --report-dir.' },
   { key: 'shard', flag: 'shard', env: 'CONFORMANCE_SHARD', kind: 'string', placeholder: 'I/N', help: 'Run only the I-th of N shares: of the sites with --targets (stable by site), else of the behaviours (suite files) of the one target. Merge the shares with cms-conformance merge.' },
   { key: 'unreachableAfterMs', flag: 'unreachable-after', env: 'CONFORMANCE_UNREACHABLE_AFTER', kind: 'duration', min: 0, placeholder: 'DURATION', help: 'When the target has answered no request for this long (every one refused, reset or timed out), stop: delete what can still be deleted, write the reports marked incomplete, exit 3. Default 30s; 0 = never.' },
@@ -231,6 +238,7 @@ export function resolveConfig(
     else if (fileEnv[def.env] !== undefined && fileEnv[def.env] !== '') out[def.key] = parseValue(def, fileEnv[def.env]!, 'env');
   }
   if (out.seed === undefined) out.seed = Math.floor(Math.random() * 2 ** 31);
+  failOnLevels(out);
   const cfg = out as unknown as RunConfig;
   if (cfg.target && cfg.target !== 'reference') cfg.target = normalizeBaseUrl(cfg.target);
   if ((cfg.user === undefined) !== (cfg.appPassword === undefined))
@@ -245,6 +253,19 @@ export function resolveConfig(
   }
   if (cfg.shard !== undefined) parseShard(cfg.shard);
   return cfg;
+}
+
+/**
+ * `--fail-on` as given (a list): one conformance level (the default must) and, with `client`,
+ * every client's readiness (`failOnClient` `['*']`, beside any `--fail-on-client`).
+ */
+function failOnLevels(out: Record<string, unknown>): void {
+  if (!Array.isArray(out.failOn)) return;
+  const given = out.failOn as string[];
+  const levels = given.filter((v) => v !== 'client');
+  if (levels.length > 1) throw new UsageError(`--fail-on takes one level (${FAIL_ON.join(', ')}), and client, got "${given.join(',')}"`);
+  out.failOn = levels[0] ?? DEFAULTS.failOn;
+  if (given.includes('client')) out.failOnClient = ['*'];
 }
 
 export function normalizeBaseUrl(raw: string): string {

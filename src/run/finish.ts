@@ -44,6 +44,6 @@ export function finish(plan: Plan, session: Session, results: Results, stopped: 
     files,
     ...(latest ? { latest } : {}),
     ...(baselineWritten ? { baselineWritten } : {}),
-    exitCode: runExitCode(results, plan.config.failOn),
+    exitCode: runExitCode(results, plan.config.failOn, plan.config.failOnClient),
   };
 }
