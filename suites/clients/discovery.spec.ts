@@ -113,7 +113,7 @@ behaviour(
       spec: 'stated',
       specSays: 'core-routes.md (preamble): routes are addressed as {base_url}/index.php?rest_route=<route> (a query value, URL-encoded or not)',
       reliedOnBy: [
-        { client: 'api-fetch', file: 'src/middlewares/root-url.ts; src/middlewares/user-locale.ts', function: 'createRootURLMiddleware (L19-31), addQueryArgs', flows: ['list', 'read', 'write', 'batch', 'errors'], breaks: 'with the root {base}/index.php?rest_route=/ every path is sent percent-encoded: nothing is found' },
+        { client: 'api-fetch', file: 'src/middlewares/root-url.ts; src/middlewares/user-locale.ts', function: 'createRootURLMiddleware (L19-31), addQueryArgs', flows: ['list', 'read', 'write', 'batch'], breaks: 'with the root {base}/index.php?rest_route=/ every path is sent percent-encoded: nothing is found' },
       ],
     },
   }),

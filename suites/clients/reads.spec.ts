@@ -18,10 +18,10 @@ behaviour(
       spec: 'silent',
       specSays: 'core-routes.md § 2: the post table lists no id (only the <id> routes imply one)',
       reliedOnBy: [
-        { client: 'wpapi', file: 'lib/path-part-setter.js', function: 'the .id() setter of a route', flows: ['read'], breaks: 'no id to address a post by' },
-        { client: 'api-fetch', file: '@wordpress/core-data src/resolvers.js', function: 'getEntityRecords (L354-577)', flows: ['read'], breaks: 'records are keyed by id: the editor finds none' },
-        { client: 'frontity', file: 'src/libraries/populate.ts', function: 'populate (L61-72)', flows: ['list', 'read'], breaks: 'state.source.post[id] is never filled' },
-        { client: 'headstartwp', file: 'dist/mjs/data/strategies/SinglePostFetchStrategy.js', function: 'buildEndpointURL (L76-98)', flows: ['read'], breaks: 'no id to fetch a post by' },
+        { client: 'wpapi', file: 'lib/path-part-setter.js', function: 'the .id() setter of a route', flows: ['list', 'read'], breaks: 'no id to address a listed post by, nor to check one read by it' },
+        { client: 'api-fetch', file: '@wordpress/core-data src/resolvers.js', function: 'getEntityRecord (L61-316): the record is stored under its id', flows: ['read'], breaks: 'the record read is not found under its id: the editor shows nothing' },
+        { client: 'frontity', file: 'src/libraries/populate.ts', function: 'populate (L61-72)', flows: ['list', 'read', 'embed', 'errors'], breaks: 'state.source.post[id] is never filled: no post is found, and opening one throws' },
+        { client: 'headstartwp', file: 'dist/mjs/data/strategies/SinglePostFetchStrategy.js', function: 'buildEndpointURL (L76-98)', flows: ['list', 'read'], breaks: 'no id to fetch a listed post by' },
       ],
     },
   }),
@@ -110,6 +110,7 @@ behaviour(
     const what = `GET ${POSTS}?include=${include(ids)}&per_page=1`;
     const first = await t.client.get(POSTS, { query: { include: include(ids), per_page: 1 } });
     if (first.status !== 200 || !Array.isArray(first.body)) t.fail(answered(first, what));
+    if (!Number.isInteger(first.body[0]?.id)) t.dependsOn('client.records.id', `${what}: the post on page 1 has no id to tell page 2 from it`);
     const link = header(first, 'Link') ?? '';
     // api-fetch's own pattern (fetch-all-middleware.ts parseLinkHeader): one space, double quotes.
     const next = /<([^>]+)>; rel="next"/.exec(link)?.[1];

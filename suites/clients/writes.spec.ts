@@ -15,10 +15,10 @@ function mayWrite(t: BehaviourContext): void {
   t.requireCredentials();
 }
 
-/** Whether the post is gone (404 to its owner), after a delete. */
+/** Whether the post is gone after a delete: its route no longer answers the post (404 to its owner; how a missing post is answered is client.errors.status's). */
 async function gone(t: BehaviourContext, id: number): Promise<boolean> {
   const res = await t.client.get(`${POSTS}/${id}`, { query: { context: 'edit' } });
-  return res.status === 404 || res.status === 410;
+  return res.status === 404 || res.status === 410 || res.body?.id !== id;
 }
 
 behaviour(

@@ -22,6 +22,8 @@ export interface ClientSite {
   /** For messages: "reference paging-headers=none", "WordPress 7.1". */
   name: string;
   url: string;
+  /** The server itself, where `url` is a proxy in front of it: what the test's own checks ask (whether a post is gone). */
+  origin?: string;
   user: string;
   appPassword: string;
   /** The site's name of the core namespace: `cms/v2` or `wp/v2`. */
@@ -34,10 +36,10 @@ export interface ClientSite {
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-/** One request to the site with the test's credentials: `{status, body}` (body parsed when JSON). */
-export async function siteRequest(site: Pick<ClientSite, 'url' | 'user' | 'appPassword'>, method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> {
+/** One request to the site (its origin, past any proxy) with the test's credentials: `{status, body}` (body parsed when JSON). */
+export async function siteRequest(site: Pick<ClientSite, 'url' | 'origin' | 'user' | 'appPassword'>, method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> {
   const [path, query] = route.split('?');
-  const url = `${site.url}/index.php?rest_route=${encodeURIComponent(path!).replace(/%2F/g, '/')}${query ? `&${query}` : ''}`;
+  const url = `${site.origin ?? site.url}/index.php?rest_route=${encodeURIComponent(path!).replace(/%2F/g, '/')}${query ? `&${query}` : ''}`;
   const res = await fetch(url, {
     method,
     headers: { authorization: basic(site.user, site.appPassword), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
