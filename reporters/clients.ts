@@ -36,7 +36,7 @@ export function readinessLines(clients: readonly ClientReadiness[] | undefined, 
   const out = ['client readiness (level CLIENT: what real clients rely on; never a conformance failure):'];
   for (const c of clients) {
     out.push(clip(`  ${clientLabel(c.client)}: ${verdictText(c)}`, Math.max(width, 60)));
-    for (const f of c.findings.slice(0, 3)) out.push(clip(`    ${findingText(f, c.client, width)}`, width * 2));
+    for (const f of c.findings.slice(0, 3)) out.push(clip(`    ${findingText(f, c.client, 120)}`, width * 3));
     if (c.findings.length > 3) out.push(`    … and ${c.findings.length - 3} more (in the report)`);
   }
   return out;

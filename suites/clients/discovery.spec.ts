@@ -5,7 +5,7 @@
  * block editor gives api-fetch a root, here the spec's own `index.php?rest_route=/`, whose route
  * api-fetch percent-encodes. Read-only.
  */
-import { behaviour } from '../../src/sdk/behaviour.ts';
+import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import { CORE_INTRO, POSTS, answered, baseUrl, clientDecl, header, wpJsonUrl } from './lib/declare.ts';
 import { wpapiKeyProblem } from './lib/route-keys.ts';
 
@@ -42,40 +42,63 @@ behaviour(
   },
 );
 
+/** The index's route keys (target names) with their namespaces; skips without them. */
+function routeKeys(t: BehaviourContext): [key: string, namespace: string][] {
+  const routes = (t.run.info.index as { routes?: Record<string, { namespace?: unknown }> } | undefined)?.routes;
+  if (!routes || typeof routes !== 'object') t.skip('the index has no routes object (checked by disc.index.routes)');
+  return Object.entries(routes!).map(([k, r]) => [k, String(r?.namespace ?? '')]);
+}
+const show = (ks: string[]) => `${ks.slice(0, 3).join(', ')}${ks.length > 3 ? ` and ${ks.length - 3} more` : ''}`;
+const ROUTE_KEYS_SPEC = 'core-routes.md § 1: routes is an "object keyed by route pattern", and the spec writes patterns as /cms/v2/posts/<id>; any pattern is allowed';
+
 behaviour(
   clientDecl('client.discovery.route-keys', {
-    title: "the index's route keys write path parameters as flat PCRE named groups ((?P<id>[\\d]+)), from which wpapi builds .id()",
+    title: "the index's route keys write path parameters as PCRE named groups ((?P<id>[\\d]+)), from which wpapi builds .id()",
     route: '/',
     spec: INDEX_SPEC,
     client: {
       spec: 'contrary',
-      specSays: 'core-routes.md § 1: routes is an "object keyed by route pattern", and the spec writes patterns as /cms/v2/posts/<id>; any pattern is allowed',
+      specSays: ROUTE_KEYS_SPEC,
+      reliedOnBy: [
+        { client: 'wpapi', file: 'lib/route-tree.js; lib/util/named-group-regexp.js', function: 'buildRouteTree, reduceRouteComponents (L36)', flows: ['discover'], breaks: 'its discovery builds no .id(): a key in <id> notation is a literal segment' },
+      ],
+    },
+  }),
+  (t) => {
+    const keys = routeKeys(t);
+    const notation = keys.filter(([k, ns]) => wpapiKeyProblem(k, ns)?.kind === 'notation').map(([k]) => k);
+    const posts = t.run.profile.toTargetRoute(POSTS);
+    if (notation.length)
+      t.fail(`index route keys are not PCRE named groups: ${show([...notation.filter((k) => k.startsWith(`${posts}/`)), ...notation.filter((k) => !k.startsWith(`${posts}/`))])} (${notation.length} of ${keys.length} keys)`);
+  },
+);
+
+behaviour(
+  clientDecl('client.discovery.route-keys-parsable', {
+    title: "no index route key nests a group inside a named group, which wpapi's route parser cannot read",
+    route: '/',
+    spec: INDEX_SPEC,
+    client: {
+      spec: 'contrary',
+      specSays: ROUTE_KEYS_SPEC,
       reliedOnBy: [
         {
           client: 'wpapi',
-          file: 'lib/route-tree.js; lib/util/named-group-regexp.js',
-          function: 'buildRouteTree, reduceRouteComponents (L36)',
+          file: 'lib/util/named-group-regexp.js; lib/route-tree.js; wpapi.js',
+          function: 'namedGroupRE (a named group holds at most one group, ending where it ends); reduceRouteComponents; WPAPI.discover (L457-466)',
           flows: ['discover'],
-          breaks: 'its discovery builds no .id() (a key in <id> notation is a literal segment), or throws on a nested group and falls back to its bundled wp/v2 routes',
+          breaks: 'building the route tree throws ("Unterminated group") and WPAPI.discover falls back to its bundled wp/v2 routes: only those work',
         },
       ],
     },
   }),
   (t) => {
-    const routes = (t.run.info.index as { routes?: Record<string, { namespace?: unknown }> } | undefined)?.routes;
-    if (!routes || typeof routes !== 'object') t.skip('the index has no routes object (checked by disc.index.routes)');
-    const keys = Object.keys(routes!);
-    const problems = keys.map((k) => ({ key: k, p: wpapiKeyProblem(k, String(routes![k]?.namespace ?? '')) }));
-    const unparsable = problems.filter((x) => x.p?.kind === 'unparsable');
-    const notation = problems.filter((x) => x.p?.kind === 'notation').map((x) => x.key);
-    const posts = t.run.profile.toTargetRoute(POSTS);
-    const show = (ks: string[]) => `${ks.slice(0, 3).join(', ')}${ks.length > 3 ? ` and ${ks.length - 3} more` : ''}`;
-    if (notation.length)
-      t.fail(`index route keys are not PCRE named groups: ${show([...notation.filter((k) => k.startsWith(`${posts}/`)), ...notation.filter((k) => !k.startsWith(`${posts}/`))])} (${notation.length} of ${keys.length} keys)`);
-    if (unparsable.length) {
-      const first = unparsable[0]!;
-      t.fail(`index route keys wpapi 1.2.2 cannot parse (a group nested in a named group): ${show(unparsable.map((x) => x.key))} (${unparsable.length} of ${keys.length} keys; ${first.p?.kind === 'unparsable' ? first.p.error : ''})`);
-    }
+    const keys = routeKeys(t);
+    const bad = keys.flatMap(([k, ns]) => {
+      const p = wpapiKeyProblem(k, ns);
+      return p?.kind === 'unparsable' ? [{ key: k, error: p.error }] : [];
+    });
+    if (bad.length) t.fail(`index route keys nest a group inside a named group: ${show(bad.map((x) => x.key))} (${bad.length} of ${keys.length} keys; wpapi 1.2.2: ${bad[0]!.error})`);
   },
 );
 
