@@ -65,7 +65,7 @@ export interface RunConfig {
   unreachableAfterMs?: number;
 }
 
-type Kind = 'string' | 'int' | 'duration' | 'size' | 'boolean' | 'enum' | 'list';
+type Kind = 'string' | 'int' | 'duration' | 'size' | 'boolean' | 'enum' | 'list' | 'fail-on';
 
 interface OptionDef {
   key: keyof RunConfig;
@@ -101,7 +101,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'retries', flag: 'retries', env: 'CONFORMANCE_RETRIES', kind: 'int', min: 0, placeholder: 'N', help: "Send a request again up to N times when the target has transient trouble: no answer (refused, reset, timed out, cut off), a gateway's answer (a 5xx that is not the application's JSON error, a 503 with Retry-After, a 429), an HTML page instead of JSON; with backoff, honouring Retry-After. Reads are sent again freely, writes only when the first attempt cannot have reached the application (no connection, a 429; never after a 5xx, which a gateway may answer after the application acted). Trouble that persists makes the check an error of the target, never a failure. Default 3; 0 = never." },
   { key: 'maxBodyBytes', flag: 'max-body', env: 'CONFORMANCE_MAX_BODY', kind: 'size', min: 1024, placeholder: 'SIZE', help: 'Read response bodies up to this size (bytes, or with a unit: 512kB, 8MB); a larger one is read no further and a check that needs it ends as an error of the target. Default 8MB.' },
   { key: 'quiet', flag: 'quiet', env: 'CONFORMANCE_QUIET', kind: 'boolean', help: 'No progress line and no failure lines while the run goes (the summary at the end is printed).' },
-  { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'list', values: [...FAIL_ON, 'client'], placeholder: 'security|must|should[,client]', help: 'The least severe level whose failures make the exit code 1: security (SECURITY only), must (SECURITY and MUST, the default) or should (all three). Add client (--fail-on client, --fail-on must,client) to make the readiness of every real client gate too (a CLIENT finding never gates otherwise).' },
+  { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'fail-on', values: [...FAIL_ON, 'client'], placeholder: 'security|must|should[,client]', help: 'The least severe level whose failures make the exit code 1: security (SECURITY only), must (SECURITY and MUST, the default) or should (all three). Add client (--fail-on client, --fail-on must,client) to make the readiness of every real client gate too (a CLIENT finding never gates otherwise).' },
   { key: 'failOnClient', flag: 'fail-on-client', env: 'FAIL_ON_CLIENT', kind: 'list', values: CLIENT_IDS, placeholder: 'LIST', help: `The clients whose readiness makes the exit code 1 when they are not ready, comma-separated: ${CLIENT_IDS.join(', ')} (or all). Beside --fail-on, which it adds to.` },
   { key: 'targets', flag: 'targets', env: 'CONFORMANCE_TARGETS', kind: 'string', placeholder: 'FILE', help: 'Run many sites, one after the other, with the same seed: one site per line (URL, then the names of the environment variables holding its user and application password), or JSON/CSV. One report folder per site under --report-dir.' },
   { key: 'shard', flag: 'shard', env: 'CONFORMANCE_SHARD', kind: 'string', placeholder: 'I/N', help: 'Run only the I-th of N shares: of the sites with --targets (stable by site), else of the behaviours (suite files) of the one target. Merge the shares with cms-conformance merge.' },
@@ -166,6 +166,14 @@ function parseValue(def: OptionDef, raw: string | boolean, source: string): unkn
       if (items.length === 1 && items[0] === 'all') return [...def.values!];
       const bad = items.filter((x) => !def.values!.includes(x));
       if (bad.length || !items.length) throw new UsageError(`${where} takes a comma-separated list of ${def.values!.join(', ')} (or all), got "${raw}"`);
+      return [...new Set(items)];
+    }
+    case 'fail-on': {
+      // One level, and `client` (readiness of every real client) beside it or alone: must,client.
+      const items = String(raw).split(',').map((x) => x.trim().toLowerCase()).filter(Boolean);
+      const levels = items.filter((x) => x !== 'client');
+      if (!items.length || levels.some((x) => !(FAIL_ON as readonly string[]).includes(x)) || levels.length > 1)
+        throw new UsageError(`${where} must be one of ${FAIL_ON.join(', ')}, or client (also beside a level: must,client), got "${raw}"`);
       return [...new Set(items)];
     }
     case 'enum': {
@@ -262,9 +270,7 @@ export function resolveConfig(
 function failOnLevels(out: Record<string, unknown>): void {
   if (!Array.isArray(out.failOn)) return;
   const given = out.failOn as string[];
-  const levels = given.filter((v) => v !== 'client');
-  if (levels.length > 1) throw new UsageError(`--fail-on takes one level (${FAIL_ON.join(', ')}), and client, got "${given.join(',')}"`);
-  out.failOn = levels[0] ?? DEFAULTS.failOn;
+  out.failOn = given.find((v) => v !== 'client') ?? DEFAULTS.failOn;
   if (given.includes('client')) out.failOnClient = ['*'];
 }
 

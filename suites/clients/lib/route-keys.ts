@@ -41,7 +41,7 @@ export function wpapiKeyProblem(key: string, namespace: string): KeyProblem | un
     } catch (e) {
       return { kind: 'unparsable', error: (e as Error).message };
     }
-    if (!group && /<\w+>|\{\w+\}/.test(c)) notation = true;
+    if (!group && /^(<\w+>|\{\w+\})$/.test(c)) notation = true;
   }
   return notation ? { kind: 'notation' } : undefined;
 }
