@@ -15,6 +15,7 @@ import { readinessChangeLines, readinessHtml, readinessLines, readinessMarkdown 
 import { renderCompareMarkdown } from '../reporters/compare.ts';
 import { renderMarkdown } from '../reporters/markdown.ts';
 import { renderHtml } from '../reporters/html.ts';
+import { renderJUnit } from '../reporters/junit.ts';
 import { resolveConfig } from '../src/core/config.ts';
 import { wpapiKeyProblem } from '../suites/clients/lib/route-keys.ts';
 import type { Dialect } from '../targets/reference/dialect.ts';
@@ -140,6 +141,8 @@ describe('reports and comparisons', () => {
     expect(renderMarkdown(b)).toContain('## Client readiness');
     expect(readinessHtml(b.clients)).toContain('<span class="n failed">not ready — write</span>');
     expect(renderHtml(b)).toContain('<section id="clients">');
+    expect(renderJUnit(b)).toContain('type="CLIENT readiness finding (a real client would break; not a conformance failure)"');
+    expect(renderJUnit(b)).toMatch(/<property name="relied on by" value="@wordpress\/api-fetch 7\.56\.0 f\.js fn \(write\)"\/>/);
     expect(readinessLines(undefined)).toEqual([]);
   });
   it('compare shows a readiness change first, and gates on it only for the clients asked', () => {
