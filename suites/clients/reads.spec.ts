@@ -7,12 +7,14 @@ import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import { MISSING_ID, POSTS, POSTS_SPEC, answered, baseUrl, clientDecl, header, subjectsFor } from './lib/declare.ts';
 
 const ERRORS_SPEC = { doc: 'core', section: '7. Errors' } as const;
+const ERRORS_NOT_SHOWN = 'core-routes.md § 7: "Error response body, status codes and error codes: not shown"';
+const ITEM = '/cms/v2/posts/<id>';
 const include = (ids: number[]) => ids.join(',');
 
 behaviour(
   clientDecl('client.records.id', {
     title: 'posts carry their integer id, in a listing and read by it',
-    route: '/cms/v2/posts/<id>',
+    route: ITEM,
     spec: { doc: 'core', section: '2. Resources and their fields › Post (`cms/v2/posts`)' },
     client: {
       spec: 'silent',
@@ -176,7 +178,7 @@ behaviour(
 behaviour(
   clientDecl('client.embed.author-terms', {
     title: '_embed=true embeds the author (_embedded.author) and the terms (_embedded["wp:term"]) of a post',
-    route: '/cms/v2/posts/<id>',
+    route: ITEM,
     spec: POSTS_SPEC,
     client: {
       spec: 'silent',
@@ -218,11 +220,11 @@ const missing = (t: BehaviourContext) => t.client.get(`${POSTS}/${MISSING_ID}`);
 behaviour(
   clientDecl('client.errors.status', {
     title: 'a post that does not exist answers 404',
-    route: '/cms/v2/posts/<id>',
+    route: ITEM,
     spec: ERRORS_SPEC,
     client: {
       spec: 'silent',
-      specSays: 'core-routes.md § 7: "Error response body, status codes and error codes: not shown"',
+      specSays: ERRORS_NOT_SHOWN,
       reliedOnBy: [
         { client: 'wpapi', file: 'lib/http-transport.js', function: 'invokeAndPromisify (L191-229)', flows: ['errors'], breaks: 'only a status of 400 or more rejects: the error is taken for data' },
         { client: 'api-fetch', file: 'src/index.ts', function: 'defaultFetchHandler (L94-154)', flows: ['errors'], breaks: 'only a non-2xx status rejects: the error is taken for data' },
@@ -239,11 +241,11 @@ behaviour(
 behaviour(
   clientDecl('client.errors.body', {
     title: 'an error answers JSON {code, message, data: {status}} (GET of a post that does not exist)',
-    route: '/cms/v2/posts/<id>',
+    route: ITEM,
     spec: ERRORS_SPEC,
     client: {
       spec: 'silent',
-      specSays: 'core-routes.md § 7: "Error response body, status codes and error codes: not shown"',
+      specSays: ERRORS_NOT_SHOWN,
       reliedOnBy: [
         { client: 'wpapi', file: 'lib/http-transport.js', function: 'invokeAndPromisify (L191-229)', flows: ['errors'], breaks: 'without a code the rejection is a bare transport error' },
         { client: 'api-fetch', file: 'src/index.ts', function: 'defaultFetchHandler (L94-154); core-data actions.js L392-407', flows: ['errors'], breaks: 'the thrown body has no code or message: the editor shows an empty notice' },
