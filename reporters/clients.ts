@@ -7,6 +7,8 @@
 import { FLOWS, clientLabel, type ClientFinding, type ClientReadiness, type ReadinessChange } from '../results/clients.ts';
 import { esc } from './html-kit.ts';
 
+/** Text for Markdown: one line, no pipes, no HTML (route keys hold <id>, which a renderer would take for a tag). */
+const mdText = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const clip = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
 const firstLine = (t: string) => t.split('\n')[0]!;
 
@@ -45,7 +47,7 @@ export function readinessLines(clients: readonly ClientReadiness[] | undefined, 
 /** A Markdown table of the clients and their readiness, then each finding. */
 export function readinessMarkdown(clients: readonly ClientReadiness[] | undefined): string {
   if (!clients?.length) return '';
-  const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const cell = mdText;
   const rows = clients.map((c) => `| ${cell(clientLabel(c.client))} | ${cell(verdictText(c))} |`);
   const details = clients.flatMap((c) => c.findings.map((f) => `- **${cell(c.client)}** ${cell(findingText(f, c.client, 300))} — \`${f.behaviour}\`, ${cell(f.where)}`));
   return ['## Client readiness', '', 'Level CLIENT: what real clients of the interface rely on (their code is cited per behaviour); never a conformance failure.', '', '| client | readiness |', '|---|---|', ...rows, '', ...(details.length ? [...details, ''] : [])].join('\n');
@@ -79,7 +81,7 @@ export function readinessChangeLines(changes: readonly ReadinessChange[] | undef
 /** The comparison's section in Markdown (first, with the deviations). */
 export function readinessChangesMarkdown(changes: readonly ReadinessChange[] | undefined): string {
   const lines = readinessChangeLines(changes);
-  return lines.length ? ['## Client readiness changed', '', ...lines.map((l) => `- **${l.replace(/\|/g, '\\|')}**`), ''].join('\n') : '';
+  return lines.length ? ['## Client readiness changed', '', ...lines.map((l) => `- **${mdText(l)}**`), ''].join('\n') : '';
 }
 
 /** The comparison's section in HTML. */
