@@ -26,12 +26,16 @@ export const CATALOGUE_COMMAND = 'npm run catalogue';
 
 const HEADER = `# The behaviours of cms-conformance: one entry per behaviour, sorted by ID.
 #   id         the behaviour's ID (results.json, --only, baselines)
-#   level      SECURITY, MUST or SHOULD
+#   level      SECURITY, MUST, SHOULD or CLIENT
 #   namespace  the namespace it belongs to ('' for the site index and batch)
 #   spec       the document and section it checks
 #   checks     what it checks (its title); sentence: the spec sentence, when the declaration gives one
 #   facts      the catalog facts it covers (schemas/catalog), each as the catalog states it
 #   location   where behaviour() declares it (path:line; also in list --json and results.json)
+#   client     for a CLIENT behaviour: what the spec says of it (stated, silent, contrary) and each
+#              client that relies on it: package version, file, function, its flows that break, how.
+#              Proven by the reference-server dialects that break it and by the clients themselves
+#              (test/clients.test.ts)
 #   provenBy   the named faults (faults/*.ts) it must catch; selftest runs each. Empty for most of the
 #              discovery behaviours made per catalog item: they are proven per kind of check
 #              (test/discovery-faults.test.ts)
@@ -151,6 +155,7 @@ export interface CatalogueEntry {
   facts: string[];
   location: string;
   provenBy: string[];
+  client?: { spec: string; specSays?: string; reliedOnBy: string[] };
 }
 
 /** The catalogue's entries, sorted by ID (code point order, stable across locales). */
@@ -167,6 +172,15 @@ export function catalogueEntries(behaviours: readonly ListedBehaviour[], faults:
       facts: [...new Set(b.covers)].map((cover) => factOf(cover, c)),
       location: b.location ?? b.file,
       provenBy: faults.filter((f) => matchesCaughtBy(f, b.id)).map((f) => f.id).sort(),
+      ...(b.client
+        ? {
+            client: {
+              spec: b.client.spec,
+              ...(b.client.specSays ? { specSays: b.client.specSays } : {}),
+              reliedOnBy: b.client.reliedOnBy.map((r) => `${r.package ?? r.client} ${r.version ?? ''} ${r.file} ${r.function} — ${r.flows.join(', ')}: ${r.breaks}`),
+            },
+          }
+        : {}),
     }));
 }
 

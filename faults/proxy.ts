@@ -15,8 +15,10 @@ export type { FlakyOptions, FlakyStats, HugeBodyOptions } from './flaky.ts';
 
 export interface FaultRequest {
   method: string;
-  /** Route in spec names (e.g. /cms/v2/posts/12). */
+  /** Route in spec names (e.g. /cms/v2/posts/12), addressed by `rest_route` or under `/wp-json/`. */
   route: string;
+  /** The request's URL as the client sent it (path and query, percent-encoding kept); absent in a replay. */
+  url?: string;
   /** Query parameters other than rest_route; mutable. */
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
@@ -125,6 +127,15 @@ function parseJson(text: string): any {
   }
 }
 
+/** A percent-decoded path (the raw path when it is not valid percent-encoding). */
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /** Start a proxy to `targetUrl` applying `faults` in order. */
 export async function startFaultProxy(
   targetUrl: string,
@@ -225,12 +236,16 @@ export async function startFaultProxy(
     }
 
     const targetRoute = url.searchParams.get('rest_route');
+    // WordPress's path address `{base}/wp-json/<route>` (what Frontity and HeadstartWP use): a route for the faults too, sent on as it came.
+    const pretty = targetRoute === null ? /^\/wp-json(\/.*)?$/.exec(url.pathname) : null;
+    const routeOf = (r: string | null) => (r === null ? '' : profile.toSpecRoute(r || '/'));
     const query = new URLSearchParams(url.searchParams);
     query.delete('rest_route');
     const isJson = String(req.headers['content-type'] ?? '').includes('json');
     const fr: FaultRequest = {
       method: req.method ?? 'GET',
-      route: targetRoute === null ? '' : profile.toSpecRoute(targetRoute || '/'),
+      route: routeOf(targetRoute ?? (pretty ? safeDecode(pretty[1] ?? '/') : null)),
+      url: req.url ?? '/',
       query,
       headers: req.headers,
       json: isJson ? parseJson(raw.toString('utf8')) : undefined,

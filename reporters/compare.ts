@@ -1,12 +1,17 @@
 /**
  * The comparison of two runs (results/compare.ts) as Markdown (a CI step summary) and as one HTML
- * page: the deviations first, then the behaviours by group, then what each side advertises.
+ * page: the clients whose readiness changed and the deviations first, then the behaviours by group,
+ * then what each side advertises.
  */
 import { anchor, badge, copyBlock, counts, esc, page, statusBar } from './html-kit.ts';
 import { cell } from './markdown.ts';
 import type { AdvertisedDiff } from '../results/advertised.ts';
 import { GROUPS, compareExitCode, type ComparedDeviation, type Comparison, type Group, type SideInfo } from '../results/compare.ts';
-import type { FailOn, Status } from '../results/results.ts';
+import type { FailOn, FailOnClients, Status } from '../results/results.ts';
+import { readinessChangesHtml, readinessChangesMarkdown } from './clients.ts';
+
+/** A client that was ready on A (or broke in fewer flows) and is not ready on B. */
+const clientRegressed = (c: Comparison) => (c.clients ?? []).some((x) => x.b === 'not ready' && (x.a !== 'not ready' || x.newlyFailing.length > 0));
 
 export const GROUP_TITLE: Record<Group, string> = {
   'only-a-fails': 'Only A fails',
@@ -60,17 +65,18 @@ export function diffLines(d: AdvertisedDiff): string[] {
 
 // ---------------------------------------------------------------- Markdown
 
-export function renderCompareMarkdown(c: Comparison, failOn: FailOn = 'must'): string {
+export function renderCompareMarkdown(c: Comparison, failOn: FailOn = 'must', clients?: FailOnClients): string {
   const L: string[] = [];
-  const exit = compareExitCode(c, failOn);
+  const exit = compareExitCode(c, failOn, clients);
   const regress = c.behaviours.filter((x) => x.group === 'only-b-fails' && (x.level === 'MUST' || failOn === 'should')).length;
-  L.push(`## ${exit ? '❌' : '✅'} cms-conformance compare: ${exit ? (regress ? `${regress} gating behaviour(s) fail only on B` : 'a side had suite errors') : 'B fails nothing that A passes'}`, '');
+  L.push(`## ${exit ? '❌' : '✅'} cms-conformance compare: ${exit ? (regress ? `${regress} gating behaviour(s) fail only on B` : clientRegressed(c) ? 'a client is not ready on B' : 'a side had suite errors') : 'B fails nothing that A passes'}`, '');
   L.push('| | A | B |', '|---|---|---|');
   L.push(`| target | ${cell(c.a.label)} | ${cell(c.b.label)} |`);
   L.push(`| source | ${cell(c.a.source)} | ${cell(c.b.source)} |`);
   L.push(`| profile · seed | ${c.a.profile} · ${c.a.seed} | ${c.b.profile} · ${c.b.seed} |`);
   L.push(`| passed / failed / skipped | ${c.a.summary.passed} / ${c.a.summary.failed} / ${c.a.summary.skipped} | ${c.b.summary.passed} / ${c.b.summary.failed} / ${c.b.summary.skipped} |`, '');
   for (const w of c.warnings) L.push(`> ⚠️ ${w}`, '');
+  if (c.clients?.length) L.push(readinessChangesMarkdown(c.clients));
   // Deviations first (failing behaviours grouped by the documented item that broke), each expandable to its behaviours.
   const devs = c.deviations ?? [];
   if (devs.length) {
@@ -130,8 +136,8 @@ function deviationsHtml(c: Comparison): string {
 ${items.join('\n')}</section>`;
 }
 
-export function renderCompareHtml(c: Comparison, failOn: FailOn = 'must'): string {
-  const exit = compareExitCode(c, failOn);
+export function renderCompareHtml(c: Comparison, failOn: FailOn = 'must', clients?: FailOnClients): string {
+  const exit = compareExitCode(c, failOn, clients);
   const regress = c.behaviours.filter((x) => x.group === 'only-b-fails' && (x.level === 'MUST' || failOn === 'should')).length;
   const side = (name: string, s: SideInfo) => `<div class="box"><h3>${name}: ${esc(s.label)}</h3>
 <dl class="meta"><dt>URL</dt><dd><code>${esc(s.url)}</code></dd><dt>Given as</dt><dd><code>${esc(s.source)}</code></dd><dt>Profile</dt><dd>${esc(s.profile)}</dd><dt>Seed</dt><dd>${s.seed}</dd><dt>Run</dt><dd>${esc(s.startedAt.replace('T', ' ').slice(0, 19))} UTC · ${esc(s.tool)}</dd>
@@ -158,13 +164,14 @@ ${s.reportDir ? `<dt>Full report</dt><dd><a href="${esc(s.reportDir)}/report.htm
       : '<p>None: both advertise the same namespaces, routes and args.</p>';
   }
   const body = `<header><h1>cms-conformance comparison</h1>
-<div class="verdict ${exit ? 'fail' : 'pass'}" id="verdict">${exit ? (regress ? `B REGRESSES — ${regress} gating behaviour${regress === 1 ? '' : 's'} fail${regress === 1 ? 's' : ''} on B and not on A` : 'a side had suite errors') : 'OK — B fails nothing (gating) that A does not'} · exit code ${exit}</div>
+<div class="verdict ${exit ? 'fail' : 'pass'}" id="verdict">${exit ? (regress ? `B REGRESSES — ${regress} gating behaviour${regress === 1 ? '' : 's'} fail${regress === 1 ? 's' : ''} on B and not on A` : clientRegressed(c) ? 'B REGRESSES — a client is not ready on B' : 'a side had suite errors') : 'OK — B fails nothing (gating) that A does not'} · exit code ${exit}</div>
 <div class="cols">${side('A', c.a)}${side('B', c.b)}</div>
 ${c.warnings.map((w) => `<div class="box err">${esc(w)}</div>`).join('')}
 </header>
+${readinessChangesHtml(c.clients)}
 ${deviationsHtml(c)}
 <section><h2>Groups</h2><table class="chart" id="groups">${GROUPS.map((g) => `<tr><td><a href="#${g}">${esc(GROUP_TITLE[g])}</a></td><td>${c.counts[g]}</td></tr>`).join('')}</table>
-<div class="filters" id="filters"><span>Level:</span><label><input type="checkbox" value="MUST" checked> MUST</label><label><input type="checkbox" value="SHOULD" checked> SHOULD</label></div>
+<div class="filters" id="filters"><span>Level:</span><label><input type="checkbox" value="MUST" checked> MUST</label><label><input type="checkbox" value="SHOULD" checked> SHOULD</label><label><input type="checkbox" value="CLIENT" checked> CLIENT</label></div>
 ${GROUPS.map(groupSection).join('\n')}</section>
 <section id="advertised"><h2>Advertised differences (discovery)</h2>${diff}</section>
 <section><h2>Reproduce</h2>${copyBlock(`cms-conformance compare ${c.a.source} ${c.b.source} --seed ${c.a.seed}`)}<p class="note">Credentials per side: --a-user/--a-app-password and --b-user/--b-app-password (or TARGET_USER/TARGET_APP_PASSWORD for both).</p></section>`;

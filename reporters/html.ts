@@ -15,6 +15,7 @@ import { MATRIX_SCRIPT, barScale, matrixSection, nsKey, nsOrder } from './html-m
 import { embeddedNote, rerunCommand, usesCredentials } from './reproduce.ts';
 import { leftBehindHtml } from './left-behind.ts';
 import { LEVELS, describeNetwork, gatingLevels, type BehaviourResult, type FailOn, type Results } from '../results/results.ts';
+import { readinessHtml } from './clients.ts';
 
 function group<T>(list: readonly T[], key: (t: T) => string): Map<string, T[]> {
   const m = new Map<string, T[]>();
@@ -210,5 +211,5 @@ export function renderHtml(r: Results): string {
   const title = `cms-conformance: ${v.word} — ${v.count} — ${r.target.url}`;
   const deviations = deviationsOf(r);
   const toc = `<nav class="toc">${deviations.length ? `<a href="#deviations">Deviations (${deviations.length})</a>` : ''}<a href="#summary">Summary</a><a href="#failures">What fails (${failed})</a><a href="#coverage">Coverage${r.coverage ? ` (${r.coverage.behavioural ? `${r.coverage.behavioural.percent} % behavioural` : `${r.coverage.percent} %`})` : ''}</a><a href="#matrix">All behaviours (${r.summary.total})</a></nav>`;
-  return page(title, [header(r), toc, deviationsSection(r), summary(r), failuresSection(r), coverageSection(r), matrixSection(r)].join('\n'), MATRIX_SCRIPT);
+  return page(title, [header(r), readinessHtml(r.clients), toc, deviationsSection(r), summary(r), failuresSection(r), coverageSection(r), matrixSection(r)].join('\n'), MATRIX_SCRIPT);
 }

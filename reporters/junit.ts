@@ -4,7 +4,8 @@
  *   behaviour named "<id> <title>", classname = the namespace, file = where the behaviour is declared;
  * - <properties> per testcase: id, level, namespace, spec section, route, location, failure kind,
  *   the baseline reason of a known failure, and what a skip depends on;
- * - <failure> for a conformance failure (its message, the requests and a curl to reproduce),
+ * - <failure> for a conformance failure (its message, the requests and a curl to reproduce), and
+ *   for a CLIENT finding (typed as such: a client would break, not a conformance failure),
  *   <error> for a behaviour that could not be checked (target trouble or a harness bug),
  *   <skipped message="reason"/> for every skip.
  */
@@ -54,13 +55,17 @@ function testcase(b: BehaviourResult, known: Map<string, string>): string {
     ['skip reason', b.status === 'skipped' ? b.reason : undefined],
     ['depends on', b.dependsOn],
     ['known failure (baseline)', b.status === 'failed' ? known.get(b.id) : undefined],
+    // A CLIENT behaviour: the clients that rely on it, and what the spec says of it.
+    ['relied on by', b.client?.reliedOnBy.map((x) => `${x.package ?? x.client} ${x.version ?? ''} ${x.file} ${x.function} (${x.flows.join(', ')})`).join('; ')],
+    ['spec stance', b.client?.spec],
   ];
   const properties = props
     .filter((p): p is [string, string] => p[1] !== undefined)
     .map(([name, value]) => `        <property${attrs({ name, value })}/>`)
     .join('\n');
   let outcome = '';
-  if (b.status === 'failed') outcome = `\n      <failure${attrs({ message: b.reason ?? 'failed', type: `${b.level} conformance failure` })}>${escapeXml(failureBody(b))}</failure>`;
+  const kind = b.level === 'CLIENT' ? 'CLIENT readiness finding (a real client would break; not a conformance failure)' : `${b.level} conformance failure`;
+  if (b.status === 'failed') outcome = `\n      <failure${attrs({ message: b.reason ?? 'failed', type: kind })}>${escapeXml(failureBody(b))}</failure>`;
   else if (b.status === 'error') outcome = `\n      <error${attrs({ message: b.reason ?? 'error', type: `${b.failureKind ?? 'harness'} error` })}>${escapeXml(failureBody(b))}</error>`;
   else if (b.status === 'skipped') outcome = `\n      <skipped${attrs({ message: b.reason ?? 'skipped without a reason' })}/>`;
   return (

@@ -7,6 +7,7 @@
  */
 import { COVERAGE_KINDS, uncoveredCount } from '../results/coverage.ts';
 import { deviationHeadline, deviationsOf } from '../results/deviations.ts';
+import { readinessMarkdown } from './clients.ts';
 import { embeddedName, isEmbedded, rerunCommand, usesCredentials } from './reproduce.ts';
 import { LEVELS, countsOf, describeNetwork, type Counts, type Results } from '../results/results.ts';
 import { countsLine, incompleteWhy, modeLine, notCheckedLines, verdictOf } from './headline.ts';
@@ -89,6 +90,7 @@ export function renderMarkdown(r: Results, opts: { reportFiles?: string[] } = {}
     if (deviations.length > MAX_FAILURES) L.push('', `… and ${deviations.length - MAX_FAILURES} more (see the HTML report or results.json).`);
     L.push('');
   }
+  if (r.clients?.length) L.push(readinessMarkdown(r.clients));
   L.push(`| level ${COUNTS_HEAD[0]}`, `|---${COUNTS_HEAD[1]}`);
   for (const l of LEVELS) if (s.byLevel[l]?.total) L.push(countsRow(l, countsOf(s.byLevel[l])));
   L.push(countsRow('**all**', s), '');

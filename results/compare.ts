@@ -9,6 +9,8 @@
  */
 import { diffAdvertised, type AdvertisedDiff } from './advertised.ts';
 import { deviationsOf } from './deviations.ts';
+import { clientReadiness, readinessChanges, type ClientReadiness, type ReadinessChange } from './clients.ts';
+import type { FailOnClients } from './verdict.ts';
 import { LEVELS, countsOf, gatingLevels, type BehaviourResult, type Counts, type FailOn, type Results, type Status } from './results.ts';
 
 export const GROUPS = ['only-a-fails', 'only-b-fails', 'both-fail', 'both-pass', 'not-compared'] as const;
@@ -68,6 +70,13 @@ export interface Comparison {
   behaviours: ComparedBehaviour[];
   /** Differences in advertised namespaces, routes and args (A → B); null when a side did not record them. */
   advertised: AdvertisedDiff | null;
+  /**
+   * The real clients whose readiness differs between A and B ("api-fetch: ready → not ready"),
+   * regressions first: reports show them with the deviations. Absent when a side ran no CLIENT behaviour.
+   */
+  clients?: ReadinessChange[];
+  /** Each client's readiness on A and on B (absent when a side ran no CLIENT behaviour). */
+  readiness?: { a: ClientReadiness[]; b: ClientReadiness[] };
 }
 
 export function sideInfo(r: Results, source: string, reportDir?: string): SideInfo {
@@ -127,7 +136,10 @@ export function compareResults(a: Results, b: Results, sources: { a: string; b: 
   let advertised: AdvertisedDiff | null = null;
   if (a.advertised && b.advertised) advertised = diffAdvertised(a.advertised, b.advertised);
   else warnings.push(`advertised args not compared: ${!a.advertised ? 'A' : 'B'}'s results do not record what the target advertises (made by an older cms-conformance, or the index was unusable)`);
-  return { schemaVersion: 1, a: sideInfo(a, sources.a, sources.aDir), b: sideInfo(b, sources.b, sources.bDir), warnings, counts: countsBy, deviations: compareDeviations(a, b), behaviours, advertised };
+  const ra = a.clients ?? clientReadiness(a.behaviours);
+  const rb = b.clients ?? clientReadiness(b.behaviours);
+  const clients = ra.length && rb.length ? { clients: readinessChanges(ra, rb), readiness: { a: ra, b: rb } } : {};
+  return { schemaVersion: 1, a: sideInfo(a, sources.a, sources.aDir), b: sideInfo(b, sources.b, sources.bDir), warnings, counts: countsBy, deviations: compareDeviations(a, b), behaviours, advertised, ...clients };
 }
 
 /** The deviations of two runs matched by key. */
@@ -148,10 +160,14 @@ export function compareDeviations(a: Results, b: Results): ComparedDeviation[] {
 
 /**
  * Exit code of a comparison: 1 when a gating behaviour (SECURITY and MUST; also SHOULD with
- * failOn should) fails on B but not on A — B regressed against A; else 0. Errors (checks that
+ * failOn should) fails on B but not on A — B regressed against A — or a client whose readiness
+ * gates (`clients`) is not ready on B where it was on A (or breaks in more flows); else 0. Errors (checks that
  * could not be made) are warnings, never a regression.
  */
-export function compareExitCode(c: Comparison, failOn: FailOn): 0 | 1 {
+export function compareExitCode(c: Comparison, failOn: FailOn, clients?: FailOnClients): 0 | 1 {
   const levels = new Set(gatingLevels(failOn));
-  return c.behaviours.some((x) => x.group === 'only-b-fails' && levels.has(x.level)) ? 1 : 0;
+  if (c.behaviours.some((x) => x.group === 'only-b-fails' && levels.has(x.level))) return 1;
+  // A client that gates (--fail-on client, --fail-on-client) and is ready on A but not on B.
+  const gates = (id: string) => !!clients?.length && (clients.includes('*') || clients.includes(id));
+  return (c.clients ?? []).some((x) => gates(x.client) && x.b === 'not ready' && (x.a !== 'not ready' || x.newlyFailing.length > 0)) ? 1 : 0;
 }

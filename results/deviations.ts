@@ -6,7 +6,7 @@
  *
  * How it decides (quoted in reports and the issue's closing note). Only failed behaviours form
  * deviations (a skip or an error is not a finding about the target); every failed behaviour is in
- * exactly one.
+ * exactly one, except those of level CLIENT (a client's readiness, results/clients.ts).
  *
  * 1. Documented items. Every catalog item a behaviour names in its `covers` is reduced to the
  *    documented item it belongs to, and items the documents state once are joined:
@@ -124,7 +124,8 @@ function profileOf(run: Run) {
 export function groupDeviations(run: Run): Deviation[] {
   const ix = buildIndex();
   const profile = profileOf(run);
-  const failed = run.behaviours.filter((b) => b.status === 'failed');
+  // A CLIENT finding is a client's readiness, not a deviation from the documents (results/clients.ts).
+  const failed = run.behaviours.filter((b) => b.status === 'failed' && b.level !== 'CLIENT');
   if (failed.length === 0) return [];
   const namesFor = (k: string) => namesOf(ix, k);
 

@@ -10,6 +10,7 @@ import type { Coverage } from './coverage.ts';
 import type { SpecRef } from '../schemas/types.ts';
 import type { NetworkSummary, NetworkTrouble } from './network.ts';
 import type { LeftBehind } from './left-behind.ts';
+import type { ClientReadiness, ClientReliance } from './clients.ts';
 import { LEVELS, type FailureKind, type Level, type Status, type StopSignal } from './verdict.ts';
 
 export { describeNetwork, networkSummary, type NetworkSummary, type NetworkTrouble } from './network.ts';
@@ -20,8 +21,10 @@ export { describeLeftItem, leftBehindLines, type LeftBehind, type LeftItem } fro
 // Levels, statuses, failure kinds, what gates and the exit codes: results/verdict.ts.
 export {
   EXIT,
+  CONFORMANCE_LEVELS,
   FAIL_ON,
   LEVELS,
+  LEVEL_BASIS,
   SIGNAL_EXIT_CODES,
   STATUSES,
   STATUS_RANK,
@@ -33,21 +36,12 @@ export {
   statusOfFailure,
   worstStatus,
   type FailOn,
+  type FailOnClients,
   type FailureKind,
   type Level,
   type Status,
   type StopSignal,
 } from './verdict.ts';
-
-/**
- * What a level rests on, as every report says it beside a behaviour: a SHOULD is never the spec's
- * word but a WordPress convention where the spec is silent, and never contradicts the spec.
- */
-export const LEVEL_BASIS: Readonly<Record<Level, string>> = Object.freeze({
-  SECURITY: 'who may read or write without credentials; the specification does not state it: taken from the reference implementation (WordPress)',
-  MUST: 'stated by the specification',
-  SHOULD: 'a WordPress convention the specification does not state',
-});
 
 /**
  * A behaviour about credentials: who may read or write with which credentials (SECURITY, the
@@ -75,6 +69,12 @@ export interface BehaviourDecl {
   route?: string;
   /** Catalog items (route, endpoint, arg, field, setting IDs) this behaviour exercises. */
   covers?: string[];
+  /**
+   * For a CLIENT behaviour: what the spec says of it (stated, silent, contrary) and the client code
+   * that relies on it (package, version, file, function; the flows that break), as every other
+   * behaviour traces to its spec section (results/clients.ts).
+   */
+  client?: ClientReliance;
 }
 
 /** One HTTP exchange of a failed behaviour, as kept in results (bodies truncated, never credentials). */
@@ -334,6 +334,8 @@ export interface Results {
   behaviours: BehaviourResult[];
   /** The failed behaviours grouped by the documented item that broke (results/deviations.ts); absent in results of earlier versions. */
   deviations?: Deviation[];
+  /** The readiness of each real client (results/clients.ts), from the CLIENT behaviours; absent when none ran (and in results of earlier versions). */
+  clients?: ClientReadiness[];
   /** Problems outside any behaviour (a suite file that failed to load, a hook that broke). */
   errors: { message: string; file?: string; kind?: FailureKind }[];
   /** Catalog coverage of the executed behaviours (results/coverage.ts). */

@@ -10,17 +10,40 @@
  * SECURITY: who may do what (part 5 says which routes need authentication is not shown, so
  * these expectations are their own class, reported first and gating by default);
  * MUST: what the spec states; SHOULD: what the reference implementation does where the spec
- * is silent.
+ * is silent; CLIENT: what a named real client of the interface relies on (results/clients.ts),
+ * whatever the spec says of it: a client's readiness, never a conformance failure, gating only
+ * when asked (`--fail-on client`, `--fail-on-client <clients>`).
  */
-export type Level = 'SECURITY' | 'MUST' | 'SHOULD';
+export type Level = 'SECURITY' | 'MUST' | 'SHOULD' | 'CLIENT';
 /** In the order reports show them. */
-export const LEVELS: readonly Level[] = ['SECURITY', 'MUST', 'SHOULD'];
+export const LEVELS: readonly Level[] = ['SECURITY', 'MUST', 'SHOULD', 'CLIENT'];
+/** The levels of conformance to the documents (CLIENT is the readiness of named clients). */
+export const CONFORMANCE_LEVELS: readonly Level[] = ['SECURITY', 'MUST', 'SHOULD'];
 
-/** `--fail-on`: the least severe level that gates the exit code (each level gates with every more severe one). */
+/** `--fail-on`: the least severe level of conformance that gates the exit code (each level gates with every more severe one). */
 export type FailOn = 'security' | 'must' | 'should';
 export const FAIL_ON: readonly FailOn[] = ['security', 'must', 'should'];
+/** The conformance levels `--fail-on` gates on (never CLIENT: the clients that gate are asked for apart, FailOnClients). */
 export function gatingLevels(failOn: FailOn): Level[] {
-  return LEVELS.slice(0, LEVELS.indexOf(failOn.toUpperCase() as Level) + 1);
+  return CONFORMANCE_LEVELS.slice(0, CONFORMANCE_LEVELS.indexOf(failOn.toUpperCase() as Level) + 1);
+}
+
+/**
+ * The clients whose readiness gates the exit code (`--fail-on client`: every client, `'*'`;
+ * `--fail-on-client wpapi,api-fetch`: those): a failed CLIENT behaviour gates when one of the
+ * clients that rely on it is listed. Empty or absent: CLIENT findings never gate.
+ */
+export type FailOnClients = readonly string[];
+/** The clients that gate as a run's configuration (results.json `config.failOnClient`) records them. */
+export function clientsOfConfig(config: Record<string, unknown> | undefined): FailOnClients | undefined {
+  const c = config?.failOnClient;
+  return Array.isArray(c) ? c.filter((x): x is string => typeof x === 'string') : undefined;
+}
+/** A behaviour's clients, as far as gating looks at them (results/clients.ts ClientReliance). */
+export type ReliedOnBy = { client?: { reliedOnBy?: readonly { client: string }[] } };
+function gatesForClients(b: ReliedOnBy, clients: FailOnClients | undefined): boolean {
+  if (!clients?.length) return false;
+  return clients.includes('*') || (b.client?.reliedOnBy ?? []).some((r) => clients.includes(r.client));
 }
 
 // ---------------------------------------------------------------- statuses and failure kinds
@@ -73,7 +96,7 @@ export const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGHUP:
 
 /** What each exit code of `run` means, in the order the help lists them. */
 export const EXIT_CODE_MEANINGS: readonly (readonly [code: number, meaning: string])[] = [
-  [EXIT.ok, 'no behaviour of a gating level failed (SECURITY and MUST; with --fail-on should also SHOULD) apart from failures listed in --baseline, and every check that ran could be made (skips name their reason and do not count)'],
+  [EXIT.ok, 'no behaviour of a gating level failed (SECURITY and MUST; with --fail-on should also SHOULD; CLIENT readiness only with --fail-on client or --fail-on-client) apart from failures listed in --baseline, and every check that ran could be made (skips name their reason and do not count)'],
   [EXIT.failed, 'a behaviour of a gating level failed that the baseline does not list'],
   [EXIT.usage, 'usage or configuration error, found before anything runs (a bad flag, an --only that selects no behaviour, an unreadable --baseline)'],
   [EXIT.unreachable, 'nothing gating failed, but some checks could not be made because the target did not answer usably; or the target cannot be reached (the embedded target cannot boot)'],
@@ -84,7 +107,7 @@ export const EXIT_CODE_MEANINGS: readonly (readonly [code: number, meaning: stri
 ];
 
 /** What the exit code looks at of a behaviour's result. */
-export interface Judged {
+export interface Judged extends ReliedOnBy {
   id: string;
   level: Level;
   status: Status;
@@ -99,13 +122,23 @@ export interface JudgedRun {
   baseline?: { known: readonly { id: string }[] };
   errors: readonly { message: string; file?: string; kind?: FailureKind }[];
   incomplete?: { reason: 'signal' | 'target-unreachable'; signal?: StopSignal };
+  /** The run's configuration (results.json `config`): `failOnClient` gates CLIENT findings when no clients are passed. */
+  config?: Record<string, unknown>;
 }
 
-/** Failures that gate the exit code: of a gating level and not listed in the baseline (if any). */
-export function gatingFailures<B extends Pick<Judged, 'id' | 'level' | 'status'>>(results: { behaviours: readonly B[]; baseline?: { known: readonly { id: string }[] } }, failOn: FailOn): B[] {
+/**
+ * Failures that gate the exit code: of a gating level (or, for CLIENT, relied on by a client that
+ * gates: FailOnClients) and not listed in the baseline (if any).
+ */
+export function gatingFailures<B extends Pick<Judged, 'id' | 'level' | 'status' | 'client'>>(
+  results: { behaviours: readonly B[]; baseline?: { known: readonly { id: string }[] }; config?: Record<string, unknown> },
+  failOn: FailOn,
+  clients: FailOnClients | undefined = clientsOfConfig(results.config),
+): B[] {
   const known = new Set((results.baseline?.known ?? []).map((k) => k.id));
   const levels = new Set(gatingLevels(failOn));
-  return results.behaviours.filter((b) => b.status === 'failed' && levels.has(b.level) && !known.has(b.id));
+  const gates = (b: B) => (b.level === 'CLIENT' ? gatesForClients(b, clients) : levels.has(b.level));
+  return results.behaviours.filter((b) => b.status === 'failed' && gates(b) && !known.has(b.id));
 }
 
 /**
@@ -124,8 +157,8 @@ export function harnessErrors(results: Pick<JudgedRun, 'behaviours' | 'errors'>)
  * as failures; without a gating failure, a harness error gives 4 and target trouble 3, so that
  * CI tells "the target deviates" from "the check could not be made".
  */
-export function exitCodeFor(results: JudgedRun, failOn: FailOn): number {
-  if (gatingFailures(results, failOn).length > 0) return EXIT.failed;
+export function exitCodeFor(results: JudgedRun, failOn: FailOn, clients?: FailOnClients): number {
+  if (gatingFailures(results, failOn, clients).length > 0) return EXIT.failed;
   // The target stopped answering for good: what could not be checked is its trouble, not ours.
   if (results.incomplete?.reason === 'target-unreachable') return EXIT.unreachable;
   if (harnessErrors(results).length > 0) return EXIT.internal;
@@ -137,9 +170,9 @@ export function exitCodeFor(results: JudgedRun, failOn: FailOn): number {
  * The exit code the CLI ends a run with: 128 + the signal's number (130 SIGINT, 143 SIGTERM, 129
  * SIGHUP) for a run a signal stopped before its end (or whose parent npm went away: SIGTERM), else exitCodeFor.
  */
-export function runExitCode(results: JudgedRun, failOn: FailOn): number {
+export function runExitCode(results: JudgedRun, failOn: FailOn, clients?: FailOnClients): number {
   const i = results.incomplete;
-  return i?.reason === 'signal' && i.signal ? SIGNAL_EXIT_CODES[i.signal] : exitCodeFor(results, failOn);
+  return i?.reason === 'signal' && i.signal ? SIGNAL_EXIT_CODES[i.signal] : exitCodeFor(results, failOn, clients);
 }
 
 /** The exit code of many runs (the sites of a fleet): a gating failure first, then a harness bug, a configuration problem, an unreachable target. */
@@ -154,3 +187,14 @@ export function exitCodeOfError(e: unknown): number {
   const code = (e as { exitCode?: unknown })?.exitCode;
   return typeof code === 'number' ? code : EXIT.internal;
 }
+
+/**
+ * What a level rests on, as every report says it beside a behaviour: a SHOULD is never the spec's
+ * word but a WordPress convention where the spec is silent, and never contradicts the spec.
+ */
+export const LEVEL_BASIS: Readonly<Record<Level, string>> = Object.freeze({
+  SECURITY: 'who may read or write without credentials; the specification does not state it: taken from the reference implementation (WordPress)',
+  MUST: 'stated by the specification',
+  SHOULD: 'a WordPress convention the specification does not state',
+  CLIENT: 'what a named real client relies on (its code is cited), whatever the specification says of it: readiness, not conformance',
+});

@@ -14,6 +14,7 @@ import { CATALOGUE_COMMAND, CATALOGUE_FILE, renderCatalogue, type CatalogueEntry
 import { splitBehaviourIds } from '../src/sdk/discovery.ts';
 import type { ListedBehaviour } from '../src/engine/list.ts';
 import { SUITE_AREAS } from '../src/engine/suite-files.ts';
+import { LEVELS } from '../results/verdict.ts';
 import { runCli } from './helpers/cli.ts';
 
 describe('behaviours', async () => {
@@ -33,7 +34,9 @@ describe('behaviours', async () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const b of behaviours) {
       expect(b.id).toMatch(/^[a-z0-9][a-z0-9._<>-]*$/);
-      expect(['SECURITY', 'MUST', 'SHOULD']).toContain(b.level);
+      expect(LEVELS).toContain(b.level);
+      // A CLIENT behaviour names the client code that relies on it, as every other names its spec section.
+      if (b.level === 'CLIENT') expect(b.client?.reliedOnBy.length, b.id).toBeGreaterThan(0);
       expect(b.location, b.id).toMatch(new RegExp(`^${SUITE_AREAS[b.id.split('.')[0]!]}/[^:]+\\.ts:\\d+$`));
     }
   });

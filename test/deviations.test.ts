@@ -179,7 +179,7 @@ describe('groupDeviations', () => {
     const ds = groupDeviations(cannedResults());
     const failed = cannedResults().behaviours.filter((b) => b.status === 'failed');
     expect(ds.flatMap((d) => d.behaviours).sort()).toEqual(failed.map((b) => b.id).sort());
-    const rank = { SECURITY: 0, MUST: 1, SHOULD: 2 } as const;
+    const rank = { SECURITY: 0, MUST: 1, SHOULD: 2, CLIENT: 3 } as const;
     for (let i = 1; i < ds.length; i++) expect(rank[ds[i - 1]!.level]).toBeLessThanOrEqual(rank[ds[i]!.level]);
     expect(groupDeviations({ behaviours: [] })).toEqual([]);
     const lone = groupDeviations({ behaviours: [{ ...failed[0]!, covers: [], exchanges: [] }] });

@@ -12,6 +12,7 @@ import type { EmbeddedVersion } from '../run/target.ts';
 import { assertSelects, resolveSelection } from '../engine/selection.ts';
 import type { Results } from '../../results/results.ts';
 import { compareExitCode, compareResults, GROUPS } from '../../results/compare.ts';
+import { readinessChangeLines } from '../../reporters/clients.ts';
 import { renderCompareHtml, renderCompareMarkdown, deviationCounts } from '../../reporters/compare.ts';
 import { DEFAULT_REPORTS_ROOT, timestampedDir, updateLatest } from '../../reporters/index.ts';
 import { EXIT } from '../../results/verdict.ts';
@@ -148,14 +149,15 @@ export async function runCompare(values: Record<string, unknown>, positionals: s
   const cmp = compareResults(results[0]!, results[1]!, { a: label(sides[0], 0), b: label(sides[1], 1), aDir: dirs[0], bDir: dirs[1] });
   const formats = shared.report;
   const files: string[] = [];
-  if (formats.includes('html')) writeFileSync(join(outDir, 'compare.html'), renderCompareHtml(cmp, shared.failOn)), files.push(join(outDir, 'compare.html'));
-  if (formats.includes('md')) writeFileSync(join(outDir, 'compare.md'), renderCompareMarkdown(cmp, shared.failOn)), files.push(join(outDir, 'compare.md'));
+  if (formats.includes('html')) writeFileSync(join(outDir, 'compare.html'), renderCompareHtml(cmp, shared.failOn, shared.failOnClient)), files.push(join(outDir, 'compare.html'));
+  if (formats.includes('md')) writeFileSync(join(outDir, 'compare.md'), renderCompareMarkdown(cmp, shared.failOn, shared.failOnClient)), files.push(join(outDir, 'compare.md'));
   if (formats.includes('json')) writeFileSync(join(outDir, 'compare.json'), `${JSON.stringify(cmp, null, 2)}\n`), files.push(join(outDir, 'compare.json'));
   const latest = shared.reportDir ? undefined : updateLatest(resolve(DEFAULT_REPORTS_ROOT, 'compare'), outDir);
 
   const sum = (x: { summary: { passed: number; failed: number; skipped: number } }) => `${x.summary.passed} passed, ${x.summary.failed} failed, ${x.summary.skipped} skipped`;
   out.write(`\nA: ${cmp.a.label} (${cmp.a.source}) — ${sum(cmp.a)}\n`);
   out.write(`B: ${cmp.b.label} (${cmp.b.source}) — ${sum(cmp.b)}\n`);
+  for (const l of readinessChangeLines(cmp.clients)) out.write(`client readiness changed: ${l}\n`);
   out.write(`${deviationCounts(cmp)}\n`);
   for (const d of cmp.deviations.filter((x) => x.group === 'only-b')) out.write(`  only B deviates: ${d.level} ${d.item} (${d.b?.length ?? 0} behaviour(s)): ${d.message.split('\n')[0]!.slice(0, 160)}\n`);
   out.write(`${GROUPS.map((g) => `${g}: ${cmp.counts[g]}`).join(' · ')}\n`);
@@ -164,5 +166,5 @@ export async function runCompare(values: Record<string, unknown>, positionals: s
   for (const w of cmp.warnings) out.write(`warning: ${w}\n`);
   out.write(`comparison: ${shownPath(outDir)}${latest ? ` (also ${shownPath(latest)})` : ''}\n`);
   for (const f of files) out.write(`  ${shownPath(f)}\n`);
-  return compareExitCode(cmp, shared.failOn);
+  return compareExitCode(cmp, shared.failOn, shared.failOnClient);
 }

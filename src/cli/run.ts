@@ -9,6 +9,7 @@ import { stopRequested, watchParent } from '../run/stop.ts';
 import { describeNetwork, leftBehindLines, type Results } from '../../results/results.ts';
 import { countsLine, deviationLines, incompleteWhy, modeLine, notCheckedLines, verdictLine } from '../../reporters/headline.ts';
 import type { RunOutcome } from '../run/finish.ts';
+import { readinessLines } from '../../reporters/clients.ts';
 import { EXIT, EXIT_CODE_MEANINGS } from '../../results/verdict.ts';
 import { para, shownPath } from './text.ts';
 
@@ -73,6 +74,7 @@ export function summaryLines(outcome: RunOutcome, width = 160): string[] {
     verdictLine(r),
     ...deviationLines(r, width),
     countsLine(r),
+    ...readinessLines(r.clients),
     ...errorLines(r),
     ...(describeNetwork(r.network) ? [describeNetwork(r.network)!] : []),
     ...baselineLines(outcome),

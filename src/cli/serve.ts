@@ -33,7 +33,7 @@ ${helpRows([
   ['--app-password PASSWORD', 'Their application password (default: a random one).'],
   [
     '--dialect LIST',
-    'Serve another reading of the documents where they leave the interface open, as switches: route-keys=spec, arg-unions=type-union|anyOf, query-arrays=form, text-fields=object, statuses=alternative, conventions=none, or spec-only for all of them (default: WordPress\'s reading).',
+    'Serve another reading of the documents where they leave the interface open, as switches: route-keys=spec, arg-unions=type-union|anyOf, query-arrays=form, text-fields=object, statuses=alternative, conventions=none; readings that break a real client (client readiness): paging-headers=none, error-bodies=other, method-override=ignored, unknown-params=refused, discovery=none, batch-max-items=none, addressing=rest-route; or spec-only for all of them (default: WordPress\'s reading).',
   ],
   ['--content sample|blog', `The content the site starts with: sample (default: a post, two pages, twelve media items, as a new WordPress has) or blog (also a small real blog: ${describeBlog()}), e.g. to try a read-only run.`],
   ['--sites N', 'Serve N independent sites under /site-1 ... /site-N and write a targets file for run --targets.'],

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import dotenv from 'dotenv';
 import { FAIL_ON, REPORT_FORMATS, type FailOn, type ReportFormat } from '../../results/results.ts';
+import { CLIENT_IDS } from '../../results/clients.ts';
 import { UsageError } from './errors.ts';
 import { parseShard } from './shard.ts';
 
@@ -49,6 +50,11 @@ export interface RunConfig {
   /** Response bodies larger than this (bytes) are read no further; the check that needs one ends as a target error. */
   maxBodyBytes: number;
   failOn: FailOn;
+  /**
+   * The clients whose readiness gates the exit code (`--fail-on client`: every client, `['*']`;
+   * `--fail-on-client wpapi,api-fetch`: those). Absent: CLIENT findings never gate.
+   */
+  failOnClient?: string[];
   /** No progress line and no failure lines while the run goes; the summary at the end stays. */
   quiet: boolean;
   /** Sites to run, one after the other (a targets file: text, JSON or CSV); see src/fleet/fleet.ts. */
@@ -61,7 +67,7 @@ export interface RunConfig {
   unreachableAfterMs?: number;
 }
 
-type Kind = 'string' | 'int' | 'duration' | 'size' | 'boolean' | 'enum' | 'list';
+type Kind = 'string' | 'int' | 'duration' | 'size' | 'boolean' | 'enum' | 'list' | 'fail-on';
 
 interface OptionDef<K extends string = keyof RunConfig> {
   key: K;
@@ -98,7 +104,8 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'retries', flag: 'retries', env: 'CONFORMANCE_RETRIES', kind: 'int', min: 0, placeholder: 'N', help: "Send a request again up to N times when the target has transient trouble: no answer (refused, reset, timed out, cut off), a gateway's answer (a 5xx that is not the application's JSON error, a 503 with Retry-After, a 429), an HTML page instead of JSON; with backoff, honouring Retry-After. Reads are sent again freely, writes only when the first attempt cannot have reached the application (no connection, a 429; never after a 5xx, which a gateway may answer after the application acted). Trouble that persists makes the check an error of the target, never a failure. Default 3; 0 = never." },
   { key: 'maxBodyBytes', flag: 'max-body', env: 'CONFORMANCE_MAX_BODY', kind: 'size', min: 1024, placeholder: 'SIZE', help: 'Read response bodies up to this size (bytes, or with a unit: 512kB, 8MB); a larger one is read no further and a check that needs it ends as an error of the target. Default 8MB.' },
   { key: 'quiet', flag: 'quiet', env: 'CONFORMANCE_QUIET', kind: 'boolean', help: 'No progress line and no failure lines while the run goes (the summary at the end is printed).' },
-  { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'enum', values: FAIL_ON, help: 'The least severe level whose failures make the exit code 1: security (SECURITY only), must (SECURITY and MUST, the default) or should (all three).' },
+  { key: 'failOn', flag: 'fail-on', env: 'FAIL_ON', kind: 'fail-on', values: [...FAIL_ON, 'client'], placeholder: 'security|must|should[,client]', help: 'The least severe level whose failures make the exit code 1: security (SECURITY only), must (SECURITY and MUST, the default) or should (all three). Add client (--fail-on client, --fail-on must,client) to make the readiness of every real client gate too (a CLIENT finding never gates otherwise).' },
+  { key: 'failOnClient', flag: 'fail-on-client', env: 'FAIL_ON_CLIENT', kind: 'list', values: CLIENT_IDS, placeholder: 'LIST', help: `The clients whose readiness makes the exit code 1 when they are not ready, comma-separated: ${CLIENT_IDS.join(', ')} (or all). Beside --fail-on, which it adds to.` },
   { key: 'targets', flag: 'targets', env: 'CONFORMANCE_TARGETS', kind: 'string', placeholder: 'FILE', help: 'Run many sites, one after the other, with the same seed: one site per line (URL, then the names of the environment variables holding its user and application password), or JSON/CSV. One report folder per site under --report-dir.' },
   { key: 'shard', flag: 'shard', env: 'CONFORMANCE_SHARD', kind: 'string', placeholder: 'I/N', help: 'Run only the I-th of N shares: of the sites with --targets (stable by site), else of the behaviours (suite files) of the one target. Merge the shares with cms-conformance merge.' },
   { key: 'unreachableAfterMs', flag: 'unreachable-after', env: 'CONFORMANCE_UNREACHABLE_AFTER', kind: 'duration', min: 0, placeholder: 'DURATION', help: 'When the target has answered no request for this long (every one refused, reset or timed out), stop: delete what can still be deleted, write the reports marked incomplete, exit 3. Default 30s; 0 = never.' },
@@ -180,6 +187,14 @@ function parseValue(def: OptionDef<string>, raw: string | boolean, source: strin
       if (bad.length || !items.length) throw new UsageError(`${where} takes a comma-separated list of ${def.values!.join(', ')} (or all), got "${raw}"`);
       return [...new Set(items)];
     }
+    case 'fail-on': {
+      // One level, and `client` (readiness of every real client) beside it or alone: must,client.
+      const items = String(raw).split(',').map((x) => x.trim().toLowerCase()).filter(Boolean);
+      const levels = items.filter((x) => x !== 'client');
+      if (!items.length || levels.some((x) => !(FAIL_ON as readonly string[]).includes(x)) || levels.length > 1)
+        throw new UsageError(`${where} must be one of ${FAIL_ON.join(', ')}, or client (also beside a level: must,client), got "${raw}"`);
+      return [...new Set(items)];
+    }
     case 'enum': {
       const s = String(raw).trim();
       if (!def.values!.includes(s)) throw new UsageError(`${where} must be one of ${def.values!.join(', ')}, got "${raw}"`);
@@ -244,6 +259,7 @@ export function resolveConfig(
   const fileEnv = existsSync(dotenvPath) ? dotenv.parse(readFileSync(dotenvPath)) : {};
   const out: Record<string, unknown> = { ...DEFAULTS, ...readOptions(OPTIONS, flags, env, fileEnv) };
   if (out.seed === undefined) out.seed = Math.floor(Math.random() * 2 ** 31);
+  failOnLevels(out);
   const cfg = out as unknown as RunConfig;
   if (cfg.target && cfg.target !== 'reference') cfg.target = normalizeBaseUrl(cfg.target);
   if ((cfg.user === undefined) !== (cfg.appPassword === undefined))
@@ -288,6 +304,17 @@ export function resolveCleanupConfig(flags: Record<string, string | boolean | un
   if (!/^cmsc-[0-9a-z]{8}[0-9a-f]{4}$/.test(tag)) throw new UsageError(`--tag must be a run tag such as cmsc-mxcky2ru83b8 (cmsc- and 12 letters and digits), got "${own.tag}"`);
   if (!cfg.authHeader && cfg.user === undefined) throw new UsageError('cleanup deletes: give the credentials the run had (--user and --app-password, or --auth-header)');
   return { ...cfg, tag, ...(own.ledger !== undefined ? { ledger: String(own.ledger) } : {}) };
+}
+
+/**
+ * `--fail-on` as given (a list): one conformance level (the default must) and, with `client`,
+ * every client's readiness (`failOnClient` `['*']`, beside any `--fail-on-client`).
+ */
+function failOnLevels(out: Record<string, unknown>): void {
+  if (!Array.isArray(out.failOn)) return;
+  const given = out.failOn as string[];
+  out.failOn = given.find((v) => v !== 'client') ?? DEFAULTS.failOn;
+  if (given.includes('client')) out.failOnClient = ['*'];
 }
 
 export function normalizeBaseUrl(raw: string): string {

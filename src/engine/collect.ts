@@ -4,6 +4,7 @@
  * skipped / error, with what the behaviour attached to itself while it ran.
  */
 import { groupDeviations } from '../../results/deviations.ts';
+import { readinessOf } from '../../results/clients.ts';
 import { reconcileDependencies } from '../../results/dependencies.ts';
 import { stripVTControlCharacters } from 'node:util';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
@@ -181,6 +182,7 @@ export function buildResults(header: RunHeader, modules: readonly TestModule[], 
     behaviours,
     errors,
     deviations: groupDeviations({ behaviours, target: header.target }),
+    ...readinessOf(behaviours),
     coverage: computeCoverage(behaviours),
     network: networkSummary(behaviours),
     ...(header.advertised !== undefined ? { advertised: header.advertised } : {}),

@@ -1,6 +1,7 @@
 /** The behaviours the suites declare, collected without running them (no target needed): `cms-conformance list`, the OpenAPI export, the catalogue. */
 import { join } from 'node:path';
 import type { SpecRef } from '../../schemas/types.ts';
+import type { ClientReliance } from '../../results/clients.ts';
 import { PKG_ROOT } from '../core/paths.ts';
 import { onlyMatcher, recordDeclared } from './declared.ts';
 import { SHARED_WORKERS, suiteFiles } from './suite-files.ts';
@@ -19,6 +20,8 @@ export interface ListedBehaviour {
   /** Where behaviour() is called: "suites/extensions/lib/settings.ts:140". */
   location?: string;
   covers: string[];
+  /** For a CLIENT behaviour: what the spec says of it and the client code that relies on it (results/clients.ts). */
+  client?: ClientReliance;
 }
 
 /** Collect the declared behaviours (those `only` selects) without running them. */
@@ -55,6 +58,7 @@ export async function listBehaviours(only?: string): Promise<{ behaviours: Liste
           file: m.relativeModuleId,
           ...(b.location ? { location: b.location } : {}),
           covers: b.covers ?? [],
+          ...(b.client ? { client: b.client } : {}),
         });
       }
     }

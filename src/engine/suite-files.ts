@@ -16,6 +16,8 @@ export const SUITE_AREAS: Record<string, string> = {
   suite: 'suites/extensions',
   /** The indexes of the other namespaces of the extension instance (cloud/v2, suite/v4/stats-app ...). */
   namespaces: 'suites/extensions',
+  /** What real clients rely on (level CLIENT, results/clients.ts). */
+  client: 'suites/clients',
 };
 
 const ALL = ['suites'];

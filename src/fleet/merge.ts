@@ -10,6 +10,7 @@
  * Inputs are read one site at a time, so memory stays at the matrix, whatever the number of sites.
  */
 import { groupDeviations } from '../../results/deviations.ts';
+import { readinessOf } from '../../results/clients.ts';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { applyBaseline, loadBaseline } from '../run/baseline.ts';
@@ -155,6 +156,7 @@ export function mergeSiteResults(parts: readonly Results[]): Results {
     behaviours,
     errors: parts.flatMap((p) => p.errors),
     deviations: groupDeviations({ behaviours, target: first.target }),
+    ...readinessOf(behaviours),
     coverage: computeCoverage(behaviours),
   };
   // Each part's baseline outcome lists every entry of its baseline once (known, now passing or not run).

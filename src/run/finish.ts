@@ -49,6 +49,6 @@ export function finish(plan: Plan, session: Session, results: Results, stopped: 
     ...(latest ? { latest } : {}),
     ...(latestOfTarget ? { latestOfTarget } : {}),
     ...(baselineWritten ? { baselineWritten } : {}),
-    exitCode: runExitCode(results, plan.config.failOn),
+    exitCode: runExitCode(results, plan.config.failOn, plan.config.failOnClient),
   };
 }

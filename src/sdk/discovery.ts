@@ -232,8 +232,12 @@ function compareConstraints(path: string, doc: ArgSpec, adv: Record<string, any>
   const dev = (attribute: string, documented: unknown, advertised: unknown, message?: string) =>
     out.push({ path, attribute, documented, advertised, ...(message ? { message } : {}) });
   if (doc.enum !== undefined && !(Array.isArray(adv.enum) && sameSet([...doc.enum], adv.enum))) dev('enum', doc.enum, adv.enum);
-  for (const attr of ['minimum', 'maximum', 'maxItems', 'format'] as const)
+  for (const attr of ['minimum', 'maximum', 'format'] as const)
     if (doc[attr] !== undefined && adv[attr] !== doc[attr]) dev(attr, doc[attr], adv[attr]);
+  // maxItems is not among the descriptor keys part 1 lists (type, default, required, enum, minimum,
+  // maximum, format, items, description): a descriptor may leave a documented item limit out, but
+  // one it advertises must be the documented one (issue 42: core-data needs it; the spec does not).
+  if (doc.maxItems !== undefined && adv.maxItems !== undefined && adv.maxItems !== doc.maxItems) dev('maxItems', doc.maxItems, adv.maxItems);
   if (doc.uniqueItems === true && adv.uniqueItems !== true) dev('uniqueItems', true, adv.uniqueItems, 'items are not advertised as unique (uniqueItems), documented unique items');
   if (doc.items !== undefined) {
     if (!isObject(adv.items)) dev('items', doc.items, adv.items, `the items are not advertised (items), documented ${specWords(doc.items)}`);

@@ -59,6 +59,24 @@ export interface Dialect {
    * `format`) has no date-time without a zone offset.
    */
   dateTimes: 'lenient' | 'strict';
+  // The readings below break a real client each (issue 42, results/clients.ts): all allowed by the
+  // documents, so no SECURITY or MUST verdict changes with them (they are in `spec-only`), but the
+  // client-readiness profile (suites/clients/) says which client is not ready, and
+  // test/clients.test.ts shows it with the clients themselves.
+  /** `X-WP-Total`, `X-WP-TotalPages` and the `Link` rel next/prev on collections (WordPress), or none. */
+  pagingHeaders: 'wordpress' | 'none';
+  /** Error bodies: WordPress's `{code, message, data: {status}}`, or another (`{"error": {"message": …}}`; part 7: not shown). */
+  errorBodies: 'wordpress' | 'other';
+  /** `POST` with `X-HTTP-Method-Override` (or `?_method=`) acts as that method (WordPress), or is a POST (an update on an item, part 4). */
+  methodOverride: 'honoured' | 'ignored';
+  /** Query parameters no endpoint documents (`_embed`, `_locale`, `_fields` …): ignored (WordPress), or refused with 400. */
+  unknownParams: 'ignored' | 'refused';
+  /** The home page (and every answer) links the API root with `Link: <…>; rel="https://api.w.org/"` (WordPress), or not. */
+  discovery: 'link' | 'none';
+  /** The batch route's `requests` descriptor carries `maxItems` (WordPress), or only the keys part 1 lists (no `maxItems`). */
+  batchMaxItems: 'advertised' | 'none';
+  /** Routes answered at `{base}/index.php?rest_route=` and `{base}/wp-json/` (WordPress with pretty permalinks), or only as the spec states (`rest-route`). */
+  addressing: 'both' | 'rest-route';
 }
 
 export const DEFAULT_DIALECT: Readonly<Dialect> = Object.freeze({
@@ -70,10 +88,22 @@ export const DEFAULT_DIALECT: Readonly<Dialect> = Object.freeze({
   conventions: 'wordpress',
   batchAnswers: 'wordpress',
   dateTimes: 'lenient',
+  pagingHeaders: 'wordpress',
+  errorBodies: 'wordpress',
+  methodOverride: 'honoured',
+  unknownParams: 'ignored',
+  discovery: 'link',
+  batchMaxItems: 'advertised',
+  addressing: 'both',
 });
 
-/** The switches as written on the command line, with the Dialect key each sets. */
-const SWITCHES: Record<string, { key: keyof Dialect; values: readonly string[] }> = {
+/**
+ * The switches as written on the command line, with the Dialect key each sets. `client`: a reading
+ * that breaks a real client (issue 42): not one of namedDialects()'s single switches, which
+ * test/dialects.test.ts runs the whole suite against (spec-only has them all), but of
+ * clientDialects(), which test/clients.test.ts runs the clients and the readiness profile against.
+ */
+const SWITCHES: Record<string, { key: keyof Dialect; values: readonly string[]; client?: true }> = {
   'route-keys': { key: 'routeKeys', values: ['regex', 'spec'] },
   'arg-unions': { key: 'argUnions', values: ['oneOf', 'type-union', 'anyOf'] },
   'query-arrays': { key: 'queryArrays', values: ['php', 'form'] },
@@ -82,22 +112,38 @@ const SWITCHES: Record<string, { key: keyof Dialect; values: readonly string[] }
   conventions: { key: 'conventions', values: ['wordpress', 'none'] },
   'batch-answers': { key: 'batchAnswers', values: ['wordpress', 'other'] },
   'date-times': { key: 'dateTimes', values: ['lenient', 'strict'] },
+  'paging-headers': { key: 'pagingHeaders', values: ['wordpress', 'none'], client: true },
+  'error-bodies': { key: 'errorBodies', values: ['wordpress', 'other'], client: true },
+  'method-override': { key: 'methodOverride', values: ['honoured', 'ignored'], client: true },
+  'unknown-params': { key: 'unknownParams', values: ['ignored', 'refused'], client: true },
+  discovery: { key: 'discovery', values: ['link', 'none'], client: true },
+  'batch-max-items': { key: 'batchMaxItems', values: ['advertised', 'none'], client: true },
+  addressing: { key: 'addressing', values: ['both', 'rest-route'], client: true },
 };
 
 /**
  * Every reading other than the default, one switch at a time (what test/dialects.test.ts runs the
- * suite against), and all of them at once (`spec-only`: a server written from the documents alone).
+ * suite against; the client-breaking ones are clientDialects()), and all of them at once
+ * (`spec-only`: a server written from the documents alone).
  */
 export function namedDialects(): Record<string, Partial<Dialect>> {
   const out: Record<string, Partial<Dialect>> = {};
   const all: Partial<Dialect> = {};
-  for (const [name, { key, values }] of Object.entries(SWITCHES))
+  for (const [name, { key, values, client }] of Object.entries(SWITCHES))
     for (const value of values) {
       if (value === DEFAULT_DIALECT[key]) continue;
-      out[`${name}=${value}`] = { [key]: value } as Partial<Dialect>;
+      if (!client) out[`${name}=${value}`] = { [key]: value } as Partial<Dialect>;
       (all as Record<string, string>)[key] ??= value;
     }
   out['spec-only'] = all;
+  return out;
+}
+
+/** The readings that break a real client, one switch at a time (test/clients.test.ts; SWITCHES `client`). */
+export function clientDialects(): Record<string, Partial<Dialect>> {
+  const out: Record<string, Partial<Dialect>> = {};
+  for (const [name, { key, values, client }] of Object.entries(SWITCHES))
+    if (client) for (const value of values) if (value !== DEFAULT_DIALECT[key]) out[`${name}=${value}`] = { [key]: value } as Partial<Dialect>;
   return out;
 }
 

@@ -18,6 +18,16 @@ export function advertisedKey(entry: RouteEntry, ctx: HandlerContext): string {
   return ctx.site.dialect.routeKeys === 'spec' ? entry.path : entry.key;
 }
 
+/**
+ * Dialect `batch-max-items=none`: the batch route's descriptors carry only the keys part 1 lists
+ * (no `maxItems`; the 25-item limit of part 4 is still enforced).
+ */
+function withoutMaxItems<T>(descriptor: T, entry: RouteEntry, ctx: HandlerContext): T {
+  if (ctx.site.dialect.batchMaxItems !== 'none' || entry.namespace !== '' || !entry.path.startsWith('/batch/') || !descriptor || typeof descriptor !== 'object') return descriptor;
+  const { maxItems: _, ...rest } = descriptor as Record<string, unknown>;
+  return rest as T;
+}
+
 export function routeDoc(entry: RouteEntry, ctx: HandlerContext): Record<string, unknown> {
   return {
     namespace: entry.namespace,
@@ -25,7 +35,7 @@ export function routeDoc(entry: RouteEntry, ctx: HandlerContext): Record<string,
     endpoints: entry.endpoints.map((e) => ({
       methods: e.methods,
       ...(e.allowBatch ? { allow_batch: { v1: true } } : {}),
-      args: Object.fromEntries(Object.entries(e.args).map(([name, s]) => [name, advertise(s)])),
+      args: Object.fromEntries(Object.entries(e.args).map(([name, s]) => [name, withoutMaxItems(advertise(s), entry, ctx)])),
     })),
     _links: { self: [{ href: ctx.restUrl(advertisedKey(entry, ctx)) }] },
   };

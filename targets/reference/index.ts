@@ -14,6 +14,7 @@ import { batchHandlers } from './batch.ts';
 import { contactformHandlers } from './contactform.ts';
 import { contentHandlers } from './content.ts';
 import { linkOf } from './content-render.ts';
+import { withEmbeds } from './embed.ts';
 import { RestError, noRoute, restError } from './errors.ts';
 import { basicCredentials, isJsonContentType, normalizeRoute, parseMultipart, parseQueryAs, rawQueryOf, readBody, type Params } from './http.ts';
 import { indexHandlers, routeDoc } from './index-doc.ts';
@@ -142,13 +143,16 @@ const escHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').re
 
 /** Non-REST addresses: permalinks, uploads, the application authorization page, the home page. */
 function serveSite(site: Site, base: string, path: string, query: Params, res: ServerResponse, head: boolean): void {
-  const apiLink = { Link: `<${base}/index.php?rest_route=/>; rel="https://api.w.org/"` };
+  // WordPress's discovery of the API root (dialect discovery=none: a site that does not announce it).
+  const announce = site.dialect.discovery === 'link';
+  const apiLink: Record<string, string> = announce ? { Link: `<${base}/index.php?rest_route=/>; rel="https://api.w.org/"` } : {};
+  const linkTag = announce ? `<link rel="https://api.w.org/" href="${base}/index.php?rest_route=/">` : '';
   const html = (status: number, title: string, body: string) =>
     send(
       res,
       status,
       { 'Content-Type': 'text/html; charset=UTF-8', ...apiLink },
-      `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${escHtml(title)}</title><link rel="https://api.w.org/" href="${base}/index.php?rest_route=/"></head><body>${body}</body></html>\n`,
+      `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${escHtml(title)}</title>${linkTag}</head><body>${body}</body></html>\n`,
       head,
     );
   const file = site.content.files.get(path);
@@ -208,12 +212,17 @@ export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHand
     const head = req.method === 'HEAD';
     // `{base}/wp-json/<route>`: WordPress's pretty REST address (with pretty permalinks), the one
     // OpenAPI tools can use (an OpenAPI path cannot carry `?rest_route=`; see `cms-conformance openapi`).
-    const pretty = typeof query.rest_route !== 'string' ? /^\/wp-json(\/.*)?$/.exec(path) : null;
+    // A site that answers only the address the spec states (dialect addressing=rest-route) serves `/wp-json/…` as any other unknown page.
+    const pretty = typeof query.rest_route !== 'string' && site.dialect.addressing === 'both' ? /^\/wp-json(\/.*)?$/.exec(path) : null;
     if (pretty) query.rest_route = safeDecode(pretty[1] ?? '/');
     if (typeof query.rest_route !== 'string') return serveSite(site, base, path, query, res, head);
 
     const ctx = context(base);
-    const headers: Record<string, string> = { ...GLOBAL_HEADERS, 'Content-Type': 'application/json; charset=UTF-8', Link: `<${base}/index.php?rest_route=/>; rel="https://api.w.org/"` };
+    const headers: Record<string, string> = {
+      ...GLOBAL_HEADERS,
+      'Content-Type': 'application/json; charset=UTF-8',
+      ...(site.dialect.discovery === 'link' ? { Link: `<${base}/index.php?rest_route=/>; rel="https://api.w.org/"` } : {}),
+    };
     const origin = req.headers.origin;
     if (origin) {
       Object.assign(headers, {
@@ -231,7 +240,8 @@ export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHand
     const finish = (r: RestResponse, restReq?: RestRequest): void => {
       let response = r;
       if (restReq) response = maybeXml(restReq, response);
-      const answer = inDialect({ status: response.status, headers: { ...headers, ...response.headers }, data: response.raw ? null : response.data }, restReq, anonymous, site.dialect);
+      const data0 = response.raw ? null : wpGlobals && response.status < 400 ? withEmbeds(response.data, ctx, query) : response.data;
+      const answer = inDialect({ status: response.status, headers: { ...headers, ...response.headers }, data: data0 }, restReq, anonymous, site.dialect);
       if (response.raw) return send(res, answer.status, { ...answer.headers, 'Content-Type': response.raw.contentType }, response.raw.body, head);
       let data = answer.data;
       if (data === undefined) return send(res, answer.status, answer.headers, undefined, head);
@@ -256,7 +266,8 @@ export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHand
 
     // _method (query string only) overrides the method; X-HTTP-Method-Override when it is absent.
     let method = (req.method ?? 'GET').toUpperCase();
-    const override = !wpGlobals ? undefined : typeof query._method === 'string' ? query._method : req.headers['x-http-method-override'];
+    const honoured = wpGlobals && site.dialect.methodOverride === 'honoured';
+    const override = !honoured ? undefined : typeof query._method === 'string' ? query._method : req.headers['x-http-method-override'];
     if (typeof override === 'string' && override) method = override.toUpperCase();
 
     const contentType = req.headers['content-type'] ?? '';

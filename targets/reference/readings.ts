@@ -13,6 +13,9 @@
  *   (content-render.ts); WordPress's global parameters (`_fields`, `_envelope`, `_method`,
  *   X-HTTP-Method-Override) are not read (index.ts).
  *
+ * - `paging-headers=none`, `error-bodies=other` (issue 42): of those conventions only the paging
+ *   headers (X-WP-Total, X-WP-TotalPages, a Link rel next or prev), or only the error body.
+ *
  * Applied to every answer, and to each answer inside a batch.
  */
 import type { Dialect } from './dialect.ts';
@@ -28,6 +31,9 @@ export interface Answer {
 
 /** Headers of WordPress's conventions (compared case-insensitively). */
 const CONVENTION_HEADERS = new Set(['x-wp-total', 'x-wp-totalpages', 'link', 'allow', 'access-control-expose-headers']);
+
+/** The paging headers of collections (compared case-insensitively); a Link rel next or prev goes with them. */
+const PAGING_HEADERS = new Set(['x-wp-total', 'x-wp-totalpages']);
 
 const isErrorBody = (data: unknown): data is { code: string; message: string } =>
   isPlainObject(data) && typeof data.code === 'string' && typeof data.message === 'string';
@@ -73,6 +79,9 @@ export function inDialect(answer: Answer, req: RestRequest | undefined, anonymou
     if (status >= 400 && isErrorBody(data)) data = { error: { message: data.message } };
     else data = withoutLinks(data);
   }
+  if (dialect.pagingHeaders === 'none')
+    headers = Object.fromEntries(Object.entries(headers).filter(([k, v]) => !PAGING_HEADERS.has(k.toLowerCase()) && !(k.toLowerCase() === 'link' && /rel="?(next|prev)/.test(v))));
+  if (dialect.errorBodies === 'other' && status >= 400 && isErrorBody(data)) data = { error: { message: data.message } };
   if (data === undefined) headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'content-type'));
   return { status, headers, data };
 }

@@ -184,6 +184,15 @@ export function checkParams(req: RestRequest, endpoint: EndpointEntry, ctx: Hand
   return undefined;
 }
 
+/**
+ * Query parameters the endpoint does not document (dialect `unknown-params=refused`): any but its
+ * args and `rest_route`, the address itself (core preamble). WordPress ignores them (and reads
+ * its own: `_embed`, `_fields`, `_locale` …).
+ */
+function unknownParams(req: RestRequest, endpoint: EndpointEntry): string[] {
+  return Object.keys(req.query).filter((k) => k !== 'rest_route' && !(k in endpoint.args)).sort();
+}
+
 /** Route match, then params (WP_REST_Server::match_request_to_handler + has_valid_params + sanitize_params). */
 export function prepare(router: Router, req: RestRequest, ctx: HandlerContext): Prepared | RestError {
   const hit = router.match(req.route);
@@ -191,6 +200,9 @@ export function prepare(router: Router, req: RestRequest, ctx: HandlerContext): 
   const endpoint = Router.endpointFor(hit.entry, req.method);
   if (!endpoint) return noRoute();
   req.urlParams = hit.params;
+  const unknown = ctx.site.dialect.unknownParams === 'refused' ? unknownParams(req, endpoint) : [];
+  if (unknown.length)
+    return restError('rest_invalid_param', `Unknown parameter(s): ${unknown.join(', ')}`, 400, { params: Object.fromEntries(unknown.map((n) => [n, 'This parameter is not documented.'])) });
   const err = checkParams(req, endpoint, ctx);
   if (err) return err;
   return { entry: hit.entry, endpoint, req };
