@@ -57,9 +57,15 @@ export interface RunConfig {
   sweepAfterMs?: number;
   /** Stop the run (reports written, marked incomplete; exit code 3) when no request got an answer for this long (0 = never). */
   unreachableAfterMs?: number;
+  /** Headers sent with every request (--header 'Name: value'), e.g. an access gateway's token; values are secrets. */
+  headers?: Record<string, string>;
+  /** An HTTP(S) proxy every request goes through (NO_PROXY honoured); without it HTTPS_PROXY / HTTP_PROXY (src/http/connection.ts). */
+  proxy?: string;
+  /** Do not verify the target's TLS certificate (said on every run). */
+  insecure?: boolean;
 }
 
-type Kind = 'string' | 'int' | 'duration' | 'size' | 'boolean' | 'enum' | 'list';
+type Kind = 'string' | 'int' | 'duration' | 'size' | 'boolean' | 'enum' | 'list' | 'headers' | 'url';
 
 interface OptionDef {
   key: keyof RunConfig;
@@ -99,6 +105,9 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'targets', flag: 'targets', env: 'CONFORMANCE_TARGETS', kind: 'string', placeholder: 'FILE', help: 'Run many sites, one after the other, with the same seed: one site per line (URL, then the names of the environment variables holding its user and application password), or JSON/CSV. One report folder per site under --report-dir.' },
   { key: 'shard', flag: 'shard', env: 'CONFORMANCE_SHARD', kind: 'string', placeholder: 'I/N', help: 'Run only the I-th of N shares: of the sites with --targets (stable by site), else of the behaviours (suite files) of the one target. Merge the shares with cms-conformance merge.' },
   { key: 'unreachableAfterMs', flag: 'unreachable-after', env: 'CONFORMANCE_UNREACHABLE_AFTER', kind: 'duration', min: 0, placeholder: 'DURATION', help: 'When the target has answered no request for this long (every one refused, reset or timed out), stop: delete what can still be deleted, write the reports marked incomplete, exit 3. Default 30s; 0 = never.' },
+  { key: 'headers', flag: 'header', env: 'CONFORMANCE_HEADERS', kind: 'headers', placeholder: "'NAME: VALUE'", secret: true, help: "A header sent with every request, with or without credentials (e.g. an access gateway's token in front of the site); repeat for more. The values are never printed or written (reports name the header only). In the environment: one header per line. Headers the suite sets itself (Authorization: use --auth-header; Accept, Content-Type, Host ...) cannot be given." },
+  { key: 'proxy', flag: 'proxy', env: 'CONFORMANCE_PROXY', kind: 'url', placeholder: 'URL', help: 'Send every request through this HTTP(S) proxy (http://[user:password@]host:port; https targets through CONNECT). Without it, HTTPS_PROXY / HTTP_PROXY are used as curl does, except for targets on loopback. Hosts in NO_PROXY are reached directly either way. The targets the CLI starts itself (embedded, reference) never go through a proxy.' },
+  { key: 'insecure', flag: 'insecure', env: 'CONFORMANCE_INSECURE', kind: 'boolean', help: "Do not verify the target's TLS certificate (a staging site with a self-signed one); every run says so. Better: trust the certificate with NODE_EXTRA_CA_CERTS=/path/to/cert.pem (Node's own variable: the certificate or the CA that signed it, PEM)." },
   { key: 'sweepAfterMs', flag: 'sweep-after', env: 'CONFORMANCE_SWEEP_AFTER', kind: 'duration', min: 0, placeholder: 'DURATION', help: 'Before a run, delete tagged leftovers of other runs only when those runs started longer ago than this (runs still going, e.g. other shards against the same site, are left alone). Default 6h.' },
 ];
 
@@ -119,12 +128,12 @@ export const DEFAULTS = {
   quiet: false,
 } satisfies Partial<RunConfig>;
 
-function parseValue(def: OptionDef, raw: string | boolean, source: string): unknown {
+function parseValue(def: OptionDef, raw: string | boolean | string[], source: string): unknown {
   const where = `${source === 'flag' ? `--${def.flag}` : def.env}`;
   switch (def.kind) {
     case 'boolean': {
       if (typeof raw === 'boolean') return raw;
-      const v = raw.trim().toLowerCase();
+      const v = String(raw).trim().toLowerCase();
       if (['1', 'true', 'yes', 'on'].includes(v)) return true;
       if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
       throw new UsageError(`${where} must be true or false, got "${raw}"`);
@@ -161,6 +170,28 @@ function parseValue(def: OptionDef, raw: string | boolean, source: string): unkn
       if (bad.length || !items.length) throw new UsageError(`${where} takes a comma-separated list of ${def.values!.join(', ')} (or all), got "${raw}"`);
       return [...new Set(items)];
     }
+    case 'headers': {
+      const lines = Array.isArray(raw) ? raw.map(String) : String(raw).split(/\r?\n/).filter((l) => l.trim() !== '');
+      const out: Record<string, string> = {};
+      for (const line of lines) {
+        const [name, value] = parseHeader(line, where);
+        const same = Object.keys(out).find((k) => k.toLowerCase() === name.toLowerCase());
+        if (same) throw new UsageError(`${where}: ${name} is given twice`);
+        out[name] = value;
+      }
+      return out;
+    }
+    case 'url': {
+      const s = String(raw).trim();
+      let url: URL;
+      try {
+        url = new URL(s);
+      } catch {
+        throw new UsageError(`${where} must be a URL such as http://proxy.example:3128, got "${redactUrl(s)}"`);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${where} must be an http:// or https:// URL, got "${redactUrl(s)}"`);
+      return s;
+    }
     case 'enum': {
       const s = String(raw).trim();
       if (!def.values!.includes(s)) throw new UsageError(`${where} must be one of ${def.values!.join(', ')}, got "${raw}"`);
@@ -172,6 +203,31 @@ function parseValue(def: OptionDef, raw: string | boolean, source: string): unkn
       return s;
     }
   }
+}
+
+/**
+ * Headers the suite sets itself, or that would change what a request means (its method, its body, the
+ * connection): not taken from --header.
+ */
+const OWN_HEADERS = new Set(['accept', 'authorization', 'content-type', 'content-length', 'host', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'proxy-authorization', 'x-http-method-override']);
+
+/** `Name: value` of --header: a valid name, a value without line breaks. */
+function parseHeader(line: string, where: string): [string, string] {
+  const m = /^([^:\s]+)\s*:\s?(.*)$/.exec(line.trim());
+  if (!m) throw new UsageError(`${where} takes 'Name: value', got "${line.split(':')[0]!.trim()}" without a colon`);
+  const name = m[1]!;
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`${where}: "${name}" is not a valid header name`);
+  const lower = name.toLowerCase();
+  if (lower === 'authorization') throw new UsageError(`${where}: give the Authorization header with --auth-header (or --user/--app-password), not --header`);
+  if (lower === 'proxy-authorization') throw new UsageError(`${where}: give the proxy's credentials in the --proxy URL (http://user:password@host:port), not --header`);
+  if (OWN_HEADERS.has(lower)) throw new UsageError(`${where}: ${name} is set by the suite itself and cannot be given`);
+  if (/[\r\n\0]/.test(m[2]!)) throw new UsageError(`${where}: the value of ${name} has a line break`);
+  return [name, m[2]!.trim()];
+}
+
+/** A URL as it may be shown, as given but for its password. */
+export function redactUrl(raw: string): string {
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, '$1:[redacted]@');
 }
 
 /**
@@ -194,8 +250,8 @@ export function joinNegativeValues(argv: readonly string[], valueFlags: Readonly
 
 /** Parse flags of a sub-command. Returns the flag values and remaining positionals. `command` names the help to point to. */
 export function parseFlags(argv: string[], extra: Record<string, { type: 'string' | 'boolean' }> = {}, command = 'run') {
-  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' }, ...extra };
-  for (const def of OPTIONS) options[def.flag] = { type: def.kind === 'boolean' ? 'boolean' : 'string' };
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { help: { type: 'boolean' }, ...extra };
+  for (const def of OPTIONS) options[def.flag] = { type: def.kind === 'boolean' ? 'boolean' : 'string', ...(def.kind === 'headers' ? { multiple: true } : {}) };
   const valueFlags = new Set(Object.entries(options).filter(([, o]) => o.type === 'string').map(([f]) => f));
   try {
     return parseArgs({ args: joinNegativeValues(argv, valueFlags), options, allowPositionals: true, strict: true });
@@ -217,7 +273,7 @@ export function parseArgsMessage(err: unknown): string {
  * fills in what the environment does not set.
  */
 export function resolveConfig(
-  flags: Record<string, string | boolean | undefined>,
+  flags: Record<string, string | boolean | string[] | undefined>,
   env: NodeJS.ProcessEnv = process.env,
   cwd = process.cwd(),
 ): RunConfig {
@@ -267,10 +323,12 @@ export function isLoopback(target: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
-/** The configuration as it may be printed or written: secrets replaced. */
+/** The configuration as it may be printed or written: secrets replaced (a header's name and a proxy's host are kept). */
 export function redactConfig(cfg: RunConfig): Record<string, unknown> {
   const out: Record<string, unknown> = { ...cfg };
   for (const def of OPTIONS) if (def.secret && out[def.key] !== undefined) out[def.key] = '[redacted]';
+  if (cfg.headers) out.headers = Object.fromEntries(Object.keys(cfg.headers).map((name) => [name, '[redacted]']));
+  if (cfg.proxy) out.proxy = redactUrl(cfg.proxy);
   return out;
 }
 

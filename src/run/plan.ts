@@ -81,10 +81,15 @@ export async function resolvePlan(cfg: RunConfig, opts: RunOptions = {}): Promis
   };
 }
 
-/** The configuration the suite workers run with: the plan's, with the booted target's credentials where the user gave none. */
+/**
+ * The configuration the suite workers run with: the plan's, with the booted target's credentials where
+ * the user gave none. A target the CLI started itself (on this machine's loopback) is reached directly,
+ * never through --proxy.
+ */
 export function workerConfig(plan: Plan, booted: Target | undefined): RunConfig {
   const cfg = plan.config;
-  return { ...cfg, ...(booted && !cfg.user && !cfg.authHeader ? { user: booted.user, appPassword: booted.appPassword } : {}) };
+  const own = booted ? { proxy: undefined } : {};
+  return { ...cfg, ...own, ...(booted && !cfg.user && !cfg.authHeader ? { user: booted.user, appPassword: booted.appPassword } : {}) };
 }
 
 /** A folder that is (or can be made) writable: else a usage error naming the flag. Creates nothing. */
