@@ -9,6 +9,8 @@ import { optionsHelp, parseFlags, redactConfig, redactUrl, resolveConfig } from 
 import { UsageError } from '../src/core/errors.ts';
 import { noProxy, proxyFor } from '../src/http/connection.ts';
 import { connectionLines } from '../src/run/session.ts';
+import { workerConfig, type Plan } from '../src/run/plan.ts';
+import type { Target } from '../src/run/target.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cmsc-conn-'));
 const resolve = (argv: string[], env: NodeJS.ProcessEnv = {}) => resolveConfig(parseFlags(argv).values as Record<string, string | boolean | string[] | undefined>, env, dir);
@@ -121,5 +123,18 @@ describe('--insecure', () => {
   it('and the others are in --help with their variables, NODE_EXTRA_CA_CERTS named', () => {
     const help = optionsHelp();
     for (const s of ["--header 'NAME: VALUE'", 'CONFORMANCE_HEADERS', '--proxy URL', 'HTTPS_PROXY', 'NO_PROXY', '--insecure', 'CONFORMANCE_INSECURE', 'NODE_EXTRA_CA_CERTS']) expect(help).toContain(s);
+  });
+});
+
+describe('a target the CLI started itself', () => {
+  it('is reached directly, never through --proxy, and with at least the timeout it asks for', () => {
+    const config = resolve(['--proxy', 'http://proxy.corp:3128', '--header', 'X-A: 1', '--timeout', '5s']);
+    const plan = { config } as Plan;
+    const wasm = { user: 'admin', appPassword: 'pw', requestTimeoutMs: 60_000 } as Target;
+    expect(workerConfig(plan, wasm)).toMatchObject({ proxy: undefined, timeoutMs: 60_000, headers: { 'X-A': '1' }, user: 'admin' });
+    expect(workerConfig(plan, { user: 'admin', appPassword: 'pw' } as Target)).toMatchObject({ proxy: undefined, timeoutMs: 5000 });
+    expect(workerConfig({ config: resolve(['--timeout', '90s']) } as Plan, wasm).timeoutMs).toBe(90_000);
+    // A site given by its URL: as configured.
+    expect(workerConfig(plan, undefined)).toMatchObject({ proxy: 'http://proxy.corp:3128', timeoutMs: 5000 });
   });
 });

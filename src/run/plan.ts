@@ -84,11 +84,11 @@ export async function resolvePlan(cfg: RunConfig, opts: RunOptions = {}): Promis
 /**
  * The configuration the suite workers run with: the plan's, with the booted target's credentials where
  * the user gave none. A target the CLI started itself (on this machine's loopback) is reached directly,
- * never through --proxy.
+ * never through --proxy, and with at least the timeout it asks for (PHP-in-WebAssembly).
  */
 export function workerConfig(plan: Plan, booted: Target | undefined): RunConfig {
   const cfg = plan.config;
-  const own = booted ? { proxy: undefined } : {};
+  const own = booted ? { proxy: undefined, timeoutMs: Math.max(cfg.timeoutMs, booted.requestTimeoutMs ?? 0) } : {};
   return { ...cfg, ...own, ...(booted && !cfg.user && !cfg.authHeader ? { user: booted.user, appPassword: booted.appPassword } : {}) };
 }
 
