@@ -240,6 +240,7 @@ describe.skipIf(!openssl)('a self-signed HTTPS target (certificate made by opens
     expect(r.stderr).toContain("TLS verification is OFF (--insecure): the target's certificate is not checked");
     expect((r.results().config as Record<string, unknown>).insecure).toBe(true);
     expect(readFileSync(join(r.reportDir, 'report.html'), 'utf8')).toContain('&quot;insecure&quot;: true');
+    expect(readFileSync(join(r.reportDir, 'report.md'), 'utf8')).toMatch(/npx cms-conformance run --target https:\/\/127\.0\.0\.1:\d+ --profile spec --seed 1 --insecure --only '\^index\\\.'/);
     expect(filesHolding(r.reportDir, TOKEN)).toEqual([]);
   }, 120_000);
 });
