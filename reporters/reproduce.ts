@@ -28,6 +28,7 @@ export function rerunCommand(r: Pick<Results, 'config' | 'seed' | 'target'>, onl
   parts.push('--profile', r.target.profile, '--seed', String(r.seed));
   if (typeof c.runs === 'number' && c.runs !== 20) parts.push('--runs', String(c.runs));
   if (c.allowWrites === true) parts.push('--allow-writes');
+  if (c.insecure === true) parts.push('--insecure');
   const pattern = only ?? (typeof c.only === 'string' ? c.only : undefined);
   if (pattern) parts.push('--only', shq(pattern));
   return parts.join(' ');

@@ -65,9 +65,15 @@ export interface RunConfig {
   sweepAfterMs?: number;
   /** Stop the run (reports written, marked incomplete; exit code 3) when no request got an answer for this long (0 = never). */
   unreachableAfterMs?: number;
+  /** Headers sent with every request (--header 'Name: value'), e.g. an access gateway's token; values are secrets. */
+  headers?: Record<string, string>;
+  /** An HTTP(S) proxy every request goes through (NO_PROXY honoured); without it HTTPS_PROXY / HTTP_PROXY (src/http/connection.ts). */
+  proxy?: string;
+  /** Do not verify the target's TLS certificate (said on every run). */
+  insecure?: boolean;
 }
 
-type Kind = 'string' | 'int' | 'duration' | 'size' | 'boolean' | 'enum' | 'list' | 'fail-on';
+type Kind = 'string' | 'int' | 'duration' | 'size' | 'boolean' | 'enum' | 'list' | 'fail-on' | 'headers' | 'url';
 
 interface OptionDef<K extends string = keyof RunConfig> {
   key: K;
@@ -109,6 +115,9 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'targets', flag: 'targets', env: 'CONFORMANCE_TARGETS', kind: 'string', placeholder: 'FILE', help: 'Run many sites, one after the other, with the same seed: one site per line (URL, then the names of the environment variables holding its user and application password), or JSON/CSV. One report folder per site under --report-dir.' },
   { key: 'shard', flag: 'shard', env: 'CONFORMANCE_SHARD', kind: 'string', placeholder: 'I/N', help: 'Run only the I-th of N shares: of the sites with --targets (stable by site), else of the behaviours (suite files) of the one target. Merge the shares with cms-conformance merge.' },
   { key: 'unreachableAfterMs', flag: 'unreachable-after', env: 'CONFORMANCE_UNREACHABLE_AFTER', kind: 'duration', min: 0, placeholder: 'DURATION', help: 'When the target has answered no request for this long (every one refused, reset or timed out), stop: delete what can still be deleted, write the reports marked incomplete, exit 3. Default 30s; 0 = never.' },
+  { key: 'headers', flag: 'header', env: 'CONFORMANCE_HEADERS', kind: 'headers', placeholder: "'NAME: VALUE'", secret: true, help: "A header sent with every request, with or without credentials (e.g. an access gateway's token in front of the site); repeat for more. The values are never printed or written (reports name the header only). In the environment: one header per line. Headers the suite sets itself (Authorization: use --auth-header; Accept, Content-Type, Host ...) cannot be given." },
+  { key: 'proxy', flag: 'proxy', env: 'CONFORMANCE_PROXY', kind: 'url', placeholder: 'URL', help: 'Send every request through this HTTP(S) proxy (http://[user:password@]host:port; https targets through CONNECT). Without it, HTTPS_PROXY / HTTP_PROXY are used as curl does, except for targets on loopback. Hosts in NO_PROXY are reached directly either way. The targets the CLI starts itself (embedded, reference) never go through a proxy.' },
+  { key: 'insecure', flag: 'insecure', env: 'CONFORMANCE_INSECURE', kind: 'boolean', help: "Do not verify the target's TLS certificate (a staging site with a self-signed one); every run says so. Better: trust the certificate with NODE_EXTRA_CA_CERTS=/path/to/cert.pem (Node's own variable: the certificate or the CA that signed it, PEM)." },
   { key: 'sweepAfterMs', flag: 'sweep-after', env: 'CONFORMANCE_SWEEP_AFTER', kind: 'duration', min: 0, placeholder: 'DURATION', help: 'Before a run, delete tagged leftovers of other runs only when those runs started longer ago than this (runs still going, e.g. other shards against the same site, are left alone). Default 6h.' },
 ];
 
@@ -145,12 +154,12 @@ export const DEFAULTS = {
   quiet: false,
 } satisfies Partial<RunConfig>;
 
-function parseValue(def: OptionDef<string>, raw: string | boolean, source: string): unknown {
+function parseValue(def: OptionDef<string>, raw: string | boolean | string[], source: string): unknown {
   const where = `${source === 'flag' ? `--${def.flag}` : def.env}`;
   switch (def.kind) {
     case 'boolean': {
       if (typeof raw === 'boolean') return raw;
-      const v = raw.trim().toLowerCase();
+      const v = String(raw).trim().toLowerCase();
       if (['1', 'true', 'yes', 'on'].includes(v)) return true;
       if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
       throw new UsageError(`${where} must be true or false, got "${raw}"`);
@@ -195,6 +204,28 @@ function parseValue(def: OptionDef<string>, raw: string | boolean, source: strin
         throw new UsageError(`${where} must be one of ${FAIL_ON.join(', ')}, or client (also beside a level: must,client), got "${raw}"`);
       return [...new Set(items)];
     }
+    case 'headers': {
+      const lines = Array.isArray(raw) ? raw.map(String) : String(raw).split(/\r?\n/).filter((l) => l.trim() !== '');
+      const out: Record<string, string> = {};
+      for (const line of lines) {
+        const [name, value] = parseHeader(line, where);
+        const same = Object.keys(out).find((k) => k.toLowerCase() === name.toLowerCase());
+        if (same) throw new UsageError(`${where}: ${name} is given twice`);
+        out[name] = value;
+      }
+      return out;
+    }
+    case 'url': {
+      const s = String(raw).trim();
+      let url: URL;
+      try {
+        url = new URL(s);
+      } catch {
+        throw new UsageError(`${where} must be a URL such as http://proxy.example:3128, got "${redactUrl(s)}"`);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${where} must be an http:// or https:// URL, got "${redactUrl(s)}"`);
+      return s;
+    }
     case 'enum': {
       const s = String(raw).trim();
       if (!def.values!.includes(s)) throw new UsageError(`${where} must be one of ${def.values!.join(', ')}, got "${raw}"`);
@@ -228,8 +259,8 @@ export function joinNegativeValues(argv: readonly string[], valueFlags: Readonly
 
 /** Parse flags of a sub-command. Returns the flag values and remaining positionals. `command` names the help to point to. */
 export function parseFlags(argv: string[], extra: Record<string, { type: 'string' | 'boolean' }> = {}, command = 'run') {
-  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' }, ...extra };
-  for (const def of OPTIONS) options[def.flag] = { type: def.kind === 'boolean' ? 'boolean' : 'string' };
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { help: { type: 'boolean' }, ...extra };
+  for (const def of OPTIONS) options[def.flag] = { type: def.kind === 'boolean' ? 'boolean' : 'string', ...(def.kind === 'headers' ? { multiple: true } : {}) };
   const valueFlags = new Set(Object.entries(options).filter(([, o]) => o.type === 'string').map(([f]) => f));
   try {
     return parseArgs({ args: joinNegativeValues(argv, valueFlags), options, allowPositionals: true, strict: true });
@@ -251,7 +282,7 @@ export function parseArgsMessage(err: unknown): string {
  * fills in what the environment does not set.
  */
 export function resolveConfig(
-  flags: Record<string, string | boolean | undefined>,
+  flags: Record<string, string | boolean | string[] | undefined>,
   env: NodeJS.ProcessEnv = process.env,
   cwd = process.cwd(),
 ): RunConfig {
@@ -277,7 +308,7 @@ export function resolveConfig(
 }
 
 /** The values of `defs` given: flags, then the environment, then the `.env` file's. */
-function readOptions<K extends string>(defs: readonly OptionDef<K>[], flags: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv, fileEnv: Record<string, string>): Partial<Record<K, unknown>> {
+function readOptions<K extends string>(defs: readonly OptionDef<K>[], flags: Record<string, string | boolean | string[] | undefined>, env: NodeJS.ProcessEnv, fileEnv: Record<string, string>): Partial<Record<K, unknown>> {
   const out: Partial<Record<K, unknown>> = {};
   for (const def of defs) {
     const flag = flags[def.flag];
@@ -292,7 +323,7 @@ function readOptions<K extends string>(defs: readonly OptionDef<K>[], flags: Rec
  * The configuration of `cms-conformance cleanup`: the run options it shares (CLEANUP_RUN_FLAGS; any
  * other run flag is a usage error) and its own (CLEANUP_OPTIONS), with the same precedence as run.
  */
-export function resolveCleanupConfig(flags: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): RunConfig & CleanupConfig {
+export function resolveCleanupConfig(flags: Record<string, string | boolean | string[] | undefined>, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): RunConfig & CleanupConfig {
   const other = OPTIONS.find((d) => flags[d.flag] !== undefined && !(CLEANUP_RUN_FLAGS as readonly string[]).includes(d.flag));
   if (other) throw new UsageError(`--${other.flag} does not apply to cleanup (see cms-conformance cleanup --help)`);
   const cfg = resolveConfig(flags, env, cwd);
@@ -337,45 +368,19 @@ export function isLoopback(target: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
-/** The configuration as it may be printed or written: secrets replaced. */
+/** The configuration as it may be printed or written: secrets replaced (a header's name and a proxy's host are kept). */
 export function redactConfig(cfg: RunConfig): Record<string, unknown> {
   const out: Record<string, unknown> = { ...cfg };
   for (const def of OPTIONS) if (def.secret && out[def.key] !== undefined) out[def.key] = '[redacted]';
+  if (cfg.headers) out.headers = Object.fromEntries(Object.keys(cfg.headers).map((name) => [name, '[redacted]']));
+  if (cfg.proxy) out.proxy = redactUrl(cfg.proxy);
   return out;
 }
 
-/** Width help text is wrapped to. */
-export const HELP_WIDTH = 100;
-
-/** Words of `text` in lines of at most `width` characters (a longer word stands alone). */
-export function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines.length ? lines : [''];
-}
-
-/**
- * Two aligned columns: each left cell, then its text wrapped beside it. The left column is as
- * wide as the widest cell (a cell wider than `maxLeft` puts its text on the next line).
- */
-export function helpRows(rows: readonly (readonly [left: string, text: string])[], maxLeft = 34): string {
-  const col = Math.min(maxLeft, Math.max(...rows.map(([l]) => l.length)) + 2) + 2;
-  const out: string[] = [];
-  for (const [left, text] of rows) {
-    const lines = text.split('\n').flatMap((t) => wrap(t, HELP_WIDTH - col));
-    const head = `  ${left}`;
-    if (head.length + 2 > col) out.push(head, ...lines.map((l) => `${' '.repeat(col)}${l}`));
-    else out.push(`${head.padEnd(col)}${lines[0]}`, ...lines.slice(1).map((l) => `${' '.repeat(col)}${l}`));
-  }
-  return out.join('\n');
-}
+export { HELP_WIDTH, helpRows, wrap } from './help-text.ts';
+export { redactUrl } from './header-flags.ts';
+import { helpRows } from './help-text.ts';
+import { parseHeader, redactUrl } from './header-flags.ts';
 
 /** The rows of the given options (default all), for a command's help: flag, text, environment variable. */
 export function optionRows(flags?: readonly string[]): [string, string][] {

@@ -9,11 +9,13 @@
  * again and, when it persists, thrown as a TargetError; bodies are read up to --max-body: see
  * src/http/transient.ts.
  */
-import { Agent, request as undiciRequest } from './undici.ts';
+import { dispatcherFor, request as undiciRequest } from './undici.ts';
+import type { Dispatcher } from 'undici';
 import type { RecordedExchange } from '../../results/results.ts';
 import { TargetError, WritesNotAllowed } from '../core/errors.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, NOT_SENT, NO_ANSWER, READS, backoffMs, formatBytes, gatewayTrouble, headerValue, parseJson, readBody, refuseBody, retryAfterMs, sleep } from './transient.ts';
 import { Limiter, RateLimiter } from './pacing.ts';
+import { connectionHint } from './connection.ts';
 
 export { RateLimiter } from './pacing.ts';
 
@@ -98,6 +100,12 @@ export interface ClientOptions {
   onExchange?: (e: Exchange) => void;
   /** The run may not write (why, e.g. "--read-only"): every request but GET, HEAD and OPTIONS is refused before it is sent (WritesNotAllowed). */
   readOnly?: string;
+  /** Sent with every request, with or without credentials (--header); never recorded. */
+  headers?: Record<string, string>;
+  /** Every request goes through this proxy (its URL; src/http/connection.ts decides it). */
+  proxy?: string;
+  /** The target's TLS certificate is not verified (--insecure). */
+  insecure?: boolean;
 }
 
 export function routeUrl(baseUrl: string, route: string, query?: Record<string, QueryValue>, rawQuery?: string): string {
@@ -118,7 +126,7 @@ export function authorizationHeader(c: Credentials | undefined): string | undefi
 }
 
 interface Shared {
-  agent: Agent;
+  agent: Dispatcher;
   limiter: Limiter;
   rate?: RateLimiter;
   totals: { requests: number; latencyMs: number; retried: number; gaveUp: number; oversized: number };
@@ -157,7 +165,7 @@ export class Client {
   ) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.shared = shared ?? {
-      agent: new Agent({ connections: opts.concurrency ?? 4, keepAliveTimeout: 10_000, pipelining: 1 }),
+      agent: dispatcherFor({ connections: opts.concurrency ?? 4, proxy: opts.proxy, insecure: opts.insecure }),
       limiter: new Limiter(opts.concurrency ?? 4),
       rate: opts.rate ?? (opts.maxRps ? new RateLimiter(opts.maxRps) : undefined),
       totals: { requests: 0, latencyMs: 0, retried: 0, gaveUp: 0, oversized: 0 },
@@ -213,7 +221,7 @@ export class Client {
   async request<T = any>(method: Method, route: string, opts: RequestOptions = {}): Promise<Response<T>> {
     const targetRoute = this.mapRoute(route);
     const url = opts.pageUrl ?? routeUrl(this.baseUrl, targetRoute, opts.query, opts.rawQuery);
-    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+    const headers: Record<string, string> = { ...this.opts.headers, accept: 'application/json', ...opts.headers };
     const auth = opts.auth ?? 'default';
     const authValue = auth === 'none' ? undefined : authorizationHeader(auth === 'default' ? this.opts.credentials : auth);
     if (authValue) headers.authorization = authValue;
@@ -283,7 +291,7 @@ export class Client {
           const msg =
             code === 'TimeoutError'
               ? `no response within ${timeoutMs} ms${tries}: ${method} ${url}${note}`
-              : `${method} ${url} failed${tries}: ${code || (err as Error).message}${note}`;
+              : `${method} ${url} failed${tries}: ${code || (err as Error).message}${connectionHint(code, this.opts.proxy !== undefined)}${note}`;
           exchange.error = msg;
           if (NOT_SENT.has(code)) this.shared.down = true;
           if (NO_ANSWER.has(code) && isRead && (attempt >= retries || this.shared.silent)) this.shared.silent = true;
@@ -361,8 +369,11 @@ export class Client {
 }
 
 function errorCode(err: unknown): string {
-  const e = err as { code?: unknown; name?: string; cause?: { code?: unknown } };
+  const e = err as { code?: unknown; name?: string; message?: string; cause?: { code?: unknown } };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'TimeoutError';
+  // undici's ProxyAgent: the proxy refused the CONNECT tunnel (not the target's trouble: not sent again).
+  const proxy = /^Proxy response \((\d+)\)/.exec(String(e?.message ?? ''));
+  if (proxy) return `PROXY_${proxy[1]}`;
   const code = e?.cause?.code ?? e?.code;
   return typeof code === 'string' ? code : (e?.name ?? '');
 }

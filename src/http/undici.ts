@@ -8,7 +8,7 @@
  * undici's index does it.
  */
 import { createRequire } from 'node:module';
-import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher, ProxyAgent as UndiciProxyAgent } from 'undici';
 
 const require = createRequire(import.meta.url);
 
@@ -18,6 +18,28 @@ const apiRequest: (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise
 const { getGlobalDispatcher }: { getGlobalDispatcher: () => Dispatcher } = require('undici/lib/global.js');
 
 export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & { method?: Dispatcher.HttpMethod; dispatcher?: Dispatcher };
+
+/** How a client connects: its connections, a proxy (src/http/connection.ts), TLS verification off (--insecure). */
+export interface DispatcherOptions {
+  connections: number;
+  proxy?: string;
+  insecure?: boolean;
+}
+
+/**
+ * The dispatcher of a client: an Agent, or undici's ProxyAgent when a proxy is given. Only then is undici's
+ * index loaded: the ProxyAgent tunnels with the `connect` API the index puts on every dispatcher.
+ * Through a proxy an http target is forwarded (absolute-form requests, as curl sends them; a corporate
+ * proxy commonly allows CONNECT to port 443 only) and an https target tunnelled with CONNECT.
+ * `insecure` turns off verifying the target's certificate, and the proxy's (curl -k).
+ */
+export function dispatcherFor(o: DispatcherOptions): Dispatcher {
+  const pool = { connections: o.connections, keepAliveTimeout: 10_000, pipelining: 1 };
+  const tls = o.insecure ? { rejectUnauthorized: false } : undefined;
+  if (!o.proxy) return new Agent({ ...pool, ...(tls ? { connect: tls } : {}) });
+  const { ProxyAgent }: { ProxyAgent: typeof UndiciProxyAgent } = require('undici');
+  return new ProxyAgent({ ...pool, uri: o.proxy, proxyTunnel: false, ...(tls ? { requestTls: tls, proxyTls: tls } : {}) });
+}
 
 /** One request through `opts.dispatcher` (an Agent of this module, or any undici dispatcher; by default undici's global one). */
 export function request(url: string | URL, opts: RequestOptions = {}): Promise<Dispatcher.ResponseData> {

@@ -103,10 +103,15 @@ export function releaseBaseline(cfg: Pick<RunConfig, 'target'>, version: Embedde
   return file ? { file: relative(PKG_ROOT, file), data: loadBaseline(file), release: `WordPress ${version}` } : undefined;
 }
 
-/** The configuration the suite workers run with: the plan's, with the booted target's credentials where the user gave none. */
+/**
+ * The configuration the suite workers run with: the plan's, with the booted target's credentials where
+ * the user gave none. A target the CLI started itself (on this machine's loopback) is reached directly,
+ * never through --proxy, and with at least the timeout it asks for (PHP-in-WebAssembly).
+ */
 export function workerConfig(plan: Plan, booted: Target | undefined): RunConfig {
   const cfg = plan.config;
-  return { ...cfg, ...(booted && !cfg.user && !cfg.authHeader ? { user: booted.user, appPassword: booted.appPassword } : {}) };
+  const own = booted ? { proxy: undefined, timeoutMs: Math.max(cfg.timeoutMs, booted.requestTimeoutMs ?? 0) } : {};
+  return { ...cfg, ...own, ...(booted && !cfg.user && !cfg.authHeader ? { user: booted.user, appPassword: booted.appPassword } : {}) };
 }
 
 /** A folder that is (or can be made) writable: else a usage error naming the flag. Creates nothing. */

@@ -18,6 +18,7 @@ import type { RunHeader } from '../engine/collect.ts';
 import type { Client, Exchange } from '../http/client.ts';
 import { eventWriter } from '../http/events.ts';
 import { clientFor } from '../http/run-client.ts';
+import { proxyFor } from '../http/connection.ts';
 import type { Results } from '../../results/results.ts';
 import { digestIndex } from '../../results/advertised.ts';
 import { DEFAULT_REPORTS_ROOT, REPORT_FILES, timestampedDir } from '../../reporters/index.ts';
@@ -92,6 +93,7 @@ export async function openSession(plan: Plan, booted: Target | undefined, ctx: {
   const what = embedded ? ` (embedded ${embedded.kind}${embedded.version ? ` ${embedded.version}` : ''})` : '';
   ctx.log(`${TOOL.name} ${TOOL.version}: target ${url}${what}`);
   ctx.log(`profile ${profile} (${reason}); seed ${plan.config.seed}; writes ${info.writes.allowed ? `allowed (${info.writes.reason}); every item created carries the tag ${tagFor(runId)}` : `not allowed (${info.writes.reason})`}`);
+  for (const line of connectionLines(url, config)) ctx.log(line);
 
   const { selection, shard } = plan;
   const header: RunHeader = {
@@ -110,6 +112,16 @@ export async function openSession(plan: Plan, booted: Target | undefined, ctx: {
   };
   ctx.stop.onStop((cause) => void (header.incomplete = cause));
   return { info, header, reportDir, advertises };
+}
+
+/** How the run reaches the target, when it is not plain: the proxy, extra headers (names only), TLS verification off. */
+export function connectionLines(url: string, cfg: RunConfig): string[] {
+  const lines: string[] = [];
+  const proxy = proxyFor(url, cfg.proxy);
+  if (proxy) lines.push(`through the proxy ${proxy.shown} (${proxy.from})`);
+  if (cfg.headers) lines.push(`headers sent with every request: ${Object.keys(cfg.headers).join(', ')} (values not shown)`);
+  if (cfg.insecure) lines.push("TLS verification is OFF (--insecure): the target's certificate is not checked");
+  return lines;
 }
 
 /** A client for the run's setup requests (one at a time, not paced: the run's credentials and timeout). */
@@ -135,6 +147,8 @@ export async function fetchIndex(client: Client, attempts = 5): Promise<any> {
     if (!transient || i >= attempts) break;
     await new Promise((r) => setTimeout(r, 300 * i));
   }
+  if (res.status === 407)
+    throw new UsageError(`the proxy refused the request (407 Proxy Authentication Required on GET /): give its credentials in the proxy's URL, http://user:password@host:port`);
   if (res.status === 401 || res.status === 403)
     throw new UsageError(`the target refused the credentials (${res.status} ${res.body?.code ?? ''} on GET /): check --user/--app-password`.replace(' )', ')'));
   if (res.status !== 200 || typeof res.body !== 'object' || res.body === null || Array.isArray(res.body))

@@ -35,8 +35,17 @@ export interface Target {
    * of site state (src/core/fresh-site.ts); a target that is not set up stays fresh.
    */
   setUp?: () => void;
+  /**
+   * The least per-request timeout a run against it uses: the embedded WordPress on PHP-in-WebAssembly
+   * takes seconds a request on a busy machine, and a request the client gives up on is still served
+   * (the queue only grows). Its slowness is no finding about the target.
+   */
+  requestTimeoutMs?: number;
   stop(): Promise<void>;
 }
+
+/** The per-request timeout of runs against the embedded WordPress on PHP-in-WebAssembly (at least). */
+export const WASM_REQUEST_TIMEOUT_MS = 60_000;
 
 export type TargetKind = 'reference' | 'wordpress' | 'plugins';
 
@@ -101,6 +110,7 @@ export async function bootTarget(kind: TargetKind, opts: BootOptions = {}): Prom
     try {
       opts.log?.('booting the embedded WordPress (first run downloads it once) ...');
       const wp = await bootWordPress({ ...(opts.log ? { log: opts.log } : {}), ...(opts.version ? { version: opts.version } : {}) });
+      if (wp.runtime === 'wasm') opts.log?.(`requests to it time out after ${WASM_REQUEST_TIMEOUT_MS / 1000} s at the earliest (--timeout): PHP-in-WebAssembly is slow`);
       return {
         url: wp.url,
         user: wp.user,
@@ -108,6 +118,7 @@ export async function bootTarget(kind: TargetKind, opts: BootOptions = {}): Prom
         profile: 'wordpress',
         label: `WordPress ${wp.version}`,
         embedded: { kind: 'wordpress', version: wp.version, plugins: wp.plugins },
+        ...(wp.runtime === 'wasm' ? { requestTimeoutMs: WASM_REQUEST_TIMEOUT_MS } : {}),
         stop: () => wp.stop(),
       };
     } catch (err) {

@@ -21,7 +21,7 @@ export interface BootOptions {
   port?: number; // default: a free port
   cacheDir?: string; // default: env CMS_CONFORMANCE_CACHE or ~/.cache/cms-conformance
   akismet?: boolean; // default true
-  workers?: number; // PHP_CLI_SERVER_WORKERS, default 4; wasm: the CLI's --workers, default 1
+  workers?: number; // PHP_CLI_SERVER_WORKERS, default 4; wasm: the CLI's --workers, default CMS_CONFORMANCE_WASM_WORKERS, else one per core
   log?: (line: string) => void; // progress lines; default: no output
   // 'auto': native php when it runs with pdo_sqlite, else PHP-in-WebAssembly. Default: env CMS_CONFORMANCE_RUNTIME, else 'auto'.
   runtime?: 'php' | 'wasm' | 'auto';

@@ -1,9 +1,9 @@
 // Embedded real target, WebAssembly runtime: the same cached WordPress site as index.ts, served by
 // PHP-in-WebAssembly through @wp-playground/cli instead of native `php -S`. No root, no apt, no php binary;
-// slower (~0.5-1 s a request on an idle 2-core machine). The CLI is installed into the cache on first use. See README.md.
+// slower (~0.3 s of CPU a request; one PHP worker per core). The CLI is installed into the cache on first use. See README.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { availableParallelism, homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDir, ensureTemplate, wpConfig } from './cache.ts';
@@ -72,7 +72,7 @@ export async function bootWasm(opts: BootOptions): Promise<WordPressTarget> {
       writeFileSync(join(site, 'wp-config.php'), wasmWpConfig(url));
       writeFileSync(join(runDir, 'blueprint.json'), blueprint(url));
       const logFile = join(entry.dir, 'server.log');
-      const server = startServer(cli, entry.dir, site, port, opts.workers ?? 1, logFile);
+      const server = startServer(cli, entry.dir, site, port, wasmWorkers(opts.workers), logFile);
       entry.pgid = server.pid;
       writeFileSync(owner, JSON.stringify({ node: process.pid, server: server.pid }));
       try {
@@ -183,6 +183,19 @@ function startServer(cli: Cli, dir: string, site: string, port: number, workers:
 
 class PortInUse extends Error {}
 
+/**
+ * PHP workers of the CLI's server (each a thread with its own PHP runtime, ~250 MB): the `workers` option,
+ * else CMS_CONFORMANCE_WASM_WORKERS, else one per core. A request takes ~0.3 s of CPU in WebAssembly, so
+ * the run's pace is the cores that serve it at once (BENCHMARKS.md, issue 41).
+ */
+export function wasmWorkers(option?: number, env: NodeJS.ProcessEnv = process.env, cores = availableParallelism()): number {
+  if (option !== undefined) return option;
+  const raw = env.CMS_CONFORMANCE_WASM_WORKERS?.trim();
+  if (!raw) return cores;
+  if (!/^[1-9]\d*$/.test(raw)) throw new TargetBootError(`CMS_CONFORMANCE_WASM_WORKERS must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
 /** Waits until the index answers 200 and the blueprint has written the credentials. */
 async function waitReady(url: string, server: ChildProcess, logFile: string, runDir: string): Promise<{ user: string; password: string }> {
   const index = `${url}/index.php?rest_route=/`;
@@ -239,6 +252,7 @@ async function ensureCli(cacheDir: string, log: (line: string) => void): Promise
     log(`installed ${CLI_PACKAGE} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   });
   const bin = join(dir, cliBin(''));
+  fixSharedFlock(dir);
   // Rewritten when different (this file changed, or node moved), atomically: other processes may be running it.
   writeIfChanged(join(dir, 'php.mjs'), PHP_SHIM(bin));
   const php = join(dir, 'php');
@@ -247,6 +261,31 @@ async function ensureCli(cacheDir: string, log: (line: string) => void): Promise
 }
 
 const cliBin = (root: string) => join(root, 'node_modules/@wp-playground/cli/wp-playground.js');
+
+/**
+ * A fix of @php-wasm/node 3.1.56 (the CLI's runtime), applied to the installed copy in the cache. Its
+ * flock() checks the fd's access mode as fcntl() must (a read lock needs a readable fd, a write lock a
+ * writable one) but passes flock's operation as the lock type, and LOCK_SH (1) is F_WRLCK (1): a shared
+ * lock on a file opened read-only fails. OPcache's file cache (php.ini: opcache.file_cache_only, in the
+ * CLI's shared /internal directory) takes exactly that lock on every script it loads, so every load
+ * failed and every request compiled every PHP file it includes again: 80 % of a worker's time, ~0.8 s of
+ * CPU a request. flock(2) takes either lock whatever the open mode; without the check a request takes
+ * ~0.3 s (BENCHMARKS.md, issue 41). A copy without the faulty line (a later version) is left as it is.
+ */
+export function fixSharedFlock(dir: string): void {
+  const faulty = 'const paramsCheckErrno = locking.check_lock_params(fd, op);';
+  const fixed = 'const paramsCheckErrno = 0; // flock(2) locks regardless of the open mode (cms-conformance: targets/wordpress/wasm.ts)';
+  for (const file of ['index.js', 'index.cjs']) {
+    const path = join(dir, 'node_modules/@php-wasm/node', file);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      continue;
+    }
+    if (text.split(faulty).length === 2) writeIfChanged(path, text.replace(faulty, fixed));
+  }
+}
 
 /**
  * `php [-d key=value]... SCRIPT [ARG]...` through `wp-playground-cli php`: the directories of the absolute

@@ -1,11 +1,14 @@
 // The embedded WordPress on PHP-in-WebAssembly (targets/wordpress/wasm.ts). Gated: the first run installs
 // @wp-playground/cli (~580 MB) into the cache and every request takes about a second, so it runs only with
 // CMSC_TEST_WASM=1, e.g. `CMSC_TEST_WASM=1 npx vitest run test/targets/wasm.test.ts`.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TargetBootError, bootWordPress, type WordPressTarget } from '../../targets/wordpress/index.ts';
 import { groupMembers } from '../../targets/wordpress/proc.ts';
+import { fixSharedFlock, wasmWorkers } from '../../targets/wordpress/wasm.ts';
 
 const WASM = process.env.CMSC_TEST_WASM === '1';
 const FIRST_BOOT_MS = 20 * 60_000;
@@ -57,6 +60,48 @@ describe('runtime choice', () => {
     const boot = bootWordPress();
     await expect(boot).rejects.toBeInstanceOf(TargetBootError);
     await expect(boot).rejects.toThrow(/"jvm" in CMS_CONFORMANCE_RUNTIME: use php, wasm or auto/);
+  });
+});
+
+describe('PHP workers of the wasm server', () => {
+  it('are the option, else CMS_CONFORMANCE_WASM_WORKERS, else one per core', () => {
+    expect(wasmWorkers(3, { CMS_CONFORMANCE_WASM_WORKERS: '2' }, 8)).toBe(3);
+    expect(wasmWorkers(undefined, { CMS_CONFORMANCE_WASM_WORKERS: '2' }, 8)).toBe(2);
+    expect(wasmWorkers(undefined, {}, 8)).toBe(8);
+    expect(wasmWorkers(undefined, { CMS_CONFORMANCE_WASM_WORKERS: ' ' }, 4)).toBe(4);
+    expect(() => wasmWorkers(undefined, { CMS_CONFORMANCE_WASM_WORKERS: 'auto' }, 4)).toThrow(/CMS_CONFORMANCE_WASM_WORKERS must be a whole number of at least 1, got "auto"/);
+    expect(() => wasmWorkers(undefined, { CMS_CONFORMANCE_WASM_WORKERS: '0' }, 4)).toThrow(TargetBootError);
+  });
+});
+
+describe("the fix of @php-wasm/node's flock (OPcache's file cache)", () => {
+  const faulty = `    const paramsCheckErrno = locking.check_lock_params(fd, op);\n    if (paramsCheckErrno !== 0) {`;
+  it('drops the access-mode check from flock() in both builds, once, and leaves other code alone', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cmsc-flock-'));
+    try {
+      const node = join(dir, 'node_modules/@php-wasm/node');
+      mkdirSync(node, { recursive: true });
+      // fcntl's own check (same function, other arguments) must stay.
+      const fcntl = 'const paramsCheckErrno = locking.check_lock_params(\n          fd,\n          l_type\n        );';
+      for (const f of ['index.js', 'index.cjs']) writeFileSync(join(node, f), `function fcntl64() { ${fcntl} }\nfunction flock(fd, op) {\n${faulty}\n}\n`);
+      fixSharedFlock(dir);
+      const fixedOnce = readFileSync(join(node, 'index.js'), 'utf8');
+      expect(fixedOnce).not.toContain('check_lock_params(fd, op)');
+      expect(fixedOnce).toContain('const paramsCheckErrno = 0;');
+      expect(fixedOnce).toContain(fcntl);
+      expect(readFileSync(join(node, 'index.cjs'), 'utf8')).toBe(fixedOnce);
+      fixSharedFlock(dir);
+      expect(readFileSync(join(node, 'index.js'), 'utf8')).toBe(fixedOnce);
+      // A later version without the faulty line, or twice the line (unknown code): left as it is.
+      const other = `${faulty}\n${faulty}\n`;
+      writeFileSync(join(node, 'index.js'), other);
+      fixSharedFlock(dir);
+      expect(readFileSync(join(node, 'index.js'), 'utf8')).toBe(other);
+      rmSync(node, { recursive: true });
+      expect(() => fixSharedFlock(dir)).not.toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
