@@ -9,7 +9,7 @@ import type { Fault, FaultRequest, FaultResponse } from './proxy.ts';
 const sameShape = (a: string, b: string) => routeShape(a).replace(/<[^>]*>/g, '<>') === routeShape(b).replace(/<[^>]*>/g, '<>');
 
 /** Rewrite the site index (GET /) of the target. `route` keys are given in spec names. */
-function indexFault(id: string, title: string, caughtBy: string[], edit: (index: any, routeKey: (specPath: string) => string, req: FaultRequest) => void): Fault {
+export function indexFault(id: string, title: string, caughtBy: string[], edit: (index: any, routeKey: (specPath: string) => string, req: FaultRequest) => void): Fault {
   return {
     id,
     title,
@@ -26,7 +26,7 @@ function indexFault(id: string, title: string, caughtBy: string[], edit: (index:
   };
 }
 
-const endpoint = (entry: any, method: string) => entry.endpoints.find((e: any) => e.methods.includes(method));
+export const endpoint = (entry: any, method: string) => entry.endpoints.find((e: any) => e.methods.includes(method));
 
 /**
  * The descriptors of an arg documented "array of integer, or object", in whichever form the target
@@ -76,6 +76,11 @@ export const discoveryFaults: Fault[] = [
       if (arg.type.length === 1) arg.type = arg.type[0];
       delete arg.items;
     }
+  }),
+  // Core part 4, Pages: "Differences in the collection query: no tax_relation, categories, ... or format".
+  indexFault('disc.page-query-post-args', 'advertises the post-only categories and format among the args of the page collection', ['disc.absent-args.cms.pages.collection.list'], (i, k) => {
+    const args = endpoint(i.routes[k('/cms/v2/pages')], 'GET').args;
+    Object.assign(args, { categories: { type: 'array', items: { type: 'integer' } }, format: { type: 'array', items: { type: 'string' } } });
   }),
   indexFault('disc.field-type-wrong', 'answers page_on_front as the string "0"', ['disc.index.field.page_on_front'], (index) => {
     index.page_on_front = '0';

@@ -109,6 +109,30 @@ for (const route of catalog.routes) {
       }
     }
 
+    const absent = endpoint.absentArgs ?? [];
+    if (absent.length) {
+      behaviour(
+        {
+          id: `disc.absent-args.${endpoint.id}`,
+          level: 'MUST',
+          namespace: route.namespace,
+          route: route.path,
+          title: `${endpoint.methods.join(',')} ${route.path} advertises none of the parameters the spec says it does not have (${absent.join(', ')})`,
+          spec: endpoint.spec,
+          covers: [`endpoint:${endpoint.id}`],
+        },
+        async (t) => {
+          if (route.namespace) t.requireNamespace(route.namespace);
+          // The route and its methods are disc.route.<id>'s: when they are missing, this skips naming it.
+          const advertised = await t.need(endpointsOf(route, endpoint.methods));
+          // What a server does with such a parameter sent anyway (ignore or refuse) is not stated: only the advertisement is judged.
+          const found = absent.filter((a) => advertised.some((adv) => adv?.args && typeof adv.args === 'object' && Object.prototype.hasOwnProperty.call(adv.args, a)));
+          if (found.length)
+            t.fail(`the site index (GET /) advertises ${found.join(', ')} among the args of ${endpoint.methods.join(',')} ${route.path}; the spec says this endpoint has no ${absent.join(', ')} (${endpoint.spec.section})`);
+        },
+      );
+    }
+
     if (endpoint.allowBatch !== undefined) {
       behaviour(
         {

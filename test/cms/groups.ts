@@ -138,13 +138,16 @@ export const REFERENCE_GROUPS: string[][] = [
   // by nothing else in this group) and X-WP-Total of post and page lists (read by nothing else here);
   // dates written with an offset of their own (only fields.dates writes one); and the autosave
   // routes missing (issue 34), named by the route checks, which read only the index.
-  ['cms.error-body-bare', 'cms.pagination-total-wrong', 'cms.date-offset-dropped', 'cms.autosaves-missing'],
+  // And the post-only fields served on pages (only fields.absent looks for fields a page lacks;
+  // the others read the fields they wrote or the documented ones).
+  ['cms.error-body-bare', 'cms.pagination-total-wrong', 'cms.date-offset-dropped', 'cms.autosaves-missing', 'cms.page-post-only-fields'],
   // Dates and slugs (issue 36; the reference server's timezone is not GMT, support.ts): date_gmt
   // written alone (fields.dates and the update of fields.update-stored, which set no slug on a
   // draft and no accented one), slugs of drafts, accented slugs (disjoint requests).
   ['cms.date-gmt-as-local', 'cms.draft-slug-not-unique', 'cms.slug-accents-kept'],
-  // Post lists without ignore_sticky answered as ignore_sticky=false: alone (it reorders every post list).
-  ['cms.sticky-first-by-default'],
+  // Post lists without ignore_sticky answered as ignore_sticky=false (it reorders every post list),
+  // and the post-only fields advertised among the page write args (read only by fields.absent).
+  ['cms.sticky-first-by-default', 'cms.page-write-args-post-only'],
   // One post field of the wrong type: alone, since it changes every post read.
   ['cms.post-field-wrong-type'],
   // A cache in front of single item reads that writes do not purge: alone, since it changes every item read.
