@@ -109,6 +109,23 @@ export const fieldFaults: Fault[] = [
       if (isGet(req) && REVISIONS.test(req.route) && !req.query.has('order')) req.query.set('order', 'asc');
     },
   },
+  // orderby's values on revision lists (issue 40): ignored as a server that does not know them.
+  {
+    id: 'cms.revisions-orderby-id-default-order',
+    title: 'answers revision lists with orderby=id in the default order (newest first), whatever order says',
+    caughtBy: perType('revisions.filter.orderby.id'),
+    request(req) {
+      if (isGet(req) && REVISIONS.test(req.route) && req.query.get('orderby') === 'id') for (const k of ['orderby', 'order']) req.query.delete(k);
+    },
+  },
+  {
+    id: 'cms.revisions-orderby-include-ignored',
+    title: 'ignores orderby=include on revision lists (they come newest first)',
+    caughtBy: perType('revisions.filter.orderby.include'),
+    request(req) {
+      if (isGet(req) && REVISIONS.test(req.route) && req.query.get('orderby') === 'include') req.query.delete('orderby');
+    },
+  },
   {
     id: 'cms.sticky-first-by-default',
     title: 'moves sticky posts to the front of post lists unless ignore_sticky is given (default false)',

@@ -131,8 +131,11 @@ export const REFERENCE_GROUPS: string[][] = [
     'cms.excerpt-length-ignored',
     'cms.non-decimal-id-routed',
     'cms.subroute-context-unchecked',
-    // revision lists without order (only the defaults check sends them in this group)
+    // revision lists without order (only the defaults check sends them in this group); with
+    // orderby=id or orderby=include (only the revisions' orderby checks send them)
     'cms.revisions-order-default-asc',
+    'cms.revisions-orderby-id-default-order',
+    'cms.revisions-orderby-include-ignored',
   ],
   // Refusal bodies under cms/v2 (only cms.errors.body-shape reads them; a refusal's code is read
   // by nothing else in this group) and X-WP-Total of post and page lists (read by nothing else here);
