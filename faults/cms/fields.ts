@@ -33,10 +33,19 @@ export const fieldFaults: Fault[] = [
   bodyRewrite(
     'cms.write-field-dropped.comment_status',
     'ignores comment_status on create and update (its documented values are not stored)',
-    [...perType('fields.create-stored'), ...perType('fields.update-stored'), ...perType('fields.enum-values')],
+    [...perType('fields.create-stored'), ...perType('fields.update-stored'), ...perType('fields.enum-values'), 'cms.pages.fields.enum-values-on-create'],
     isItemWrite,
     (body) => {
       if (OPEN_CLOSED.includes(body.comment_status)) delete body.comment_status;
+    },
+  ),
+  bodyRewrite(
+    'cms.create-format-dropped',
+    'stores only format aside given on create: every other documented format is dropped (the post is standard)',
+    ['cms.posts.fields.enum-values-on-create'],
+    (req) => req.method === 'POST' && req.route === '/cms/v2/posts',
+    (body) => {
+      if (FORMATS.includes(body.format) && body.format !== 'aside') delete body.format;
     },
   ),
   bodyRewrite(

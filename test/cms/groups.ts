@@ -125,6 +125,9 @@ export const REFERENCE_GROUPS: string[][] = [
   // any context accepted on revision and autosave reads: routes and values no other sends.
   [
     'cms.write-field-dropped.comment_status',
+    // formats other than aside dropped on post creates (fields.create-stored sends aside; the
+    // invalid values of the next fault are not documented formats)
+    'cms.create-format-dropped',
     'cms.field-values-unchecked',
     'cms.footnotes-default-missing',
     'cms.slug-not-unique',
