@@ -82,6 +82,13 @@ export const discoveryFaults: Fault[] = [
     const args = endpoint(i.routes[k('/cms/v2/pages')], 'GET').args;
     Object.assign(args, { categories: { type: 'array', items: { type: 'integer' } }, format: { type: 'array', items: { type: 'string' } } });
   }),
+  // Endpoints given without parameters ("none", "no parameters unless stated").
+  indexFault('disc.no-args-context-added', 'advertises a context arg on GET /spamfilter/v1/settings and GET /suite/v4/plans, documented without parameters', ['disc.no-args.spamfilter-v1', 'disc.no-args.suite-v4'], (i, k) => {
+    for (const path of ['/spamfilter/v1/settings', '/suite/v4/plans']) {
+      const e = endpoint(i.routes[k(path)], 'GET');
+      e.args = { ...(e.args ?? {}), context: { type: 'string', enum: ['view', 'edit'], default: 'view' } };
+    }
+  }),
   indexFault('disc.field-type-wrong', 'answers page_on_front as the string "0"', ['disc.index.field.page_on_front'], (index) => {
     index.page_on_front = '0';
   }),
