@@ -7,7 +7,7 @@
  *   and edit accepted, another value refused, omitted answers as view.
  */
 import { catalog } from '../../../schemas/catalog/index.ts';
-import { behaviour, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import { behaviour, declarationSite, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
 import type { Method, QueryValue } from '../../../src/sdk/http.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import { CONTEXTS, SPEC_CONTEXTS, type PostType } from './collections.ts';
@@ -187,66 +187,46 @@ export function defineSubroutes(type: PostType): void {
       t.dependsOn(`cms.${type.name}.revisions.created-on-update`, `${what} lists revisions ${ids.join(',')}, the list without it ${all.join(',')}: a revision is missing from a list, so the order cannot be judged`);
     return ids;
   };
-  const atLeastTwo = (t: BehaviourContext, f: Fx, ids: number[]) => {
-    if (ids.length < 2) t.skip(`not observable: ${ids.length} revision listed ${setup.skipped() ? `of the site's ${type.noun} ${f.item}` : 'after three updates'} (two are needed)`);
-  };
+  /** A check of one orderby value on the revisions of the fixture (or of a site item): all of them, and their ids ascending. */
+  function revisionOrder(value: string, level: 'MUST' | 'SHOULD', title: string, args: string[], check: (t: BehaviourContext, route: string, all: number[], sorted: number[]) => Promise<void>): void {
+    // Located where it is called (the line that names the orderby value), as a behaviour() call would be.
+    const location = declarationSite(revisionOrder);
+    behaviour(
+      cmsDecl(type, `revisions.filter.orderby.${value}`, { level, title, route: type.paths.revisions, spec: type.spec.revisionQuery, covers: args.map((a) => `arg:${type.revisionList.id}.${a}`) }),
+      async (t: BehaviourContext) => {
+        t.requireCredentials();
+        await withFx(t, async (f) => {
+          need(t, f, 'revision');
+          const route = type.revisions(f.item);
+          const all = await revisionIds(t, route, {});
+          if (all.length < 2) t.skip(`not observable: ${all.length} revision listed ${setup.skipped() ? `of the site's ${type.noun} ${f.item}` : 'after three updates'} (two are needed)`);
+          await check(t, route, all, [...all].sort((a, b) => a - b));
+        });
+      },
+      { concurrent: true, ...(location ? { location } : {}) },
+    );
+  }
 
   // orderby's values whose meaning the revision records show (their fields are not shown but the
   // id): id, in both orders (MUST: "order (asc or desc)", "orderby (... id ...)"); include, the order
   // of the include list (SHOULD: WordPress's meaning). date is the defaults check's; relevance,
   // slug, include_slugs and title order by what a revision record does not show: accepted only
   // (cms.<type>.revisions.query.orderby.values).
-  behaviour(
-    cmsDecl(type, 'revisions.filter.orderby.id', {
-      level: 'MUST',
-      title: 'orderby=id lists the revisions by id: ascending with order=asc, descending with order=desc',
-      route: type.paths.revisions,
-      spec: type.spec.revisionQuery,
-      covers: ['order', 'orderby'].map((a) => `arg:${type.revisionList.id}.${a}`),
-    }),
-    async (t: BehaviourContext) => {
-      t.requireCredentials();
-      await withFx(t, async (f) => {
-        need(t, f, 'revision');
-        const route = type.revisions(f.item);
-        const all = await revisionIds(t, route, {});
-        atLeastTwo(t, f, all);
-        const [asc, desc] = await Promise.all(['asc', 'desc'].map((order) => revisionIds(t, route, { orderby: 'id', order }, all)));
-        const sorted = [...all].sort((a, b) => a - b);
-        const wrong = [
-          ...(JSON.stringify(asc) === JSON.stringify(sorted) ? [] : [`orderby=id&order=asc lists ${asc!.join(',')}`]),
-          ...(JSON.stringify(desc) === JSON.stringify([...sorted].reverse()) ? [] : [`orderby=id&order=desc lists ${desc!.join(',')}`]),
-        ];
-        if (wrong.length) t.fail(`GET ${route}: ${wrong.join('; ')}; by id the revisions are ${sorted.join(',')} ascending`);
-      });
-    },
-    { concurrent: true },
-  );
+  revisionOrder('id', 'MUST', 'orderby=id lists the revisions by id: ascending with order=asc, descending with order=desc', ['order', 'orderby'], async (t, route, all, sorted) => {
+    const [asc, desc] = await Promise.all(['asc', 'desc'].map((order) => revisionIds(t, route, { orderby: 'id', order }, all)));
+    const wrong = [
+      ...(JSON.stringify(asc) === JSON.stringify(sorted) ? [] : [`orderby=id&order=asc lists ${asc!.join(',')}`]),
+      ...(JSON.stringify(desc) === JSON.stringify([...sorted].reverse()) ? [] : [`orderby=id&order=desc lists ${desc!.join(',')}`]),
+    ];
+    if (wrong.length) t.fail(`GET ${route}: ${wrong.join('; ')}; by id the revisions are ${sorted.join(',')} ascending`);
+  });
 
-  behaviour(
-    cmsDecl(type, 'revisions.filter.orderby.include', {
-      level: 'SHOULD',
-      title: 'orderby=include lists the revisions in the order of the include list',
-      route: type.paths.revisions,
-      spec: type.spec.revisionQuery,
-      covers: ['include', 'orderby'].map((a) => `arg:${type.revisionList.id}.${a}`),
-    }),
-    async (t: BehaviourContext) => {
-      t.requireCredentials();
-      await withFx(t, async (f) => {
-        need(t, f, 'revision');
-        const route = type.revisions(f.item);
-        const all = await revisionIds(t, route, {});
-        atLeastTwo(t, f, all);
-        // An order that is neither the default (newest first) nor its reverse where three allow one.
-        const sorted = [...all].sort((a, b) => a - b);
-        const include = sorted.length > 2 ? [sorted[1]!, sorted[0]!, ...sorted.slice(2)] : sorted;
-        const got = await revisionIds(t, route, { include, orderby: 'include' }, all);
-        if (JSON.stringify(got) !== JSON.stringify(include)) t.fail(`GET ${route}?include=${include.join(',')}&orderby=include lists ${got.join(',')}, not in the order of the include list`);
-      });
-    },
-    { concurrent: true },
-  );
+  revisionOrder('include', 'SHOULD', 'orderby=include lists the revisions in the order of the include list', ['include', 'orderby'], async (t, route, all, sorted) => {
+    // An order that is neither the default (newest first) nor its reverse where three allow one.
+    const include = sorted.length > 2 ? [sorted[1]!, sorted[0]!, ...sorted.slice(2)] : sorted;
+    const got = await revisionIds(t, route, { include, orderby: 'include' }, all);
+    if (JSON.stringify(got) !== JSON.stringify(include)) t.fail(`GET ${route}?include=${include.join(',')}&orderby=include lists ${got.join(',')}, not in the order of the include list`);
+  });
 
   const targets = [
     { name: 'revisions.item.read', path: type.paths.revision, what: 'revision' as const, route: (f: Fx, id: number) => type.revision(f.item, id) },
