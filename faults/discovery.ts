@@ -9,7 +9,7 @@ import type { Fault, FaultRequest, FaultResponse } from './proxy.ts';
 const sameShape = (a: string, b: string) => routeShape(a).replace(/<[^>]*>/g, '<>') === routeShape(b).replace(/<[^>]*>/g, '<>');
 
 /** Rewrite the site index (GET /) of the target. `route` keys are given in spec names. */
-function indexFault(id: string, title: string, caughtBy: string[], edit: (index: any, routeKey: (specPath: string) => string, req: FaultRequest) => void): Fault {
+export function indexFault(id: string, title: string, caughtBy: string[], edit: (index: any, routeKey: (specPath: string) => string, req: FaultRequest) => void): Fault {
   return {
     id,
     title,
@@ -26,7 +26,7 @@ function indexFault(id: string, title: string, caughtBy: string[], edit: (index:
   };
 }
 
-const endpoint = (entry: any, method: string) => entry.endpoints.find((e: any) => e.methods.includes(method));
+export const endpoint = (entry: any, method: string) => entry.endpoints.find((e: any) => e.methods.includes(method));
 
 /**
  * The descriptors of an arg documented "array of integer, or object", in whichever form the target
@@ -75,6 +75,18 @@ export const discoveryFaults: Fault[] = [
       arg.type = types(arg).filter((t) => t !== 'array');
       if (arg.type.length === 1) arg.type = arg.type[0];
       delete arg.items;
+    }
+  }),
+  // Core part 4, Pages: "Differences in the collection query: no tax_relation, categories, ... or format".
+  indexFault('disc.page-query-post-args', 'advertises the post-only categories and format among the args of the page collection', ['disc.absent-args.cms.pages.collection.list'], (i, k) => {
+    const args = endpoint(i.routes[k('/cms/v2/pages')], 'GET').args;
+    Object.assign(args, { categories: { type: 'array', items: { type: 'integer' } }, format: { type: 'array', items: { type: 'string' } } });
+  }),
+  // Endpoints given without parameters ("none", "no parameters unless stated").
+  indexFault('disc.no-args-context-added', 'advertises a context arg on GET /spamfilter/v1/settings and GET /suite/v4/plans, documented without parameters', ['disc.no-args.spamfilter-v1', 'disc.no-args.suite-v4'], (i, k) => {
+    for (const path of ['/spamfilter/v1/settings', '/suite/v4/plans']) {
+      const e = endpoint(i.routes[k(path)], 'GET');
+      e.args = { ...(e.args ?? {}), context: { type: 'string', enum: ['view', 'edit'], default: 'view' } };
     }
   }),
   indexFault('disc.field-type-wrong', 'answers page_on_front as the string "0"', ['disc.index.field.page_on_front'], (index) => {

@@ -67,6 +67,12 @@ export interface EndpointSpec {
   argsOpen?: boolean;
   /** `allow_batch.v1` as documented: true (batchable), false (stated not batchable), absent (not stated). */
   allowBatch?: boolean;
+  /**
+   * Parameters the spec says the endpoint does not have ("Differences in the collection query: no
+   * tax_relation, ..."): a server that advertises one deviates; what it does when one is sent
+   * anyway (ignore or refuse) is not stated.
+   */
+  absentArgs?: readonly string[];
   spec: SpecRef;
   note?: string;
 }
@@ -104,6 +110,11 @@ export interface ResourceSpec {
   /** Collection route the resource is served from, if stated. */
   route?: string;
   fields: Record<string, FieldSpec> | 'not-shown';
+  /**
+   * Fields the spec says the resource does not have ("Page: same fields as a post except: no
+   * format, sticky, categories, tags"): in no context, and not among its write endpoints' args.
+   */
+  absentFields?: readonly string[];
   spec: SpecRef;
   note?: string;
 }

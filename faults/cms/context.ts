@@ -2,6 +2,7 @@
  * Faults of the contexts (view, embed, edit): fields of one context answered in another, raw
  * values leaked.
  */
+import { endpoint, indexFault } from '../discovery.ts';
 import type { Fault, FaultRequest } from '../proxy.ts';
 import { contextOf, isPostTypeRead, itemsOf, perType } from './common.ts';
 
@@ -35,6 +36,14 @@ export const contextFaults: Fault[] = [
   // behaviours of posts own the field types, so only they may fail (not every filter and query).
   itemRewrite('cms.post-field-wrong-type', 'serves the author of every post as a string ("1"), not an integer', ['cms.posts.context.view', 'cms.posts.context.embed', 'cms.posts.context.default', 'cms.posts.context.edit'], (req) => /^\/cms\/v2\/posts(\/\d+)?$/.test(req.route), (item) => {
     if (typeof item.author === 'number') item.author = String(item.author);
+  }),
+  // Part 2, Page: "Same fields as a post except: no format, sticky, categories, tags".
+  itemRewrite('cms.page-post-only-fields', 'serves the post-only fields format, sticky, categories and tags on pages too (every context, list and single)', ['cms.pages.fields.absent'], (req) => /^\/cms\/v2\/pages(\/\d+)?$/.test(req.route), (item) => {
+    Object.assign(item, { format: 'standard', sticky: false, categories: [], tags: [] });
+  }),
+  indexFault('cms.page-write-args-post-only', 'advertises the post-only fields format, sticky, categories and tags among the args of page create and update', ['cms.pages.fields.absent'], (i, k) => {
+    for (const [path, method] of [['/cms/v2/pages', 'POST'], ['/cms/v2/pages/<id>', 'PUT']] as const)
+      Object.assign(endpoint(i.routes[k(path)], method).args, { format: { type: 'string' }, sticky: { type: 'boolean' }, categories: { type: 'array' }, tags: { type: 'array' } });
   }),
   {
     id: 'cms.default-context-edit',

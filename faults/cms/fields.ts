@@ -33,10 +33,19 @@ export const fieldFaults: Fault[] = [
   bodyRewrite(
     'cms.write-field-dropped.comment_status',
     'ignores comment_status on create and update (its documented values are not stored)',
-    [...perType('fields.create-stored'), ...perType('fields.update-stored'), ...perType('fields.enum-values')],
+    [...perType('fields.create-stored'), ...perType('fields.update-stored'), ...perType('fields.enum-values'), 'cms.pages.fields.enum-values-on-create'],
     isItemWrite,
     (body) => {
       if (OPEN_CLOSED.includes(body.comment_status)) delete body.comment_status;
+    },
+  ),
+  bodyRewrite(
+    'cms.create-format-dropped',
+    'stores only format aside given on create: every other documented format is dropped (the post is standard)',
+    ['cms.posts.fields.enum-values-on-create'],
+    (req) => req.method === 'POST' && req.route === '/cms/v2/posts',
+    (body) => {
+      if (FORMATS.includes(body.format) && body.format !== 'aside') delete body.format;
     },
   ),
   bodyRewrite(
@@ -107,6 +116,23 @@ export const fieldFaults: Fault[] = [
     caughtBy: perType('revisions.query.defaults'),
     request(req) {
       if (isGet(req) && REVISIONS.test(req.route) && !req.query.has('order')) req.query.set('order', 'asc');
+    },
+  },
+  // orderby's values on revision lists (issue 40): ignored as a server that does not know them.
+  {
+    id: 'cms.revisions-orderby-id-default-order',
+    title: 'answers revision lists with orderby=id in the default order (newest first), whatever order says',
+    caughtBy: perType('revisions.filter.orderby.id'),
+    request(req) {
+      if (isGet(req) && REVISIONS.test(req.route) && req.query.get('orderby') === 'id') for (const k of ['orderby', 'order']) req.query.delete(k);
+    },
+  },
+  {
+    id: 'cms.revisions-orderby-include-ignored',
+    title: 'ignores orderby=include on revision lists (they come newest first)',
+    caughtBy: perType('revisions.filter.orderby.include'),
+    request(req) {
+      if (isGet(req) && REVISIONS.test(req.route) && req.query.get('orderby') === 'include') req.query.delete('orderby');
     },
   },
   {

@@ -3,8 +3,12 @@
  * (`cms.arg-rejected.<arg>`, one per argument), bounds clamped instead of refused, defaults
  * replaced.
  */
+import { endpointById } from '../../schemas/catalog/index.ts';
 import type { Fault, FaultRequest } from '../proxy.ts';
-import { ALL_ARGS, COLLECTION, boundsBehaviours, has, invalidParam, isGet, onQueryCollection, perType, valuesBehaviours, valuesOf } from './common.ts';
+import { ALL_ARGS, COLLECTION, boundsBehaviours, drop, has, invalidParam, isGet, onQueryCollection, perType, valuesBehaviours, valuesOf } from './common.ts';
+
+/** The documented post formats (the collection query's format items). */
+const FORMATS: readonly string[] = ((endpointById('cms.posts.collection.list').endpoint.args as Record<string, any>).format.items.enum as string[]).map(String);
 
 /**
  * When an argument's documented values are refused. Most refuse any value; the arguments the
@@ -86,5 +90,19 @@ export const queryFaults: Fault[] = [
   defaulted('cms.order-default-asc', 'orders ascending when order is not given (documented default desc)', perType('query.order.default'), 'order', 'asc'),
   defaulted('cms.status-default-any', 'lists every status when status is not given (documented default publish)', perType('query.status.default'), 'status', 'any', (req) => req.authenticated),
   defaulted('cms.page-default-second', 'serves page 2 when page is not given (documented default 1)', perType('query.page.default'), 'page', '2'),
+  {
+    // A filter written for the two formats a site uses most (issue 40: every documented value, not one).
+    id: 'cms.format-filter-partial',
+    title: 'filters posts by format standard and aside only: any other format asked for lists the standard posts',
+    caughtBy: ['cms.posts.filter.format.values'],
+    request(req) {
+      if (!isGet(req) || req.route !== '/cms/v2/posts' || !has(req.query, 'format')) return;
+      const values = valuesOf(req.query, 'format');
+      const other = (v: string) => FORMATS.includes(v) && v !== 'standard' && v !== 'aside';
+      if (!values.some(other)) return;
+      drop(req.query, 'format');
+      req.query.set('format', [...new Set(values.map((v) => (other(v) ? 'standard' : v)))].join(','));
+    },
+  },
 ];
 

@@ -143,6 +143,19 @@ export const suiteRouteFaults: Fault[] = [
     request: (req) => (badArg(req, 'enum') ? success() : undefined),
   },
   {
+    // As WordPress 7.1 with Jetpack answers network-active on a single site (issue 40).
+    id: 'ext.suite.param-enum-value-refused',
+    title: 'refuses the last documented value of a parameter\'s enum as invalid (plugins status network-active: 400 naming the parameter)',
+    caughtBy: ['suite.params.enum-values.*'],
+    request(req) {
+      const p = parameterRequest(req);
+      if (!p || p.endpoint.args === 'not-shown') return undefined;
+      const given = params(req);
+      const arg = Object.entries(p.endpoint.args).find(([n, a]) => a.enum && given[n] === a.enum[a.enum.length - 1])?.[0];
+      return arg ? invalidParam(arg) : undefined;
+    },
+  },
+  {
     id: 'ext.suite.param-routes-missing',
     title: 'has none of the parameter routes (404 rest_no_route for each documented method that takes parameters)',
     caughtBy: ['suite.params.*'],

@@ -10,6 +10,24 @@ import { invalidParam, success } from '../kit.ts';
 import type { Fault, FaultRequest } from '../proxy.ts';
 import { SUITE_SETTINGS, idPart, isModuleKey, isWrite, settingByTarget, type Marked } from './common.ts';
 
+/** A module's own write route, /module/<slug> (not /module/all, /active, /data or /key/check). */
+const MODULE_ROUTE = /^\/suite\/v4\/module\/(?!all$)[a-z-]+$/;
+
+/**
+ * Drop from a write to `route` the setting keys `drop` picks (stored as if never sent); a body left
+ * with no key is answered success without reaching the server.
+ */
+function dropKeys(req: FaultRequest, route: string | RegExp, drop: (s: (typeof catalog.settings)[number], v: unknown) => boolean) {
+  if (!(typeof route === 'string' ? req.route === route : route.test(req.route)) || !isWrite(req) || !req.json || typeof req.json !== 'object') return undefined;
+  const keys = Object.keys(req.json).filter((k) => {
+    const st = settingByTarget(req, k);
+    return st !== undefined && drop(st, req.json[k]);
+  });
+  if (!keys.length) return undefined;
+  for (const k of keys) delete req.json[k];
+  return Object.keys(req.json).filter((k) => k !== 'context').length ? undefined : success();
+}
+
 /** Setting keys of a POST /settings body that violate `check`. */
 function violating(req: FaultRequest, check: (s: (typeof catalog.settings)[number], v: unknown) => boolean): string[] {
   if (req.route !== SUITE_SETTINGS || !isWrite(req) || !req.json || typeof req.json !== 'object') return [];
@@ -121,6 +139,25 @@ export const suiteSettingsFaults: Fault[] = [
     request(req) {
       if (req.route === SUITE_SETTINGS && isWrite(req) && req.json && typeof req.json === 'object') return invalidParam(Object.keys(req.json)[0] ?? 'context');
     },
+  },
+  // Every allowed value, not one (issue 40): values the checks of one value never wrote.
+  {
+    id: 'ext.suite.setting-late-enum-value-not-stored',
+    title: 'answers success for the last allowed value of a setting that allows three or more (transparent, delete, official) written through /settings, without storing it',
+    caughtBy: catalog.settings.filter((x) => (x.enum?.length ?? 0) >= 3).map((x) => `suite.settings.roundtrip.${idPart(x.name)}`),
+    request: (req) => dropKeys(req, SUITE_SETTINGS, (st, v) => !!st.enum && st.enum.length >= 3 && v === st.enum[st.enum.length - 1]),
+  },
+  {
+    id: 'ext.suite.module-route-enum-values-ignored',
+    title: 'stores through /module/<slug> only the default of a setting with allowed values: answers success for the others without storing them',
+    caughtBy: ['suite.settings.module-values.*'],
+    request: (req) => dropKeys(req, MODULE_ROUTE, (st, v) => !!st.enum && st.enum.includes(v as string) && v !== st.default),
+  },
+  {
+    id: 'ext.suite.per-module-route-ignored',
+    title: 'answers success for settings written through /settings/<slug> but does not store them',
+    caughtBy: ['suite.settings.per-module-values.*'],
+    request: (req) => dropKeys(req, /^\/suite\/v4\/settings\/[a-z-]+$/, (st) => !!st),
   },
   {
     id: 'ext.suite.module-write-ignored',

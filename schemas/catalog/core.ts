@@ -278,9 +278,12 @@ const postFields: Record<string, FieldSpec> = {
   tags: { type: 'array', items: { type: 'integer' }, note: 'term identifiers in the post_tag taxonomy' },
 };
 
+/** Part 2 › Page: "Same fields as a post except: no format, sticky, categories, tags". */
+const PAGE_FIELDS_REMOVED = ['format', 'sticky', 'categories', 'tags'] as const;
+
 /** Part 2 › Page: "Same fields as a post except: no format, sticky, categories, tags. Added fields: parent, menu_order". */
 const pageFields: Record<string, FieldSpec> = {
-  ...omit(postFields, ['format', 'sticky', 'categories', 'tags']),
+  ...omit(postFields, PAGE_FIELDS_REMOVED),
   parent: { type: 'integer', note: 'parent page identifier' },
   menu_order: { type: 'integer', note: 'order relative to other pages' },
 };
@@ -475,7 +478,7 @@ function endpoint(
   methods: HttpMethod[],
   args: EndpointSpec['args'],
   spec: SpecRef,
-  extra: Partial<Pick<EndpointSpec, 'argsOpen' | 'allowBatch' | 'note'>> = {},
+  extra: Partial<Pick<EndpointSpec, 'argsOpen' | 'allowBatch' | 'absentArgs' | 'note'>> = {},
 ): EndpointSpec {
   return { id: `${routeId}.${suffix}`, methods, args, ...extra, spec };
 }
@@ -625,6 +628,8 @@ interface PostTypeDef {
   collectionQuerySpec: SpecRef;
   /** Section of the revision collection query. */
   revisionQuerySpec: SpecRef;
+  /** Parameters the spec says the collection query does not have (pages: "no tax_relation, ..."). */
+  absentQuery?: readonly string[];
   /** Added to every endpoint (pages: where the facts come from). */
   note?: string;
 }
@@ -667,6 +672,7 @@ function postTypeRoutes(def: PostTypeDef): RouteSpec[] {
       endpoints: [
         endpoint(r.collection, 'list', GET, def.collectionQuery, def.collectionQuerySpec, {
           allowBatch: true,
+          ...(def.absentQuery ? { absentArgs: def.absentQuery } : {}),
           ...withNote(),
         }),
         endpoint(r.collection, 'create', POST, body, def.spec, { allowBatch: true, ...withNote() }),
@@ -794,6 +800,7 @@ const pageRoutes = postTypeRoutes({
   spec: S.pages,
   collectionQuerySpec: S.pages,
   revisionQuerySpec: S.pages,
+  absentQuery: PAGE_QUERY_REMOVED,
   note: 'pages: as the posts row (4. Endpoints › Posts) with the page fields and the stated collection query differences',
 });
 
@@ -838,6 +845,7 @@ export const coreResources: ResourceSpec[] = deepFreeze([
     id: 'page',
     route: '/cms/v2/pages',
     fields: pageFields,
+    absentFields: PAGE_FIELDS_REMOVED,
     spec: S.page,
     note: 'post fields without format, sticky, categories, tags; plus parent, menu_order',
   },

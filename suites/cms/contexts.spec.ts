@@ -12,8 +12,10 @@
  * queries, lifecycle, revisions, batch) checks only its own item, so one field of a wrong type
  * fails these few behaviours, not a hundred (named fault cms.post-field-wrong-type).
  */
+import { catalog } from '../../schemas/catalog/index.ts';
 import { behaviour, type BehaviourContext } from '../../src/sdk/behaviour.ts';
 import { whyNotAccepted } from '../../src/sdk/controls.ts';
+import { advertisedEndpoint, findAdvertisedRoute } from '../../src/sdk/discovery.ts';
 import { CONTEXTS, postTypes, SPEC_CONTEXTS, type Context, type PostType } from './lib/collections.ts';
 import { expectIncludeHonoured, idsOf, itemProblems } from './lib/items.ts';
 import { onSiteItem, unprotected } from './lib/sample.ts';
@@ -159,4 +161,59 @@ for (const type of postTypes) {
       { concurrent: true },
     );
   }
+}
+
+/**
+ * Fields the spec says a resource lacks (part 2, Page: "Same fields as a post except: no format,
+ * sticky, categories, tags"): absent from every context a read can ask for (view and embed; edit
+ * with credentials), list and single, and from the args the type's write endpoints advertise (the
+ * page body is "the page fields of part 2"). One check for the sentence, so that a page carrying
+ * them everywhere is one finding. What a server does with such a field sent in a write anyway
+ * (ignore or refuse) is not stated and not checked.
+ */
+for (const type of postTypes) {
+  const absent = type.resource.absentFields ?? [];
+  if (!absent.length) continue;
+  const writes = catalog.routes
+    .filter((r) => r.namespace === 'cms/v2' && (r.path === type.paths.collection || r.path.startsWith(`${type.paths.collection}/`)))
+    .flatMap((route) => route.endpoints.filter((e) => e.args !== 'not-shown' && e.methods.some((m) => m !== 'GET' && m !== 'DELETE')).map((endpoint) => ({ route, endpoint })));
+  behaviour(
+    cmsDecl(type, 'fields.absent', {
+      level: 'MUST',
+      title: `a ${type.noun} has none of ${absent.join(', ')}: not in context view or embed (edit too, with credentials), list or single, nor among the args its write endpoints advertise`,
+      route: type.paths.item,
+      spec: type.spec.fields,
+      covers: [`field:${type.resource.id}`, ...writes.map(({ endpoint }) => `endpoint:${endpoint.id}`)],
+    }),
+    async (t: BehaviourContext) => {
+      const problems: string[] = [];
+      for (const { route, endpoint } of writes) {
+        const entry = findAdvertisedRoute(t.index, route.path)?.entry;
+        for (const m of endpoint.methods) {
+          const args = advertisedEndpoint(entry, m)?.args;
+          const found = args && typeof args === 'object' ? absent.filter((f) => Object.prototype.hasOwnProperty.call(args, f)) : [];
+          if (found.length) problems.push(`the site index (GET /) advertises ${found.join(', ')} among the args of ${m} ${route.path}`);
+        }
+      }
+      const contexts = CONTEXTS.filter((c) => c !== 'edit' || t.client.hasCredentials);
+      await onItem(t, type, async (id) => {
+        const reads = await Promise.all(
+          contexts.flatMap((context) => [
+            t.client.get(type.item(id), { query: { context } }).then((res) => ({ context, what: `GET ${type.item(id)}?context=${context}`, res, list: false })),
+            t.client.get(type.collection, { query: { context, include: [id] } }).then((res) => ({ context, what: `GET ${type.collection}?include=${id}&context=${context}`, res, list: true })),
+          ]),
+        );
+        for (const { context, what, res, list } of reads) {
+          // A context refused or a list without the item is the context checks' (they read the same).
+          if (res.status !== 200) t.dependsOn(`cms.${type.name}.context.${context}`, whyNotAccepted(res, what));
+          const item = list ? (Array.isArray(res.body) ? res.body.find((i: any) => i?.id === id) : undefined) : res.body;
+          if (!item || typeof item !== 'object') t.dependsOn(`cms.${type.name}.context.${context}`, `${what}: no ${type.noun} ${id} in the answer: ${res.text.slice(0, 120)}`);
+          const found = absent.filter((f) => Object.prototype.hasOwnProperty.call(item, f));
+          if (found.length) problems.push(`${what} carries ${found.map((f) => `${f} (${JSON.stringify(item[f])})`).join(', ')}`);
+        }
+      });
+      if (problems.length) t.fail(`a ${type.noun} has no ${absent.join(', ')} (part 2, ${type.resource.spec.section}: "Same fields as a post except: no ${absent.join(', ')}"): ${problems.join('; ')}`);
+    },
+    { concurrent: true },
+  );
 }

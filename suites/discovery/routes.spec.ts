@@ -5,7 +5,7 @@
  * A namespace the target does not advertise makes its routes skip with that reason.
  */
 import { catalog } from '../../schemas/catalog/index.ts';
-import type { ArgSpec, RouteSpec } from '../../schemas/types.ts';
+import type { ArgSpec, EndpointSpec, RouteSpec } from '../../schemas/types.ts';
 import { behaviour, prerequisite, type BehaviourContext, type Prerequisite } from '../../src/sdk/behaviour.ts';
 import { ConformanceFailure } from '../../src/sdk/http.ts';
 import {
@@ -109,6 +109,30 @@ for (const route of catalog.routes) {
       }
     }
 
+    const absent = endpoint.absentArgs ?? [];
+    if (absent.length) {
+      behaviour(
+        {
+          id: `disc.absent-args.${endpoint.id}`,
+          level: 'MUST',
+          namespace: route.namespace,
+          route: route.path,
+          title: `${endpoint.methods.join(',')} ${route.path} advertises none of the parameters the spec says it does not have (${absent.join(', ')})`,
+          spec: endpoint.spec,
+          covers: [`endpoint:${endpoint.id}`],
+        },
+        async (t) => {
+          if (route.namespace) t.requireNamespace(route.namespace);
+          // The route and its methods are disc.route.<id>'s: when they are missing, this skips naming it.
+          const advertised = await t.need(endpointsOf(route, endpoint.methods));
+          // What a server does with such a parameter sent anyway (ignore or refuse) is not stated: only the advertisement is judged.
+          const found = absent.filter((a) => advertised.some((adv) => adv?.args && typeof adv.args === 'object' && Object.prototype.hasOwnProperty.call(adv.args, a)));
+          if (found.length)
+            t.fail(`the site index (GET /) advertises ${found.join(', ')} among the args of ${endpoint.methods.join(',')} ${route.path}; the spec says this endpoint has no ${absent.join(', ')} (${endpoint.spec.section})`);
+        },
+      );
+    }
+
     if (endpoint.allowBatch !== undefined) {
       behaviour(
         {
@@ -186,6 +210,47 @@ for (const route of catalog.routes) {
       },
     );
   }
+}
+
+/**
+ * Endpoints the documents give without parameters ("GET /spamfilter/v1/key | none"; the suite's
+ * "Read-only routes (GET, no parameters unless stated)") advertise none: one check per namespace,
+ * so that a server that adds the same parameter everywhere is one finding. A route's own path
+ * segments (`<id>` of /comments/<id>/backup) may be listed as args, as WordPress lists them on the
+ * content routes; what a server does with a parameter sent anyway is not stated.
+ */
+const withoutArgs = new Map<string, { route: RouteSpec; endpoint: EndpointSpec }[]>();
+for (const route of catalog.routes)
+  for (const endpoint of route.endpoints)
+    if (endpoint.args !== 'not-shown' && !endpoint.argsOpen && Object.keys(endpoint.args).length === 0)
+      withoutArgs.set(route.namespace, [...(withoutArgs.get(route.namespace) ?? []), { route, endpoint }]);
+for (const [namespace, list] of withoutArgs) {
+  behaviour(
+    {
+      id: `disc.no-args.${namespace.replace(/[^a-z0-9]+/g, '-')}`,
+      level: 'MUST',
+      namespace,
+      route: list[0]!.route.path,
+      title: `the ${list.length} ${namespace} endpoints documented without parameters advertise none (but their own path segments)`,
+      spec: list[0]!.endpoint.spec,
+      covers: list.map(({ endpoint }) => `endpoint:${endpoint.id}`),
+    },
+    (t) => {
+      t.requireNamespace(namespace);
+      const found: string[] = [];
+      for (const { route, endpoint } of list) {
+        // A route or method the index lacks is disc.route.<id>'s finding.
+        const entry = findAdvertisedRoute(t.index, route.path)?.entry;
+        const segments = new Set(Object.keys(route.params ?? {}));
+        for (const m of endpoint.methods) {
+          const args = advertisedEndpoint(entry, m)?.args;
+          const extra = args && typeof args === 'object' ? Object.keys(args).filter((a) => !segments.has(a)) : [];
+          if (extra.length) found.push(`${m} ${route.path}: ${extra.join(', ')}`);
+        }
+      }
+      if (found.length) t.fail(`the site index (GET /) advertises parameters on endpoints the spec gives without any (${list[0]!.endpoint.spec.section}): ${found.join('; ')}`);
+    },
+  );
 }
 
 /** A segment the core preamble calls a decimal integer identifier (`<id>`, `<parent>`). */

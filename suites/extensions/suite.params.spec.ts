@@ -292,6 +292,38 @@ for (const { route, endpoint } of endpoints) {
     );
   }
 
+  // Every documented value of an enum passes the route's validation (issue 40): sent in the
+  // route's positive control (the nearest valid request, chosen for live-site safety), one at a time.
+  const args = endpoint.args === 'not-shown' ? {} : endpoint.args;
+  for (const [name, arg] of Object.entries(args)) {
+    if (!arg.enum) continue;
+    const kind = designOf(endpoint).kind;
+    if (kind === 'names-param') continue;
+    behaviour(
+      {
+        id: `suite.params.enum-values.${epId}.${idPart(name)}`,
+        level: 'MUST',
+        namespace: SUITE,
+        route: route.path,
+        title: `${method} ${route.path} with ${name} = each of ${arg.enum.join(', ')} ${kind === 'accepted' ? 'is accepted' : 'passes validation (accepted, or refused for another reason than a parameter)'}`,
+        spec: endpoint.spec,
+        covers: [`arg:${endpoint.id}.${name}`],
+      },
+      async (t) =>
+        onPath(t, async (path) => {
+          const design = designOf(endpoint);
+          const params = design.params ? await design.params(t, () => t.client.get(path)) : base(t, endpoint);
+          for (const value of arg.enum!) {
+            const sent = { ...params, [name]: value };
+            const res = await send(t, method, path, carrier, sent);
+            if (isValidationError(res) || !(answered(res) || kind === 'passes-validation')) t.counterexample({ method, path, [carrier]: sent });
+            expectControl(t, { what: `${method} ${path} ${show(sent)} (${name}: one of ${arg.enum!.join(', ')})`, res, refusals: [], kind });
+          }
+        }),
+      { concurrent },
+    );
+  }
+
   behaviour(
     {
       id: `suite.params.names-param.${epId}`,

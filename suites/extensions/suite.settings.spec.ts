@@ -2,7 +2,8 @@
  * suite/v4 settings and module toggles (extensions part 2 › Suite module settings, part 4 ›
  * Suite): GET /settings answers an object of settings (suite.settings.read, which everything here
  * needs); it carries each documented setting and module toggle with a value of its type (one
- * behaviour each, on one shared read); each setting round-trips through POST /settings; wrong
+ * behaviour each, on one shared read); each setting round-trips through POST /settings (every
+ * allowed value of a setting that has them, also through /module/<slug> and /settings/<slug>); wrong
  * types and values outside the allowed ones are refused and not stored; a setting written through
  * `/module/<slug>` reads back; module toggles, `/module/all/active` and `/module/<slug>/active`
  * (lib/modules*.ts).

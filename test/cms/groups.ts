@@ -125,26 +125,36 @@ export const REFERENCE_GROUPS: string[][] = [
   // any context accepted on revision and autosave reads: routes and values no other sends.
   [
     'cms.write-field-dropped.comment_status',
+    // formats other than aside dropped on post creates (fields.create-stored sends aside; the
+    // invalid values of the next fault are not documented formats)
+    'cms.create-format-dropped',
     'cms.field-values-unchecked',
     'cms.footnotes-default-missing',
     'cms.slug-not-unique',
     'cms.excerpt-length-ignored',
     'cms.non-decimal-id-routed',
     'cms.subroute-context-unchecked',
-    // revision lists without order (only the defaults check sends them in this group)
+    // revision lists without order (only the defaults check sends them in this group); with
+    // orderby=id or orderby=include (only the revisions' orderby checks send them)
     'cms.revisions-order-default-asc',
+    'cms.revisions-orderby-id-default-order',
+    'cms.revisions-orderby-include-ignored',
   ],
   // Refusal bodies under cms/v2 (only cms.errors.body-shape reads them; a refusal's code is read
   // by nothing else in this group) and X-WP-Total of post and page lists (read by nothing else here);
   // dates written with an offset of their own (only fields.dates writes one); and the autosave
   // routes missing (issue 34), named by the route checks, which read only the index.
-  ['cms.error-body-bare', 'cms.pagination-total-wrong', 'cms.date-offset-dropped', 'cms.autosaves-missing'],
+  // And the post-only fields served on pages (only fields.absent looks for fields a page lacks;
+  // the others read the fields they wrote or the documented ones), and post lists by a format other
+  // than standard and aside answered as standard (only filter.format.values sends one).
+  ['cms.error-body-bare', 'cms.pagination-total-wrong', 'cms.date-offset-dropped', 'cms.autosaves-missing', 'cms.page-post-only-fields', 'cms.format-filter-partial'],
   // Dates and slugs (issue 36; the reference server's timezone is not GMT, support.ts): date_gmt
   // written alone (fields.dates and the update of fields.update-stored, which set no slug on a
   // draft and no accented one), slugs of drafts, accented slugs (disjoint requests).
   ['cms.date-gmt-as-local', 'cms.draft-slug-not-unique', 'cms.slug-accents-kept'],
-  // Post lists without ignore_sticky answered as ignore_sticky=false: alone (it reorders every post list).
-  ['cms.sticky-first-by-default'],
+  // Post lists without ignore_sticky answered as ignore_sticky=false (it reorders every post list),
+  // and the post-only fields advertised among the page write args (read only by fields.absent).
+  ['cms.sticky-first-by-default', 'cms.page-write-args-post-only'],
   // One post field of the wrong type: alone, since it changes every post read.
   ['cms.post-field-wrong-type'],
   // A cache in front of single item reads that writes do not purge: alone, since it changes every item read.
@@ -168,6 +178,7 @@ export const REFERENCE_GROUPS: string[][] = [
 export const WORDPRESS_GENUINE: Record<string, string> = {
   'cms.posts.query.format.values': 'WordPress 6.5.5 has no format filter on posts: any value is accepted (ignored)',
   'cms.posts.filter.format': 'WordPress 6.5.5 has no format filter on posts: the list is not narrowed',
+  'cms.posts.filter.format.values': 'WordPress 6.5.5 has no format filter on posts: the list is not narrowed',
   'cms.posts.query.ignore_sticky.values': 'WordPress 6.5.5 has no ignore_sticky argument (added in 6.8): any value is accepted (ignored)',
   'cms.posts.query.search_semantics.values': 'WordPress 6.5.5 has no search_semantics argument (added in 6.7): any value is accepted (ignored)',
   'cms.pages.query.search_semantics.values': 'WordPress 6.5.5 has no search_semantics argument (added in 6.7): any value is accepted (ignored)',

@@ -39,6 +39,8 @@ it('one missing module and one wrong-typed setting are a few failures, never a c
       'suite.modules.toggle.latex',
       'suite.settings.enum.carousel-background-color',
       'suite.settings.module-route.carousel-background-color',
+      'suite.settings.module-values.carousel-background-color',
+      'suite.settings.per-module-values.carousel-background-color',
       'suite.settings.roundtrip.carousel-background-color',
       'suite.settings.type.carousel-background-color',
     ]);

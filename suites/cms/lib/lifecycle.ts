@@ -129,6 +129,43 @@ export function defineLifecycle(type: PostType): void {
     { concurrent: true },
   );
 
+  // Every documented value of the other enum fields on create too (issue 40; fields.enum-values
+  // writes each on update): as few creates as the longest list needs, each carrying a value of
+  // every field (the shorter lists cycled), each item read back.
+  const createArgs = create.args === 'not-shown' ? {} : create.args;
+  const enumFields = Object.entries(createArgs).filter(([n, a]) => n !== 'status' && a.enum).map(([n, a]) => [n, a.enum!.map(String)] as const);
+  if (enumFields.length) {
+    const creates = Math.max(...enumFields.map(([, values]) => values.length));
+    behaviour(
+      cmsDecl(type, 'fields.enum-values-on-create', {
+        level: 'MUST',
+        title: `every documented value of ${enumFields.map(([n]) => n).join(', ')} is accepted on create and read back (${creates} creates)`,
+        route: type.paths.collection,
+        spec: type.spec.fields,
+        covers: enumFields.flatMap(([n]) => [`arg:${createId}.${n}#enum`, `arg:${createId}.${n}#type`]),
+      }),
+      async (t: BehaviourContext) => {
+        t.requireWrites();
+        t.requireCredentials();
+        const f = setup.get(t);
+        const problems: string[] = [];
+        await Promise.all(
+          Array.from({ length: creates }, async (_, i) => {
+            const values = Object.fromEntries(enumFields.map(([n, list]) => [n, list[i % list.length]!]));
+            const what = `POST ${type.collection} {${Object.entries(values).map(([n, v]) => `${n}: ${JSON.stringify(v)}`).join(', ')}}`;
+            const res = await tryCreate(t, { title: `${f.tag} enum values ${i}`, ...values });
+            if (res.status < 200 || res.status > 299 || typeof res.body?.id !== 'number') return void problems.push(whyNotAccepted(res, what));
+            const item = await readEdit(t, res.body.id);
+            const wrong = Object.entries(values).filter(([n, v]) => item[n] !== v);
+            if (wrong.length) problems.push(`${what} answered ${res.status}; GET ${type.item(res.body.id)}?context=edit reads ${wrong.map(([n]) => `${n} ${JSON.stringify(item[n])}`).join(', ')}`);
+          }),
+        );
+        if (problems.length) t.fail(`documented values not accepted on create or not stored (${enumFields.map(([n, list]) => `${n}: one of ${list.join(', ')}`).join('; ')}): ${problems.join('; ')}`);
+      },
+      { concurrent: true },
+    );
+  }
+
   /**
    * Every status in `statuses` is refused on create (and nothing created: one listing by a
    * shared token checks them all) and on update (the item keeps its status).

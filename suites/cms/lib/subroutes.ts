@@ -7,12 +7,13 @@
  *   and edit accepted, another value refused, omitted answers as view.
  */
 import { catalog } from '../../../schemas/catalog/index.ts';
-import { behaviour, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
-import type { Method } from '../../../src/sdk/http.ts';
+import { behaviour, declarationSite, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import type { Method, QueryValue } from '../../../src/sdk/http.ts';
 import { answerOf, expectControlAccepted, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import { CONTEXTS, SPEC_CONTEXTS, type PostType } from './collections.ts';
 import { describeItems, itemSubject, onSite, onSiteItem, revisioned, revisionsSubject, type Revisioned } from './sample.ts';
 import { fileSetup, waitSince } from './setup.ts';
+import { cmsDecl } from './declare.ts';
 import { textFields } from '../../../src/sdk/http.ts';
 import { autosaveRecovering } from '../../../src/sdk/fixtures.ts';
 
@@ -172,6 +173,60 @@ export function defineSubroutes(type: PostType): void {
     },
     { concurrent: true },
   );
+
+  /**
+   * The revisions of the item as listed by `query`: a 200 list of ids (else a failure naming the
+   * request), all the item's revisions (else the list check owns it: a revision missing).
+   */
+  const revisionIds = async (t: BehaviourContext, route: string, query: Record<string, QueryValue>, all?: number[]): Promise<number[]> => {
+    const res = await t.client.get(route, { query });
+    const what = `GET ${route}?${Object.entries(query).map(([k, v]) => `${k}=${String(v)}`).join('&')}`;
+    if (res.status !== 200 || !Array.isArray(res.body)) t.fail(whyNotAccepted(res, what));
+    const ids = res.body.map((r: any) => r?.id);
+    if (all && JSON.stringify([...ids].sort()) !== JSON.stringify([...all].sort()))
+      t.dependsOn(`cms.${type.name}.revisions.created-on-update`, `${what} lists revisions ${ids.join(',')}, the list without it ${all.join(',')}: a revision is missing from a list, so the order cannot be judged`);
+    return ids;
+  };
+  /** A check of one orderby value on the revisions of the fixture (or of a site item): all of them, and their ids ascending. */
+  function revisionOrder(value: string, level: 'MUST' | 'SHOULD', title: string, args: string[], check: (t: BehaviourContext, route: string, all: number[], sorted: number[]) => Promise<void>): void {
+    // Located where it is called (the line that names the orderby value), as a behaviour() call would be.
+    const location = declarationSite(revisionOrder);
+    behaviour(
+      cmsDecl(type, `revisions.filter.orderby.${value}`, { level, title, route: type.paths.revisions, spec: type.spec.revisionQuery, covers: args.map((a) => `arg:${type.revisionList.id}.${a}`) }),
+      async (t: BehaviourContext) => {
+        t.requireCredentials();
+        await withFx(t, async (f) => {
+          need(t, f, 'revision');
+          const route = type.revisions(f.item);
+          const all = await revisionIds(t, route, {});
+          if (all.length < 2) t.skip(`not observable: ${all.length} revision listed ${setup.skipped() ? `of the site's ${type.noun} ${f.item}` : 'after three updates'} (two are needed)`);
+          await check(t, route, all, [...all].sort((a, b) => a - b));
+        });
+      },
+      { concurrent: true, ...(location ? { location } : {}) },
+    );
+  }
+
+  // orderby's values whose meaning the revision records show (their fields are not shown but the
+  // id): id, in both orders (MUST: "order (asc or desc)", "orderby (... id ...)"); include, the order
+  // of the include list (SHOULD: WordPress's meaning). date is the defaults check's; relevance,
+  // slug, include_slugs and title order by what a revision record does not show: accepted only
+  // (cms.<type>.revisions.query.orderby.values).
+  revisionOrder('id', 'MUST', 'orderby=id lists the revisions by id: ascending with order=asc, descending with order=desc', ['order', 'orderby'], async (t, route, all, sorted) => {
+    const [asc, desc] = await Promise.all(['asc', 'desc'].map((order) => revisionIds(t, route, { orderby: 'id', order }, all)));
+    const wrong = [
+      ...(JSON.stringify(asc) === JSON.stringify(sorted) ? [] : [`orderby=id&order=asc lists ${asc!.join(',')}`]),
+      ...(JSON.stringify(desc) === JSON.stringify([...sorted].reverse()) ? [] : [`orderby=id&order=desc lists ${desc!.join(',')}`]),
+    ];
+    if (wrong.length) t.fail(`GET ${route}: ${wrong.join('; ')}; by id the revisions are ${sorted.join(',')} ascending`);
+  });
+
+  revisionOrder('include', 'SHOULD', 'orderby=include lists the revisions in the order of the include list', ['include', 'orderby'], async (t, route, all, sorted) => {
+    // An order that is neither the default (newest first) nor its reverse where three allow one.
+    const include = sorted.length > 2 ? [sorted[1]!, sorted[0]!, ...sorted.slice(2)] : sorted;
+    const got = await revisionIds(t, route, { include, orderby: 'include' }, all);
+    if (JSON.stringify(got) !== JSON.stringify(include)) t.fail(`GET ${route}?include=${include.join(',')}&orderby=include lists ${got.join(',')}, not in the order of the include list`);
+  });
 
   const targets = [
     { name: 'revisions.item.read', path: type.paths.revision, what: 'revision' as const, route: (f: Fx, id: number) => type.revision(f.item, id) },

@@ -1,6 +1,7 @@
 /**
  * suite.settings.roundtrip.<name>: another value the target can accept, written through POST
- * /settings, reads back on GET /settings; the original value is set back afterwards.
+ * /settings, reads back on GET /settings; the original value is set back afterwards. A setting
+ * with allowed values has every one of them written and read back (settings-every-value.ts).
  */
 import type { SettingSpec } from '../../../schemas/types.ts';
 import type { BehaviourContext } from '../../../src/sdk/behaviour.ts';
@@ -11,16 +12,27 @@ import { sameValue, samples } from './setting-values.ts';
 import { currentValue, restoreSetting, settingCheck, writeSetting, type Known } from './settings-io.ts';
 import { settingLock, withOwnerActive, type Outcome } from './setting-owner.ts';
 import { SETTINGS_OBJECT, settingValue } from './settings-read.ts';
+import { valuesToWrite, writeEach } from './settings-every-value.ts';
 
 /** suite.settings.roundtrip.<name>. */
 export function declareRoundtrip(declare: Declare, { s, id, common, writes, concurrent }: OneSetting): void {
   declare(
-    { ...common, id: `suite.settings.roundtrip.${id}`, title: `a valid ${s.type} written to ${s.name} through POST /settings reads back on GET /settings`, covers: writes },
+    {
+      ...common,
+      id: `suite.settings.roundtrip.${id}`,
+      title: s.enum
+        ? `every allowed value of ${s.name} (${s.enum.join(', ')}) written through POST /settings reads back on GET /settings`
+        : `a valid ${s.type} written to ${s.name} through POST /settings reads back on GET /settings`,
+      covers: writes,
+    },
     async (t) => {
       start(t);
       await t.need(SETTINGS_OBJECT);
       await t.need(settingValue(s));
-      await exclusive([await settingLock(s)], () => settingCheck(t, s, concurrent, (original, known) => roundtrip(t, s, original, known)));
+      const via = { route: SETTINGS, write: (v: unknown) => writeSetting(t, s, v) };
+      await exclusive([await settingLock(s)], () =>
+        settingCheck(t, s, concurrent, (original, known) => (s.enum ? writeEach(t, s, valuesToWrite(s, original), via, original, known) : roundtrip(t, s, original, known))),
+      );
     },
     { concurrent },
   );

@@ -8,11 +8,15 @@
  *   everything below: when it fails, the rest skip naming it);
  * - `suite.settings.value.<name>` owns "GET /settings carries <name> with a value of its type
  *   (and one of the allowed values)", checked on one shared read of GET /settings;
- * - `suite.settings.roundtrip.<name>` writes another value the target can accept and reads it back;
+ * - `suite.settings.roundtrip.<name>` writes another value the target can accept and reads it back
+ *   (every allowed value, for a setting with allowed values);
+ * - `suite.settings.module-values.<name>` / `.per-module-values.<name>`: every allowed value written
+ *   through POST /module/<slug> / POST /settings/<slug> of the setting's module reads back
+ *   (settings-every-value.ts);
  * - `suite.settings.type.<name>` / `.enum.<name>`: a value of the wrong type / outside the allowed
  *   values is refused and not stored, and (positive control) the setting's current value written
  *   back is accepted, so that a route refusing everything never passes.
- * The last three need only their own setting's value check.
+ * The checks after the value check need only their own setting's value check.
  *
  * Values written are those the target can accept: values the spec documents (booleans, allowed
  * values, the default), the target's own (its current value, the default and allowed values its
@@ -32,7 +36,8 @@
  * the same time: suite files run in parallel).
  *
  * Here the order they are declared in; each kind in its own file: settings-read.ts (value),
- * settings-roundtrip.ts, settings-refusals.ts (type, enum, module route), over settings-io.ts
+ * settings-roundtrip.ts, settings-refusals.ts (type, enum, module route), settings-every-value.ts
+ * (every allowed value through each route), over settings-io.ts
  * (reads, writes, restores), setting-values.ts (which values) and setting-owner.ts (the owning
  * module).
  */
@@ -43,6 +48,7 @@ import { oneSetting, type Declare } from './settings-route.ts';
 import { declareValueCheck } from './settings-read.ts';
 import { declareRoundtrip } from './settings-roundtrip.ts';
 import { declareRefusals } from './settings-refusals.ts';
+import { declareModuleValues } from './settings-every-value.ts';
 
 
 export interface DeclareOptions {
@@ -57,14 +63,14 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
   // each other (its lock), so setting by setting most of the file's concurrent slots held checks
   // waiting for one lock; kind by kind they hold checks of different settings, whose reads of
   // GET /settings are then shared (SettingsReads) and whose writes can meet (SettingsWrites).
-  const phases: (() => void)[][] = [[], [], [], [], []];
+  const phases: (() => void)[][] = [[], [], [], [], [], [], []];
   const declareIn =
     (phase: number): Declare =>
     function declare(decl, fn, options = {}) {
       const location = declarationSite(declare);
       phases[phase]!.push(() => behaviour(decl, fn, { ...options, ...(location ? { location } : {}) }));
     };
-  const [values, roundtrips, types, enums, moduleRoutes] = [0, 1, 2, 3, 4].map(declareIn) as [Declare, Declare, Declare, Declare, Declare];
+  const [values, roundtrips, types, enums, moduleRoutes, moduleValues, perModuleValues] = [0, 1, 2, 3, 4, 5, 6].map(declareIn) as [Declare, Declare, Declare, Declare, Declare, Declare, Declare];
   for (const s of catalog.settings.filter(filter)) {
     const one = oneSetting(s, opts.concurrent);
     if (ids.has(one.id)) throw new Error(`two settings map to the behaviour ID part ${one.id}`);
@@ -72,6 +78,7 @@ export function declareSettingBehaviours(filter: (s: SettingSpec) => boolean, op
     declareValueCheck(values, one);
     declareRoundtrip(roundtrips, one);
     declareRefusals(types, enums, moduleRoutes, one);
+    declareModuleValues(moduleValues, perModuleValues, one);
   }
   for (const phase of phases) for (const declare of phase) declare();
 }
