@@ -133,6 +133,8 @@ export const REFERENCE_GROUPS: string[][] = [
     'cms.subroute-context-unchecked',
     // revision lists without order (only the defaults check sends them in this group)
     'cms.revisions-order-default-asc',
+    // the password field served to anonymous readers of a protected item (only password.protects reads one anonymously here)
+    'cms.password-served',
   ],
   // Refusal bodies under cms/v2 (only cms.errors.body-shape reads them; a refusal's code is read
   // by nothing else in this group) and X-WP-Total of post and page lists (read by nothing else here);
