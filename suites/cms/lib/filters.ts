@@ -458,7 +458,7 @@ export function defineFilters(type: PostType): void {
       const scope = [a!, b!];
       expectSet(t, f, await ids(t, { include: scope, categories: [c] }), scope, `categories=${c}`);
       expectSet(t, f, await ids(t, { include: scope, categories: [UNUSED_ID] }), [], `categories=${UNUSED_ID} (no such term)`);
-      expectSet(t, f, await ids(t, { include: scope, categories: { terms: [c], operator: 'AND', include_children: true } }), scope, `categories[terms]=${c}&operator=AND&include_children=true`);
+      expectSet(t, f, await ids(t, { include: scope, categories: { terms: [c], include_children: true } }), scope, `categories[terms]=${c}&include_children=true`);
       expectSet(t, f, await ids(t, { include: scope, categories: { terms: [c, UNUSED_ID], operator: 'AND' } }), [], `categories[terms]=${c},${UNUSED_ID}&operator=AND`);
       expectSet(t, f, await ids(t, { include: scope, categories: { terms: [c, UNUSED_ID], operator: 'OR' } }), scope, `categories[terms]=${c},${UNUSED_ID}&operator=OR`);
     });
