@@ -55,6 +55,17 @@ export const discoveryFaults: Fault[] = [
   indexFault('disc.allow-batch-missing', 'drops allow_batch from the post item endpoints', ['disc.allow-batch.cms.posts.item.*'], (i, k) => {
     for (const e of i.routes[k('/cms/v2/posts/<id>')].endpoints) delete e.allow_batch;
   }),
+  // Issue 40: one flag advertised wrongly on a family of endpoints is one deviation.
+  indexFault(
+    'disc.allow-batch-subroutes',
+    'advertises allow_batch v1 on every revision and autosave endpoint of posts and pages (documented not batchable)',
+    ['disc.allow-batch.cms.posts.revisions.*', 'disc.allow-batch.cms.posts.autosaves.*', 'disc.allow-batch.cms.pages.revisions.*', 'disc.allow-batch.cms.pages.autosaves.*'],
+    (i, k) => {
+      for (const type of ['posts', 'pages'])
+        for (const path of [`/cms/v2/${type}/<parent>/revisions`, `/cms/v2/${type}/<parent>/revisions/<id>`, `/cms/v2/${type}/<id>/autosaves`, `/cms/v2/${type}/<parent>/autosaves/<id>`])
+          for (const e of i.routes[k(path)].endpoints) e.allow_batch = { v1: true };
+    },
+  ),
   indexFault(
     'disc.route-missing',
     'does not advertise the page revisions collection',

@@ -14,7 +14,8 @@
  *   three segments: `suite.params.required`, `suite.settings.default`; or behaviours declared at
  *   the same place, one check made in a loop for every item; or IDs that differ in one segment
  *   only: `index.*.context`; or one kind over the items of one documented type: every string
- *   setting) fail for at least 80 % of
+ *   setting; or a documented flag over the endpoints the documents give one value of it, in a
+ *   namespace or one of its sub-resources: allow_batch of every revision and autosave route) fail for at least 80 % of
  *   the executed ones and for at least RULE_MIN of them, spread over at least two deviations:
  *   those deviations are one (a server that enforces no required arg, or whose every setting
  *   default is another value, breaks the rule the documents state once, not each item).
@@ -60,8 +61,26 @@ const kindsOf = (b: Pick<BehaviourResult, 'id' | 'location' | 'covers'>, ix?: In
   if (type) out.push(`typed:${seg.slice(0, 3).join('.')}:${type}`, `typed:${seg.slice(0, 3).join('.')}:${type.replace(/ of listed values$/, '')}`);
   // The same check on every item named by one segment: index.*.context, disc.allow-batch.cms.posts.item.*.
   for (let i = 1; i < seg.length; i++) out.push(`one:${[...seg.slice(0, i), '*', ...seg.slice(i + 1)].join('.')}`);
+  // The same documented flag on a family of endpoints: allow_batch of every endpoint of a namespace
+  // the documents give one value, and of those of one sub-resource (revisions, autosaves): a flag
+  // advertised wrongly on all of them is one broken advertisement, not one per endpoint.
+  for (const c of b.covers ?? []) {
+    const e = c.startsWith('batch:') ? ix?.endpoints.get(c.slice('batch:'.length)) : undefined;
+    if (!e) continue;
+    // Of one check (the advertisement's, not the batch checks that send the endpoint's requests).
+    const flag = `flag:allow_batch\u0000${seg.slice(0, 2).join('.')}\u0000${e.route.namespace}\u0000${e.endpoint.allowBatch ? 'batchable' : 'not batchable'}`;
+    out.push(flag);
+    const sub = /<[^>]+>\/([^/<]+)/.exec(e.route.path)?.[1];
+    if (sub) out.push(`${flag}\u0000${sub}`);
+  }
   return out;
 };
+
+/** What a flag kind (kindsOf) names: "allow_batch of every cms/v2 endpoint documented not batchable (revisions)". */
+function flagItem(kind: string, joined: number): string {
+  const [what, , ns, value, sub] = kind.slice('flag:'.length).split('\u0000');
+  return `${what} advertised otherwise than documented on every ${sub ? `${sub} endpoint` : 'endpoint'} of ${ns} documented ${value} (${joined} documented items: one broken advertisement)`;
+}
 
 /** Answers with many possible causes, never a cause of their own: a missing route, a server error, a refusal of the credentials. */
 const GENERIC_ANSWER = /^\d{3} (rest_no_route|internal_server_error|rest_forbidden|rest_cannot_\w+|rest_not_logged_in|invalid_username|incorrect_password|rest_invalid_param|rest_missing_callback_param)(?: |$)/;
@@ -274,7 +293,7 @@ export function widerCauses(ix: Index, behaviours: readonly BehaviourResult[], g
       const share = (k: string) => kinds.get(k)!.f / (kinds.get(k)!.f + kinds.get(k)!.p);
       const k = rules.sort((a, b) => share(b) - share(a) || size(b) - size(a) || a.localeCompare(b))[0]!;
       const ids = idPattern(kinds.get(k)!.failed);
-      cause = { key: `rule:${ids}`, kind: 'rule', item: `the ${ids} check, failing on every item it is made for (${gs.length} documented items)` };
+      cause = { key: `rule:${ids}`, kind: 'rule', item: k.startsWith('flag:') ? flagItem(k, gs.length) : `the ${ids} check, failing on every item it is made for (${gs.length} documented items)` };
     }
     for (const g of gs) out.set(g, cause);
   }

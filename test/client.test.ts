@@ -112,6 +112,16 @@ describe('requests', () => {
     await client.close();
   });
 
+  it('a batch gets the timeout once per request it carries (its answer may take each in turn)', async () => {
+    const url = await serve((_q, res) => {
+      setTimeout(() => res.end('{"responses":[]}'), 450);
+    });
+    const client = new Client({ baseUrl: url, timeoutMs: 200, retries: 0 });
+    expect((await client.post('/batch/v1', { requests: ['/a', '/b', '/c', '/d', '/e'].map((path) => ({ path })) })).status).toBe(200);
+    await expect(client.post('/batch/v1', { requests: [{ path: '/a' }] })).rejects.toThrow(/no response within 200 ms/);
+    await client.close();
+  });
+
   it('honours 429 Retry-After, then sends again', async () => {
     const times: number[] = [];
     const url = await serve((_q, res, n) => {

@@ -134,6 +134,24 @@ describe('groupDeviations', () => {
     expect(ds[0]!.items!.every((k) => k.startsWith('arg:suite.'))).toBe(true);
   });
 
+  it('a flag advertised wrongly on a family of endpoints is one deviation: allow_batch on every revision and autosave route (12 behaviours, 6 items)', () => {
+    const r = run('allow-batch-subroutes');
+    const ds = groupDeviations(r);
+    partitions(r, ds);
+    expect(ds).toHaveLength(1);
+    expect(ds[0]!.kind).toBe('rule');
+    expect(ds[0]!.behaviours).toHaveLength(12);
+    expect(ds[0]!.items).toHaveLength(6);
+    expect(ds[0]!.item).toMatch(/^allow_batch advertised otherwise than documented on every endpoint of cms\/v2 documented not batchable/);
+    // Only the revision routes: one deviation of that sub-resource, the autosaves untouched.
+    const revisions = { ...r, behaviours: r.behaviours.map((b) => (b.status === 'failed' && b.id.includes('.autosaves.') ? { ...b, status: 'passed' as const } : b)) };
+    const only = groupDeviations(revisions);
+    expect(only).toHaveLength(1);
+    expect(only[0]!.item).toMatch(/every revisions endpoint of cms\/v2/);
+    // The batchable ones pass: the family's own flag, not every allow_batch check.
+    expect(r.behaviours.filter((b) => b.status === 'passed' && /^disc\.allow-batch\.cms\.(posts|pages)\.(collection|item)\./.test(b.id)).length).toBeGreaterThan(0);
+  });
+
   it('a wider cause needs the evidence: a few items of a kind failing among many that pass stay apart', () => {
     // The 7.1 site fails 4 of its 99 setting default checks and 2 write endpoints of suite/v4 among many that work.
     const ds = groupDeviations(run('wordpress-7.1'));

@@ -32,3 +32,34 @@ describe('acrossFiles', () => {
     for (let i = 1; i < spans.length; i++) expect(spans[i]![0]).toBeGreaterThanOrEqual(spans[i - 1]![1] - 1);
   });
 });
+
+describe('acrossFiles, fair and by several keys', () => {
+  it('a waiter is served before a holder that asks again at once (no file starves another)', async () => {
+    const run = `test-fair-${process.pid}-${Date.now()}`;
+    const order: string[] = [];
+    // "File" A takes the lock ten times back to back; "file" B asks once, just after A's first turn began.
+    const a = (async () => {
+      for (let i = 0; i < 10; i++) await acrossFiles(run, 'k', async () => (order.push(`a${i}`), sleep(30)));
+    })();
+    await sleep(10);
+    const b = acrossFiles(run, 'k', async () => order.push('b'));
+    await Promise.all([a, b]);
+    // B waits for A's turn in progress, and for at most one more of A's (which asked before B's ticket was seen).
+    expect(order.indexOf('b')).toBeLessThanOrEqual(2);
+    expect(order).toHaveLength(11);
+  });
+
+  it('takes several keys in one order: two holders asking for the same keys in opposite orders both finish, never at once', async () => {
+    const run = `test-keys-${process.pid}-${Date.now()}`;
+    let inside = 0;
+    let most = 0;
+    const hold = (keys: string[]) =>
+      acrossFiles(run, keys, async () => {
+        most = Math.max(most, ++inside);
+        await sleep(20);
+        inside--;
+      });
+    await Promise.all([hold(['x', 'y']), hold(['y', 'x']), hold(['y']), hold(['x', 'y'])]);
+    expect(most).toBe(1);
+  });
+});

@@ -101,8 +101,61 @@ function updateKeepsModified(): Fault {
   };
 }
 
+/** Swap the value of one query key between two values (AND and OR). */
+function swap(q: URLSearchParams, key: string, a: string, b: string): void {
+  const v = q.get(key);
+  if (v === a) q.set(key, b);
+  else if (v === b) q.set(key, a);
+}
+
+/** The meanings the names of the taxonomy filters' values state (issue 40, item 8), and their object form (item 5). */
+const taxonomyFaults: Fault[] = [
+  {
+    // A server that reads every query key as a plain key: `categories[terms]` is an unknown key to it.
+    id: 'cms.object-form-unread',
+    title: 'reads no object form of the taxonomy filters: query keys with brackets are ignored on post listings (and JSON text is refused)',
+    caughtBy: ['cms.posts.query.object-form'],
+    request(req) {
+      if (isGet(req) && COLLECTION.test(req.route)) for (const k of [...req.query.keys()]) if (/\[[^\]]+\]/.test(k)) req.query.delete(k);
+    },
+  },
+  {
+    id: 'cms.tax-relation-swapped',
+    title: 'takes tax_relation AND for OR and OR for AND on post listings',
+    caughtBy: ['cms.posts.filter.tax_relation'],
+    request(req) {
+      if (isGet(req) && COLLECTION.test(req.route)) swap(req.query, 'tax_relation', 'AND', 'OR');
+    },
+  },
+  {
+    id: 'cms.operator-ignored.categories',
+    title: 'ignores the operator of the categories object on post listings (every object is OR)',
+    caughtBy: ['cms.posts.filter.categories.operator'],
+    request(req) {
+      if (isGet(req) && COLLECTION.test(req.route)) req.query.delete('categories[operator]');
+    },
+  },
+  {
+    id: 'cms.operator-swapped.tags',
+    title: 'takes the operator AND of the tags object for OR and OR for AND on post listings',
+    caughtBy: ['cms.posts.filter.tags.operator'],
+    request(req) {
+      if (isGet(req) && COLLECTION.test(req.route)) swap(req.query, 'tags[operator]', 'AND', 'OR');
+    },
+  },
+  {
+    id: 'cms.include-children-default-true',
+    title: 'includes the child categories of a categories object that does not say include_children (its default is false)',
+    caughtBy: ['cms.posts.filter.categories.include_children'],
+    request(req) {
+      if (isGet(req) && COLLECTION.test(req.route) && req.query.has('categories[terms]') && !req.query.has('categories[include_children]')) req.query.set('categories[include_children]', 'true');
+    },
+  },
+];
+
 export const filterFaults: Fault[] = [
   ...filterIgnored,
+  ...taxonomyFaults,
   {
     // Issue 25: one ignored arg is one deviation, however many checks page through a listing.
     id: 'cms.per-page-ignored',

@@ -63,6 +63,20 @@ const privateReads: Fault[] = [
     },
   },
   {
+    // The password itself is what protects the content: a server that serves it anonymously gives everything away.
+    id: 'cms.password-served',
+    title: 'answers anonymous reads of a password-protected post or page with its password field',
+    caughtBy: perType('password.protects'),
+    response(req, res) {
+      if (req.authenticated) {
+        for (const i of itemsOf(res.json)) if (i && Number.isInteger(i.id) && typeof i.password === 'string' && i.password) passwords.set(i.id, i.password);
+        return;
+      }
+      if (req.method !== 'GET' || !(ITEM.test(req.route) || COLLECTION.test(req.route))) return;
+      for (const i of itemsOf(res.json)) if (i && typeof i === 'object' && passwords.has(i.id)) i.password = passwords.get(i.id);
+    },
+  },
+  {
     id: 'cms.wrong-password-unlocks',
     title: 'unlocks a password-protected post or page for any password given to its single GET',
     caughtBy: perType('password.protects'),

@@ -17,7 +17,7 @@ import { helpRows, joinNegativeValues, parseArgsMessage } from '../core/config.t
 import { EXIT } from '../../results/verdict.ts';
 import { untilInterrupted } from '../run/stop.ts';
 
-export const SERVE_USAGE = `Usage: cms-conformance serve [--port N] [--host HOST] [--user NAME] [--app-password PASSWORD] [--dialect LIST] [--content sample|blog]
+export const SERVE_USAGE = `Usage: cms-conformance serve [--port N] [--host HOST] [--user NAME] [--app-password PASSWORD] [--dialect LIST] [--content sample|blog|theme-test]
        cms-conformance serve --sites N [--targets-file PATH] [--port N] ...
 
 Runs the reference server (an in-memory implementation of the documented interface) until
@@ -35,7 +35,7 @@ ${helpRows([
     '--dialect LIST',
     'Serve another reading of the documents where they leave the interface open, as switches: route-keys=spec, arg-unions=type-union|anyOf, query-arrays=form, text-fields=object, statuses=alternative, conventions=none; readings that break a real client (client readiness): paging-headers=none, error-bodies=other, method-override=ignored, unknown-params=refused, discovery=none, batch-max-items=none, addressing=rest-route; or spec-only for all of them (default: WordPress\'s reading).',
   ],
-  ['--content sample|blog', `The content the site starts with: sample (default: a post, two pages, twelve media items, as a new WordPress has) or blog (also a small real blog: ${describeBlog()}), e.g. to try a read-only run.`],
+  ['--content sample|blog|theme-test', `The content the site starts with: sample (default: a post, two pages, twelve media items, as a new WordPress has), blog (also a small real blog: ${describeBlog()}) or theme-test (also content with the features of WordPress's theme test content: a post whose title names its password, pages three levels deep, sticky, scheduled and draft posts, a category tree and many tags, long, empty and marked-up titles, every post format), e.g. to try a read-only run.`],
   ['--sites N', 'Serve N independent sites under /site-1 ... /site-N and write a targets file for run --targets.'],
   ['--targets-file FILE', 'Where --sites writes the targets file (default: in the temporary folder).'],
   ['--help', 'Show this help.'],
@@ -119,7 +119,7 @@ export async function serveMain(
   }
   out.write(
     [
-      `Reference server listening on ${listeningOn(values.host as string | undefined, server.url)}${dialect ? ` (dialect ${describeDialect(dialect)})` : ''}${content === 'blog' ? ' (content: a small real blog)' : ''}`,
+      `Reference server listening on ${listeningOn(values.host as string | undefined, server.url)}${dialect ? ` (dialect ${describeDialect(dialect)})` : ''}${content === 'blog' ? ' (content: a small real blog)' : content === 'theme-test' ? ' (content: the theme test content)' : ''}`,
       `  REST root:            ${server.url}/index.php?rest_route=/`,
       `  user:                 ${server.user}`,
       `  application password: ${chunkPassword(server.appPassword)}`,

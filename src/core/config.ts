@@ -95,7 +95,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { key: 'profile', flag: 'profile', env: 'TARGET_PROFILE', kind: 'enum', values: ['auto', 'spec', 'wordpress'], help: 'Names the target uses: spec (documented names), wordpress (wp/v2, akismet/v1, jetpack/v4 ...), auto (decided from the target index). Default auto.' },
   { key: 'only', flag: 'only', env: 'CONFORMANCE_ONLY', kind: 'string', placeholder: 'PATTERN', help: 'Run only behaviours whose ID or title matches this regular expression (e.g. "^disc\\.args\\.cms").' },
   { key: 'concurrency', flag: 'concurrency', env: 'CONFORMANCE_CONCURRENCY', kind: 'int', min: 1, placeholder: 'N', help: 'Requests in flight at once, and parallel suite files. Default 4.' },
-  { key: 'timeoutMs', flag: 'timeout', env: 'CONFORMANCE_TIMEOUT', kind: 'duration', min: 1, placeholder: 'MS', help: 'Per-request timeout, in milliseconds or with a unit (500ms, 10s). Default 10s.' },
+  { key: 'timeoutMs', flag: 'timeout', env: 'CONFORMANCE_TIMEOUT', kind: 'duration', min: 1, placeholder: 'MS', help: 'Per-request timeout, in milliseconds or with a unit (500ms, 10s); a batch gets it once per request it carries. Default 10s.' },
   { key: 'seed', flag: 'seed', env: 'CONFORMANCE_SEED', kind: 'int', min: 0, placeholder: 'N', help: 'Seed for generated inputs; printed at the start of every run so a run can be repeated. Default random.' },
   { key: 'runs', flag: 'runs', env: 'CONFORMANCE_RUNS', kind: 'int', min: 1, placeholder: 'N', help: 'Generated inputs per property (fast-check numRuns). Default 20.' },
   { key: 'reportDir', flag: 'report-dir', env: 'REPORT_DIR', kind: 'string', placeholder: 'DIR', help: 'Write the reports to exactly this directory. Default: a new reports/<timestamp>/, and reports/latest points to it.' },

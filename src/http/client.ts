@@ -230,7 +230,10 @@ export class Client {
       body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
       headers['content-type'] = opts.contentType ?? 'application/json';
     }
-    const timeoutMs = opts.timeoutMs ?? this.opts.timeoutMs ?? 10_000;
+    // --timeout is per request, and a batch carries several (core part 4, Batch: up to 25): its
+    // answer may take each of them in turn (25 writes of PHP on a loaded machine took over 10 s).
+    const inner = route === '/batch/v1' && Array.isArray((opts.body as { requests?: unknown })?.requests) ? (opts.body as { requests: unknown[] }).requests.length : 1;
+    const timeoutMs = (opts.timeoutMs ?? this.opts.timeoutMs ?? 10_000) * Math.max(1, inner);
     const retries = this.opts.retries ?? DEFAULT_RETRIES;
     const maxBody = this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     // WordPress honours ?_method= and X-HTTP-Method-Override: the effective method decides whether a retry is safe.

@@ -43,6 +43,22 @@ export function serializeQuery(query: Record<string, QueryValue>): string {
   return parts.join('&');
 }
 
+/**
+ * How an object argument of a query (`categories`: "array of integer, or object", core part 4) is
+ * written in a query string, which the spec does not state: `deep`, `o[k]=v` (OpenAPI `style:
+ * deepObject`; PHP and WordPress read it), the form serializeQuery writes; or `json`, the object as
+ * JSON text in the value, `o={"k":v}` (OpenAPI `content: application/json`). A server may read
+ * either (or both): the suite finds out which (suites/cms/lib/taxonomy.ts) and sends objects so.
+ */
+export type ObjectEncoding = 'deep' | 'json';
+export const OBJECT_ENCODINGS: readonly ObjectEncoding[] = ['deep', 'json'];
+
+/** The query with its object values written in `encoding` (for `json`, each as JSON text; `deep` is serializeQuery's own form). */
+export function encodeObjects(query: Record<string, QueryValue>, encoding: ObjectEncoding): Record<string, QueryValue> {
+  if (encoding === 'deep') return query;
+  return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, v !== null && typeof v === 'object' && !Array.isArray(v) ? JSON.stringify(v) : v]));
+}
+
 /** The fields of posts and pages the spec documents as objects with `raw` on write (core part 2). */
 export const TEXT_FIELDS = ['title', 'content', 'excerpt'] as const;
 

@@ -67,7 +67,7 @@ export interface BootOptions {
   /** The reference server's site timezone (UTC otherwise). */
   timezone?: { gmtOffset: number; timezoneString: string };
   /** What a reference site starts with (targets/reference/state.ts; `blog`: a small real blog's). */
-  content?: 'sample' | 'blog';
+  content?: 'sample' | 'blog' | 'theme-test';
   /** The embedded WordPress's version (6.5.5 unless told). */
   version?: EmbeddedVersion;
   /** Where the embedded WordPress says what it does while it boots. */
@@ -99,7 +99,7 @@ export async function bootTarget(kind: TargetKind, opts: BootOptions = {}): Prom
       user: s.user,
       appPassword: s.appPassword,
       profile: 'spec',
-      label: opts.content === 'blog' ? 'reference server with a blog' : 'reference server',
+      label: opts.content === 'blog' ? 'reference server with a blog' : opts.content === 'theme-test' ? 'reference server with the theme test content' : 'reference server',
       embedded: { kind: 'reference' },
       ...(opts.fresh && s.setUpSite ? { setUp: s.setUpSite } : {}),
       stop: () => s.stop(),

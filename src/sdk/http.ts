@@ -5,5 +5,5 @@
  */
 export type { Client, Exchange, Method, QueryValue, RequestOptions, Response } from '../http/client.ts';
 export { serializeQuery } from '../http/client.ts';
-export { rawText, textFields, textObject } from '../http/wire.ts';
+export { OBJECT_ENCODINGS, encodeObjects, rawText, textFields, textObject, type ObjectEncoding } from '../http/wire.ts';
 export { ConformanceFailure, TargetError } from '../core/errors.ts';

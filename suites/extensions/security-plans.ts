@@ -16,6 +16,7 @@ import {
   type ControlKind,
 } from './lib/support.ts';
 import { KEY_LOCK } from './lib/restore.ts';
+import { MODULES_LOCK } from './lib/setting-owner.ts';
 
 export const FORMS = '/contactform/v1/contact-forms';
 
@@ -44,7 +45,11 @@ export interface Plan {
   existence?: string;
   /** After an accepted control: undo what it made. */
   cleanup?: (t: BehaviourContext, res: Response) => Promise<void>;
-  /** Site state another suite file writes too: held across files for the whole check (src/sdk/worker-state.ts). */
+  /**
+   * Site state another suite file writes too: held across files for the whole check
+   * (src/sdk/worker-state.ts; lib/restore.ts names them). Default: the route's own state where the
+   * route has a GET (routeLock).
+   */
   lock?: string;
 }
 
@@ -185,10 +190,11 @@ export const PLANS: Record<string, Plan> = {
   'suite.suite-ai-jwt.update': { kind: 'passes-validation' },
   'suite.marketing.survey.create': { kind: 'passes-validation' },
   'suite.tracking.settings.update': { params: () => ({}) },
-  'suite.module.all.active.update': { kind: 'passes-validation', params: () => ({ modules: [], active: true }) },
+  // The modules' states are stored together: held while the module checks toggle them.
+  'suite.module.all.active.update': { kind: 'passes-validation', lock: MODULES_LOCK, params: () => ({ modules: [], active: true }) },
   'suite.module.item.update': { kind: 'passes-validation', params: () => ({}) },
   // A module no target has (the module behaviours toggle the real ones meanwhile).
-  'suite.module.active.update': { kind: 'passes-validation', path: () => '/suite/v4/module/cmsc-none/active', params: () => ({ active: true }) },
+  'suite.module.active.update': { kind: 'passes-validation', lock: MODULES_LOCK, path: () => '/suite/v4/module/cmsc-none/active', params: () => ({ active: true }) },
   'suite.module.key.check.update': { params: () => ({ api_key: '' }) },
   // No setting at all: a write that changes nothing (the settings' own behaviours write them meanwhile).
   'suite.settings.update': { params: () => ({}) },

@@ -30,6 +30,7 @@ import type { Method, Response } from '../../src/sdk/http.ts';
 import { isObject, segmentSamples } from '../../src/sdk/discovery.ts';
 import { acrossFiles } from '../../src/sdk/worker-state.ts';
 import { extDecl } from './lib/declare.ts';
+import { routeLock } from './lib/restore.ts';
 import {
   CONTACTFORM,
   SPAMFILTER,
@@ -110,7 +111,10 @@ for (const route of routes) {
         t.requireNamespace(route.namespace);
         t.requireCredentials();
         if (!isRead) t.requireWrites();
-        if (plan.lock) await acrossFiles(t.run.info.runId, plan.lock, () => check(t));
+        // A write holds what it may change across suite files (restore.ts): its plan's lock, else the
+        // state of its route where the route has a GET that other files' checks write and read back.
+        const lock = plan.lock ?? (!isRead && read ? routeLock(route.path) : undefined);
+        if (lock) await acrossFiles(t.run.info.runId, lock, () => check(t));
         else await check(t);
       },
       { concurrent: true },

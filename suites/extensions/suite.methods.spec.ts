@@ -20,6 +20,7 @@ import type { Response } from '../../src/sdk/http.ts';
 import { declareReadDefault } from './lib/suite-defaults.ts';
 import { SUITE, answered, brief, isNoRoute, isValidationError, namedParams, remoteEvidence, sameRefusal, skipIfForbidden } from './lib/support.ts';
 import { concrete, skipIfRemoteUnavailable } from './lib/suite-service.ts';
+import { exclusive, routeLock } from './lib/restore.ts';
 
 /** Exercised by the settings and module behaviours (suite.settings.spec.ts), with their own values. */
 const ELSEWHERE = new Set(['suite.settings.update', 'suite.module.item.update', 'suite.module.active.update']);
@@ -53,7 +54,12 @@ for (const route of catalog.routes.filter((r) => r.namespace === SUITE)) {
         // The documented required arguments are left out on purpose (the request has none).
         const omitted = e.args === 'not-shown' ? [] : Object.entries(e.args).filter(([, a]) => a.required === true).map(([n]) => n);
         const marked = omitted.length ? { invalid: omitted } : {};
-        for (const method of methods) answers.push({ method, res: await t.client.request(method, path, method === 'DELETE' ? marked : { body: {}, ...marked }) });
+        const send = async () => {
+          for (const method of methods) answers.push({ method, res: await t.client.request(method, path, method === 'DELETE' ? marked : { body: {}, ...marked }) });
+        };
+        // A route with a GET: its state is written and read back by other files' checks (restore.ts), held meanwhile.
+        if (route.endpoints.some((x) => x.methods.includes('GET'))) await exclusive([routeLock(route.path)], send);
+        else await send();
         const what = (a: { method: string }) => `${a.method} ${path} {}`;
         const missing = answers.filter((a) => isNoRoute(a.res));
         if (missing.length) t.fail(`${missing.map((a) => `${what(a)} answered ${brief(a.res)}`).join('; ')}: the documented method does not exist on the target`);

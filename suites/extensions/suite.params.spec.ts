@@ -40,7 +40,7 @@ import {
   type ControlKind,
 } from './lib/support.ts';
 import { sampleSegment } from './lib/suite-service.ts';
-import { withRestore } from './lib/restore.ts';
+import { exclusive, routeLock, withRestore } from './lib/restore.ts';
 import { OUTSIDE_ENUM, validValue, wrongTypeValue, type Carrier } from '../../schemas/values.ts';
 
 /** Checked by their own files. */
@@ -265,8 +265,14 @@ for (const { route, endpoint } of endpoints) {
     t.requireCredentials();
     if (method !== 'GET') t.requireWrites();
     const path = concrete(t);
-    const restore = await snapshot(t, route, path, method);
-    await withRestore(() => check(path), restore ?? (async () => undefined));
+    const run = async () => {
+      const restore = await snapshot(t, route, path, method);
+      await withRestore(() => check(path), restore ?? (async () => undefined));
+    };
+    // A write to a route with a GET holds the route's state across suite files (restore.ts:
+    // suite.methods.spec.ts and security.spec.ts write it too), from its snapshot to its restore.
+    if (concurrent) await run();
+    else await exclusive([routeLock(route.path)], run);
   };
 
   for (const c of cases) {

@@ -57,7 +57,7 @@ export const batchHandlers: HandlerTable = {
         if (!path.startsWith('/')) return restError('parse_path_failed', 'Could not parse the path.', 400);
         const q = path.indexOf('?');
         const route = normalizeRoute(q === -1 ? path : path.slice(0, q));
-        const query = q === -1 ? {} : parseQueryAs(path.slice(q + 1), ctx.site.dialect.queryArrays);
+        const query = q === -1 ? {} : parseQueryAs(path.slice(q + 1), ctx.site.dialect.queryArrays, ctx.site.dialect.queryObjects);
         const body = isPlainObject(item.body) ? item.body : {};
         return new RestRequest(String(item.method ?? 'POST').toUpperCase(), route, query, body, null, itemHeaders(item.headers), req.user);
       });

@@ -45,8 +45,12 @@ export interface BlogItem {
   categories: string[];
   tags: string[];
   sticky: boolean;
-  format: 'standard' | 'aside' | 'quote';
+  format: 'standard' | 'aside' | 'audio' | 'chat' | 'gallery' | 'image' | 'link' | 'quote' | 'status' | 'video';
   password: string;
+  /** Default: open for posts, closed for pages (as WordPress). */
+  comment_status?: 'open' | 'closed';
+  /** Comments of readers (the spec documents no comments route: only a real WordPress gets them, through its own). */
+  comments?: string[];
   /** Key of the parent page. */
   parent?: string;
   menu_order: number;
@@ -326,6 +330,7 @@ export function seedBlog(store: ContentStore, blog: Blog = realisticBlog()): voi
       tags: item.tags.map((s) => termIds.get(`post_tag:${s}`)!),
       sticky: item.sticky,
       format: item.format,
+      ...(item.comment_status ? { comment_status: item.comment_status } : {}),
       parent: item.parent ? ids.get(item.parent)! : 0,
       menu_order: item.menu_order,
     });

@@ -150,8 +150,9 @@ export class ContentStore {
       slug: 'hello-world',
       content:
         '<!-- wp:paragraph -->\n<p>Welcome to the reference site. This is your first post. Edit or delete it, then start writing!</p>\n<!-- /wp:paragraph -->',
-      categories: [1],
-      // A tag in use, so that tag filters can be observed by a client that cannot create terms.
+      // Also in News and its child Local News, so that include_children can be observed, and a tag
+      // in use, so that tag filters can: by a client that cannot create terms.
+      categories: [1, 2, 3],
       tags: [4],
     });
     this.insert({

@@ -3,7 +3,8 @@
  * leave the interface open, each a switch. The default dialect is WordPress's reading (the one the
  * reference server has always served); every other value is another reading the documents allow,
  * so a server in any dialect is correct and the suite must give it the same SECURITY and MUST
- * verdicts (test/dialects.test.ts).
+ * verdicts (test/dialects.test.ts); but for DEVIATING_READINGS, a deviation on purpose that the
+ * suite must report once.
  *
  * Written as a list of `switch=value` (`route-keys=spec,query-arrays=form`) on the command line
  * (`cms-conformance serve --dialect …`) and in the tests.
@@ -29,6 +30,14 @@ export interface Dialect {
    * `deepObject`) are read in both.
    */
   queryArrays: 'php' | 'form';
+  /**
+   * Objects in a query string (the taxonomy filters: "array of integer, or object", core part 4;
+   * how an object is written there is not stated): `o[k]=v` (PHP's reading, OpenAPI `deepObject`),
+   * or JSON text in the value, `o={"k":v}` (OpenAPI `content: application/json`), `o[k]` then a key
+   * like any other (an unknown parameter); or not at all (`none`: every key is a plain key; such a
+   * server does not read the documented object form, a deviation the suite reports once).
+   */
+  queryObjects: 'deep' | 'json' | 'none';
   /**
    * `title`, `content` and `excerpt` on write: a string or an object with `raw` (WordPress), or only
    * the documented object (part 2: "title | object | raw (string, context edit) …").
@@ -83,6 +92,7 @@ export const DEFAULT_DIALECT: Readonly<Dialect> = Object.freeze({
   routeKeys: 'regex',
   argUnions: 'oneOf',
   queryArrays: 'php',
+  queryObjects: 'deep',
   textFields: 'string-or-object',
   statuses: 'wordpress',
   conventions: 'wordpress',
@@ -107,6 +117,7 @@ const SWITCHES: Record<string, { key: keyof Dialect; values: readonly string[]; 
   'route-keys': { key: 'routeKeys', values: ['regex', 'spec'] },
   'arg-unions': { key: 'argUnions', values: ['oneOf', 'type-union', 'anyOf'] },
   'query-arrays': { key: 'queryArrays', values: ['php', 'form'] },
+  'query-objects': { key: 'queryObjects', values: ['deep', 'json', 'none'] },
   'text-fields': { key: 'textFields', values: ['string-or-object', 'object'] },
   statuses: { key: 'statuses', values: ['wordpress', 'alternative'] },
   conventions: { key: 'conventions', values: ['wordpress', 'none'] },
@@ -124,7 +135,8 @@ const SWITCHES: Record<string, { key: keyof Dialect; values: readonly string[]; 
 /**
  * Every reading other than the default, one switch at a time (what test/dialects.test.ts runs the
  * suite against; the client-breaking ones are clientDialects()), and all of them at once
- * (`spec-only`: a server written from the documents alone).
+ * (`spec-only`: a server written from the documents alone, with the first other value of each
+ * switch: objects as JSON text).
  */
 export function namedDialects(): Record<string, Partial<Dialect>> {
   const out: Record<string, Partial<Dialect>> = {};
@@ -146,6 +158,17 @@ export function clientDialects(): Record<string, Partial<Dialect>> {
     if (client) for (const value of values) if (value !== DEFAULT_DIALECT[key]) out[`${name}=${value}`] = { [key]: value } as Partial<Dialect>;
   return out;
 }
+
+/**
+ * The readings among namedDialects() that deviate from the documents on purpose, with the one
+ * deviation the suite must report for each (and only it: its dependents skip, naming its owner).
+ */
+export const DEVIATING_READINGS: Record<string, { owner: string; why: string }> = {
+  'query-objects=none': {
+    owner: 'cms.posts.query.object-form',
+    why: 'reads every query key as a plain key: the documented object form of the taxonomy filters is understood in no encoding',
+  },
+};
 
 /** `route-keys=spec,query-arrays=form` (or a name of namedDialects()) → a whole Dialect; throws a one-line Error on anything else. */
 export function parseDialect(text: string): Dialect {

@@ -111,8 +111,26 @@ export function parseFormQuery(qs: string): Params {
   return out;
 }
 
-/** The query of a request as the dialect reads it: PHP's parse_str (`php`) or parseFormQuery (`form`). */
-export const parseQueryAs = (qs: string, mode: 'php' | 'form'): Params => (mode === 'form' ? parseFormQuery(qs) : parseQuery(qs));
+/**
+ * The query of a request as the dialect reads it: PHP's parse_str (`php`) or parseFormQuery
+ * (`form`); with `objects` other than `deep`, a name with a key in brackets (`o[k]`) is a plain key
+ * of its own (dialect query-objects: the object form is JSON text, or not read at all).
+ */
+export function parseQueryAs(qs: string, mode: 'php' | 'form', objects: 'deep' | 'json' | 'none' = 'deep'): Params {
+  if (objects === 'deep') return mode === 'form' ? parseFormQuery(qs) : parseQuery(qs);
+  const plain: Params = {};
+  const rest = qs
+    .split('&')
+    .filter((pair) => {
+      const name = urldecode(pair.split('=')[0] ?? '');
+      if (!/\[[^\]]+\]/.test(name)) return true;
+      const eq = pair.indexOf('=');
+      plain[name] = eq === -1 ? '' : urldecode(pair.slice(eq + 1));
+      return false;
+    })
+    .join('&');
+  return { ...(mode === 'form' ? parseFormQuery(rest) : parseQuery(rest)), ...plain };
+}
 
 /** PHP parse_str. */
 export function parseQuery(qs: string): Params {

@@ -208,7 +208,7 @@ export function createReferenceHandler(opts: HandlerOptions = {}): ReferenceHand
     const base = (opts.url ?? `http://${req.headers.host ?? '127.0.0.1'}`).replace(/\/+$/, '');
     const rawUrl = req.url ?? '/';
     const path = rawUrl.split('?')[0]!.replace(/\/{2,}/g, '/');
-    const query = parseQueryAs(rawQueryOf(rawUrl), site.dialect.queryArrays);
+    const query = parseQueryAs(rawQueryOf(rawUrl), site.dialect.queryArrays, site.dialect.queryObjects);
     const head = req.method === 'HEAD';
     // `{base}/wp-json/<route>`: WordPress's pretty REST address (with pretty permalinks), the one
     // OpenAPI tools can use (an OpenAPI path cannot carry `?rest_route=`; see `cms-conformance openapi`).

@@ -129,6 +129,10 @@ export class Router {
   }
 }
 
+/** An argument whose schema takes an object (itself, or one alternative of a union). */
+const takesObject = (s: WpSchema): boolean =>
+  [s.type].flat().includes('object') || [...((s as { oneOf?: WpSchema[] }).oneOf ?? []), ...((s as { anyOf?: WpSchema[] }).anyOf ?? [])].some(takesObject);
+
 /** A date-time that states its zone (`Z` or `±hh:mm`), as RFC 3339 requires. */
 const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -142,6 +146,19 @@ export function checkParams(req: RestRequest, endpoint: EndpointEntry, ctx: Hand
     .filter(([name, s]) => s.required === true && req.raw(name) === undefined)
     .map(([name]) => name);
   if (missing.length) return restError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, 400, { params: missing });
+
+  // Dialect query-objects=json: an object argument of the query written as JSON text.
+  if (ctx.site.dialect.queryObjects === 'json')
+    for (const [name, s] of Object.entries(args)) {
+      const v = req.query[name];
+      if (typeof v !== 'string' || !/^\s*\{/.test(v) || !takesObject(s)) continue;
+      try {
+        const parsed: unknown = JSON.parse(v);
+        if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) req.query[name] = parsed;
+      } catch {
+        /* not JSON: the text as it is, which the argument's schema refuses */
+      }
+    }
 
   const invalid: Record<string, string> = {};
   const details: Record<string, unknown> = {};

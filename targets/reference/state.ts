@@ -5,6 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { seedBlog } from './blog.ts';
+import { themeTestContent } from './theme-test.ts';
 import { ContentStore } from './content-store.ts';
 import { FormStore } from './contactform-store.ts';
 import { SpamFilterState } from './spamfilter-state.ts';
@@ -37,13 +38,14 @@ export interface SiteOptions {
   timezone?: { gmtOffset: number; timezoneString: string };
   /**
    * The content it starts with: `sample` (default) a post, two pages and twelve media items, as a
-   * new WordPress has; `blog` also the content of a small real blog (blog.ts), for read-only runs.
+   * new WordPress has; `blog` also the content of a small real blog (blog.ts), for read-only runs;
+   * `theme-test` also content with the features of WordPress's theme test content (theme-test.ts).
    */
   content?: SiteContent;
 }
 
-export type SiteContent = 'sample' | 'blog';
-export const SITE_CONTENTS: readonly SiteContent[] = ['sample', 'blog'];
+export type SiteContent = 'sample' | 'blog' | 'theme-test';
+export const SITE_CONTENTS: readonly SiteContent[] = ['sample', 'blog', 'theme-test'];
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -95,6 +97,7 @@ export class Site {
     ];
     this.content = new ContentStore(this.now);
     if (opts.content === 'blog') seedBlog(this.content);
+    if (opts.content === 'theme-test') seedBlog(this.content, themeTestContent());
     this.forms = new FormStore(this.content);
     this.spam = new SpamFilterState();
     this.suite = new SuiteState();

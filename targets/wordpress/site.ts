@@ -1,9 +1,10 @@
 // What both runtimes of the embedded WordPress share: the target and boot option types, the per-boot site
 // directory (copied from the cached template), stopping it, and the exit handlers that stop every site this
 // process started (and sweep the sites of a process that died without cleanup).
-import { copyFileSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { groupMembers, killGroup, killGroupSync, pidAlive, run } from './proc.ts';
 
 export interface WordPressTarget {
@@ -39,7 +40,9 @@ export const running = new Set<Running>();
 
 /**
  * Hard links make the copy nearly free (creating files is the slow part); nothing edits core, plugin or
- * theme files in place over REST. SQLite does write in place, so the database gets a real copy.
+ * theme files in place over REST. SQLite does write in place, so the database gets a real copy. Every
+ * site gets the must-use plugin that makes again a write SQLite refused while another request held
+ * the database (sqlite-retry.php: such a write is lost otherwise, where MySQL would wait).
  */
 export async function copySite(template: string, site: string): Promise<void> {
   try {
@@ -51,6 +54,8 @@ export async function copySite(template: string, site: string): Promise<void> {
   const db = 'wp-content/database/.ht.sqlite';
   rmSync(join(site, db));
   copyFileSync(join(template, db), join(site, db));
+  mkdirSync(join(site, 'wp-content/mu-plugins'), { recursive: true });
+  copyFileSync(fileURLToPath(new URL('sqlite-retry.php', import.meta.url)), join(site, 'wp-content/mu-plugins/cmsc-sqlite-retry.php'));
 }
 
 export async function stopSite(entry: Running): Promise<void> {

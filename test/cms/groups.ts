@@ -116,6 +116,13 @@ export const REFERENCE_GROUPS: string[][] = [
     'cms.revision-delete-force-ignored',
     // WordPress itself refuses a post without title, content and excerpt.
     'cms.empty-post-refused',
+    // The meanings of the taxonomy filters' values (issue 40; tags and child categories are not in
+    // use on WordPress as booted): the categories operator dropped, the tags operator swapped, an
+    // include_children added where none is said. Disjoint keys: the operator checks send no
+    // include_children, the include_children check no operator.
+    'cms.operator-ignored.categories',
+    'cms.operator-swapped.tags',
+    'cms.include-children-default-true',
   ],
   // The writable fields one by one (suites/cms/lib/write-fields.ts), proven here for speed (they
   // pass on WordPress 7.1 too). Disjoint: valid comment_status values dropped vs invalid values
@@ -139,6 +146,12 @@ export const REFERENCE_GROUPS: string[][] = [
     'cms.revisions-order-default-asc',
     'cms.revisions-orderby-id-default-order',
     'cms.revisions-orderby-include-ignored',
+    // the password field served to anonymous readers of a protected item (only password.protects reads one anonymously here)
+    'cms.password-served',
+    // No object form read (issue 40; no other fault here touches listings with objects) and
+    // tax_relation swapped (its check sends arrays only).
+    'cms.object-form-unread',
+    'cms.tax-relation-swapped',
   ],
   // Refusal bodies under cms/v2 (only cms.errors.body-shape reads them; a refusal's code is read
   // by nothing else in this group) and X-WP-Total of post and page lists (read by nothing else here);

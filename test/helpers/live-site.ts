@@ -38,10 +38,11 @@ function api(site: Site) {
 const local = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
 /**
- * Give a WordPress the blog through its REST API (wp/v2: users, categories and tags are routes the
- * spec does not document, fine for a test's set-up): terms, an editor, the items in order (a page's
- * parent first), each item's earlier versions as updates (WordPress keeps a revision of each), the
- * autosave. About 130 requests.
+ * Give a WordPress the blog (or the theme test content, targets/reference/theme-test.ts) through its
+ * REST API (wp/v2: users, categories, tags and comments are routes the spec does not document, fine
+ * for a test's set-up): terms, an editor, the items in order (a page's parent first), each item's
+ * earlier versions as updates (WordPress keeps a revision of each), the autosave, the comments.
+ * About 130 requests.
  */
 export async function seedBlogOnWordPress(site: Site, blog: Blog = realisticBlog()): Promise<{ items: number }> {
   const call = api(site);
@@ -72,8 +73,12 @@ export async function seedBlogOnWordPress(site: Site, blog: Blog = realisticBlog
         ? { categories: item.categories.map((s) => terms.get(`category:${s}`)), tags: item.tags.map((s) => terms.get(`post_tag:${s}`)), sticky: item.sticky, format: item.format }
         : { parent: item.parent ? ids.get(item.parent) : 0, menu_order: item.menu_order }),
     };
+    if (item.comment_status) body.comment_status = item.comment_status;
     const made = ok(await call('POST', collection, body), `${item.type} ${item.key}`);
     ids.set(item.key, made.id);
+    // Readers' comments, through WordPress's own comments route (not documented by the spec), approved.
+    for (const [i, text] of (item.comments ?? []).entries())
+      ok(await call('POST', '/wp/v2/comments', { post: made.id, content: text, author_name: `Reader ${i + 1}`, author_email: `reader${i + 1}@example.org`, status: 'approve' }), `comment on ${item.key}`);
     if (item.revisions.length) {
       for (const v of [...item.revisions.slice(1), { title: item.title, content: item.content }]) ok(await call('POST', `${collection}/${made.id}`, { title: v.title, content: v.content }), `update of ${item.key}`);
     }

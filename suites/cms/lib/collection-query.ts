@@ -12,6 +12,7 @@ import { expectIncludeHonoured, idsOf } from './items.ts';
 import { defineQueryBehaviours, expectListOk, orderbyNotRefused, type QueryData, type QueryTarget } from './query.ts';
 import { describeItems, hidden, itemSubjects, onSite, published, settled, spread, type SiteItem } from './sample.ts';
 import { fileSetup } from './setup.ts';
+import { defineTaxonomy } from './taxonomy.ts';
 
 /** An id no item is expected to have. */
 const NO_SUCH_ID = 987654321;
@@ -60,7 +61,11 @@ export function defineCollectionQuery(type: PostType): void {
     return { published: dated.map((p) => p.id as number), hidden: hidden.map((p) => p.id as number), tag: s.tag };
   });
 
+  // The taxonomy filters (posts): the object form and the meanings their names state (taxonomy.ts).
+  const taxonomy = type.query.categories ? defineTaxonomy(type) : undefined;
+
   const target: QueryTarget = {
+    ...(taxonomy ? { objectEncoding: (t: BehaviourContext) => taxonomy.encoding(t) } : {}),
     id: `cms.${type.name}`,
     endpoint: type.list.id,
     path: type.paths.collection,

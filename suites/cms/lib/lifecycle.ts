@@ -12,7 +12,7 @@ import type { Method, RequestOptions } from '../../../src/sdk/http.ts';
 import { FILTER_ONLY_STATUSES, SPEC_STATES, WRITE_STATUSES, type PostType } from './collections.ts';
 import { expectIncludeHonoured, idsOf, textOf, tokenMatches } from './items.ts';
 import { expectControlAccepted, whyNotAccepted } from '../../../src/sdk/controls.ts';
-import { withProtected } from './reads-site.ts';
+import { servedProtected, withProtected } from './reads-site.ts';
 import { fileSetup } from './setup.ts';
 import { cmsDecl } from './declare.ts';
 import { requiredCovers } from './write-fields.ts';
@@ -280,15 +280,20 @@ export function defineLifecycle(type: PostType): void {
   const flagId = `cms.${type.name}.password.protected-flag`;
 
   behaviour(
-    cmsDecl(type, 'password.protects', { level: 'SECURITY', title: 'a password protects content and excerpt: anonymous list and single reads (view, embed; a single read with a wrong password) carry neither the content, the excerpt nor the password', route: type.paths.collection, spec: type.spec.fields, covers: passwordCovers }),
+    cmsDecl(type, 'password.protects', { level: 'SECURITY', title: 'a password protects content and excerpt: anonymous list and single reads (view, embed; a single read with a wrong password) carry neither the content nor the excerpt in those fields, nor the password', route: type.paths.collection, spec: type.spec.fields, covers: passwordCovers }),
     async (t: BehaviourContext) => {
       await withProtected(t, type, setup, async (f, carries) => {
         const reads = await protectedReads(t, f.protectedItem);
         // A wrong password is no password: it unlocks nothing either (refused or not, whatever the code).
         const wrong = await t.client.get(type.item(f.protectedItem), { query: { password: `${f.secret.password}x` }, auth: 'none' });
-        for (const { res, label } of [...reads, { res: wrong, label: 'single with a wrong password' }])
-          for (const [name, secret] of Object.entries(f.secret))
-            if (secret && carries(res.text, secret)) t.fail(`${label}: the anonymous response (${res.status}) carries the protected ${name} (${secret})`);
+        // Judged in the protected fields (content, excerpt) and the password field only (reads-site.ts servedProtected).
+        for (const { res, label } of [...reads, { res: wrong, label: 'single with a wrong password' }]) {
+          const served = servedProtected(res.body, f.protectedItem);
+          for (const [name, secret] of Object.entries(f.secret)) {
+            const where = name === 'password' ? { text: served.password, field: 'its password field' } : { text: served.fields, field: 'content or excerpt' };
+            if (secret && carries(where.text, secret)) t.fail(`${label}: the anonymous response (${res.status}) carries the protected ${name} (${secret}) in ${where.field}`);
+          }
+        }
         // A pass means the protected item was served and held nothing: reads that were refused, or that
         // did not carry the item, are the finding of the behaviour that checks they are answered.
         for (const { res, label, list } of reads) {

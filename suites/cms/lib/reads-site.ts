@@ -45,6 +45,22 @@ export interface Protected {
 }
 type Carries = (text: string, secret: string) => boolean;
 
+/** Every string an object holds, at any depth, one per line. */
+const strings = (v: unknown): string => (typeof v === 'string' ? v : v && typeof v === 'object' ? Object.values(v).map(strings).filter(Boolean).join('\n') : '');
+
+/**
+ * What an answer serves of the item `id` (a single item, or the one with that id in a list) in the
+ * fields a password protects (core part 2: "password | protects content and excerpt"; every
+ * property of `content` and `excerpt`), and in its `password` field. Only these are judged: the
+ * title and the other fields are not protected, and a site's own title may well name the password
+ * ("the password is 'enter'", as the WordPress theme test content has it).
+ */
+export function servedProtected(body: unknown, id: number): { fields: string; password: string } {
+  const item = Array.isArray(body) ? body.find((x) => (x as { id?: unknown })?.id === id) : body;
+  const o = item && typeof item === 'object' ? (item as Record<string, unknown>) : {};
+  return { fields: [strings(o.content), strings(o.excerpt)].filter(Boolean).join('\n'), password: strings(o.password) };
+}
+
 /**
  * Check on the protected fixture, or (the run has no fixtures) on a published item of the site
  * that says it is protected, whose content, excerpt and password the credentials read (edit

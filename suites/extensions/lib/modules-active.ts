@@ -7,10 +7,10 @@
 import { behaviour } from '../../../src/sdk/behaviour.ts';
 import type { Response } from '../../../src/sdk/http.ts';
 import { SUITE, answered, brief, expectAnswered, expectControl, expectRefused, show } from './support.ts';
-import { withRestore } from './restore.ts';
+import { exclusive, withRestore } from './restore.ts';
 import { extDecl } from './declare.ts';
 import { start } from './settings-route.ts';
-import { activeRoute } from './setting-owner.ts';
+import { MODULES_LOCK, activeRoute } from './setting-owner.ts';
 import { SETTINGS_OBJECT } from './settings-read.ts';
 import { ALL_ACTIVE, SECTION, allActive, moduleState, oneActive, pickModule, restoreModule, setModule, skipIfActivationImpossible, withModuleIn } from './modules.ts';
 
@@ -26,23 +26,26 @@ export function declareModuleSetupBehaviours(): void {
         start(t);
         await t.need(SETTINGS_OBJECT);
         const slug = await pickModule(t);
-        const before = await moduleState(t, slug);
-        await withRestore(
-          async () => {
-            const res = await t.client.post(ALL_ACTIVE, body, { invalid: ['modules'] });
-            expectRefused(t, res, `POST ${ALL_ACTIVE} ${show(body)}`);
-            if ((await moduleState(t, slug)) !== before) t.fail(`POST ${ALL_ACTIVE} ${show(body)} was refused (${res.status}) but changed module ${slug}`);
-            // Positive control: the nearest valid request, an empty list of modules (harmless: it
-            // names no module, so nothing changes; a list naming a module set to its current
-            // state is not harmless on the reference implementation, which ignores active: false
-            // and activates it), accepted.
-            const valid = { modules: [], active: true };
-            const control = await t.client.post(ALL_ACTIVE, valid);
-            expectControl(t, { what: `POST ${ALL_ACTIVE} ${show(valid)}`, res: control, refusals: [res] });
-            if ((await moduleState(t, slug)) !== before) t.fail(`POST ${ALL_ACTIVE} ${show(valid)} answered ${control.status} but changed module ${slug}`);
-          },
-          () => restoreModule(t, slug, before),
-        );
+        // The modules' states, held (here and across suite files) from the state read first to its restore.
+        await exclusive([MODULES_LOCK], async () => {
+          const before = await moduleState(t, slug);
+          await withRestore(
+            async () => {
+              const res = await t.client.post(ALL_ACTIVE, body, { invalid: ['modules'] });
+              expectRefused(t, res, `POST ${ALL_ACTIVE} ${show(body)}`);
+              if ((await moduleState(t, slug)) !== before) t.fail(`POST ${ALL_ACTIVE} ${show(body)} was refused (${res.status}) but changed module ${slug}`);
+              // Positive control: the nearest valid request, an empty list of modules (harmless: it
+              // names no module, so nothing changes; a list naming a module set to its current
+              // state is not harmless on the reference implementation, which ignores active: false
+              // and activates it), accepted.
+              const valid = { modules: [], active: true };
+              const control = await t.client.post(ALL_ACTIVE, valid);
+              expectControl(t, { what: `POST ${ALL_ACTIVE} ${show(valid)}`, res: control, refusals: [res] });
+              if ((await moduleState(t, slug)) !== before) t.fail(`POST ${ALL_ACTIVE} ${show(valid)} answered ${control.status} but changed module ${slug}`);
+            },
+            () => restoreModule(t, slug, before),
+          );
+        });
       },
     );
   }

@@ -5,19 +5,26 @@
  */
 import type { SettingSpec } from '../../../schemas/types.ts';
 import { asBoolean } from '../../../schemas/values.ts';
-import type { BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import { runContext, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
 import type { Response } from '../../../src/sdk/http.ts';
 import { isObject } from '../../../src/sdk/discovery.ts';
-import { answered, brief, forbidden, isValidationError } from './support.ts';
+import { SUITE, answered, brief, forbidden, isValidationError } from './support.ts';
 import { exclusive, withRestore } from './restore.ts';
 import { cannotActivate, moduleHints } from './suite-service.ts';
 import { SETTINGS, targetKey } from './settings-route.ts';
 import { readSettings, type Known } from './settings-io.ts';
 
-/** The lock of a setting: its module's when the target names one (settings of a module are stored together), else its own. */
-export async function settingLock(s: SettingSpec): Promise<string> {
-  const owner = (await moduleHints()).owners.get(s.name);
-  return owner ? moduleLock(owner) : `setting:${s.name}`;
+/**
+ * The lock of a setting (by its spec name): its module's when the target names one (settings of a
+ * module are stored together), else its own. Held across suite files (restore.ts exclusive): the
+ * spam filter's settings are the suite settings of the same name. Where the target does not
+ * advertise the suite, no module owns anything (and GET /module/all is not sent).
+ */
+export async function settingLock(s: SettingSpec | string): Promise<string> {
+  const name = typeof s === 'string' ? s : s.name;
+  const suite = ((runContext().index?.namespaces ?? []) as string[]).includes(SUITE);
+  const owner = suite ? (await moduleHints()).owners.get(name) : undefined;
+  return owner ? moduleLock(owner) : `setting:${name}`;
 }
 
 export const moduleLock = (slug: string) => `module:${slug}`;

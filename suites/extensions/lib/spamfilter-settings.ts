@@ -1,13 +1,15 @@
 /**
  * The two spamfilter/v1 settings (extensions part 2 › Spam filter settings, booleans): each
  * round-trips through the documented write methods and refuses a value that is not a boolean.
- * Site state: each behaviour reads the setting first and writes it back afterwards; one at a time.
+ * Site state: each behaviour reads the setting first and writes it back afterwards; one at a time,
+ * across suite files too (the setting's lock).
  */
 import { endpointById, routeById } from '../../../schemas/catalog/index.ts';
 import { behaviour, type BehaviourContext } from '../../../src/sdk/behaviour.ts';
 import type { Method, Response } from '../../../src/sdk/http.ts';
 import { SPAMFILTER, answered, brief, expectAnswered, expectControl, expectRefused, idPart, refused, show } from './support.ts';
-import { withRestore } from './restore.ts';
+import { exclusive, withRestore } from './restore.ts';
+import { settingLock } from './setting-owner.ts';
 import { extDecl } from './declare.ts';
 
 const SETTINGS = '/spamfilter/v1/settings';
@@ -37,16 +39,22 @@ async function restoreBoolean(t: BehaviourContext, name: string, original: boole
   return answered(res) ? undefined : `POST ${SETTINGS} {${key}: ${original}} answered ${brief(res)}`;
 }
 
-/** Run `fn` on the setting (its key on the target, the value it holds), and set it back afterwards. */
+/**
+ * Run `fn` on the setting (its key on the target, the value it holds), and set it back afterwards;
+ * holding the setting across suite files: it is the suite setting of the same name where the target
+ * has the suite (setting-owner.ts settingLock), which other checks write through suite/v4.
+ */
 async function withSetting(t: BehaviourContext, name: string, fn: (key: string, original: boolean) => Promise<void>): Promise<void> {
   t.requireNamespace(SPAMFILTER);
   t.requireCredentials();
   t.requireWrites();
-  const original = await readBoolean(t, name);
-  await withRestore(
-    () => fn(t.run.profile.toTargetSetting(name), original),
-    () => restoreBoolean(t, name, original),
-  );
+  await exclusive([await settingLock(name)], async () => {
+    const original = await readBoolean(t, name);
+    await withRestore(
+      () => fn(t.run.profile.toTargetSetting(name), original),
+      () => restoreBoolean(t, name, original),
+    );
+  });
 }
 
 export function declareSpamSettingBehaviours(): void {

@@ -13,15 +13,17 @@ import { behaviour } from '../../../src/sdk/behaviour.ts';
 import { deepEqual } from '../../../src/sdk/discovery.ts';
 import { SUITE, answered, brief, expectAnswered, isNoRoute, isValidationError, skipIfForbidden } from './support.ts';
 import { concrete, skipIfRemoteUnavailable } from './suite-service.ts';
+import { KEY_LOCK } from './restore.ts';
+import { acrossFiles } from '../../../src/sdk/worker-state.ts';
 
 const READ_DEFAULTS = {
-  range: { route: routeById('suite.module.data'), method: 'GET', arg: 'range', value: 'day' },
-  'api-key': { route: routeById('suite.module.key.check'), method: 'POST', arg: 'api_key', value: '' },
+  range: { route: routeById('suite.module.data'), method: 'GET', arg: 'range', value: 'day', lock: undefined },
+  'api-key': { route: routeById('suite.module.key.check'), method: 'POST', arg: 'api_key', value: '', lock: KEY_LOCK },
 } as const;
 
 /** `suite.defaults.<id>`: without the argument the route answers as with its stated default. */
 export function declareReadDefault(id: keyof typeof READ_DEFAULTS, opts: { concurrent: boolean }): void {
-  const { route, method, arg, value } = READ_DEFAULTS[id];
+  const { route, method, arg, value, lock } = READ_DEFAULTS[id];
   const e = route.endpoints.find((x) => x.methods.includes(method))!;
   behaviour(
     {
@@ -39,8 +41,9 @@ export function declareReadDefault(id: keyof typeof READ_DEFAULTS, opts: { concu
       const path = concrete(t, route);
       const send = (withArg: boolean) =>
         method === 'GET' ? t.client.get(path, withArg ? { query: { [arg]: value } } : {}) : t.client.post(path, withArg ? { [arg]: value } : {});
-      const without = await send(false);
-      const withDefault = await send(true);
+      // The two answers compared may depend on state another file changes meanwhile (the stored key): held across files.
+      const both = async () => [await send(false), await send(true)] as const;
+      const [without, withDefault] = lock ? await acrossFiles(t.run.info.runId, lock, both) : await both();
       for (const [res, w] of [
         [without, `${method} ${path} without ${arg}`],
         [withDefault, `${method} ${path} with ${arg} = ${JSON.stringify(value)}`],
