@@ -1,0 +1,243 @@
+/**
+ * One check of the collection query against the model: fast-check draws combinations that hold
+ * the argument the check is about (lib/query-combos.ts), after the edges (lib/query-edges.ts),
+ * sends each and judges the answer (lib/query-judge.ts). The check fails only on a discrepancy its
+ * own argument explains; a combination another argument spoils (a scope not honoured, a value
+ * refused, an item another filter leaves out) is not judged by it: that argument's check reports it.
+ * Where an item is missing, the check asks once more without its argument: only when that brings
+ * the item back is the missing item its own.
+ *
+ * A failing combination is made as small as it can be while it still fails (each other filter, the
+ * order, the page and every item of the scope left out in turn, one request each), and the message
+ * names that request (method and URL with its query), what is wrong, and every item it shows.
+ */
+import type { BehaviourContext } from '../../../src/sdk/behaviour.ts';
+import { checkProperty } from '../../../generators/property.ts';
+import { serializeQuery, type Response } from '../../../src/sdk/http.ts';
+import type { PostType } from './collections.ts';
+import { comboArb, materialize, type Combo, type ModelCtx } from './query-combos.ts';
+import { examplesFor } from './query-edges.ts';
+import { itemLabel } from './query-items.ts';
+import { defaultOrder, defaultWindow, expected, judge, sameKeys, type Discrepancy, type Expected } from './query-judge.ts';
+import { compareKey, filtersOf, type MItem, type Query } from './query-model.ts';
+
+/** The argument a check is about: a filter, `orderby.<value>`, `order`, `page`, `offset`, `search_columns`, or the pair `include-exclude`. */
+export type Featured = string;
+
+/** Requests spent on making a failing combination smaller. */
+const MINIMISE_BUDGET = 40;
+
+/** The query as sent, readable: `GET /cms/v2/posts?include=12,15&exclude=15&per_page=100`. */
+export const requestLine = (type: PostType, q: Query): string => `GET ${type.collection}?${decodeURIComponent(serializeQuery(q))}`;
+
+/** The owners a discrepancy names, as the checks read them: a search with search_columns is that argument's. */
+function ownersOf(d: Discrepancy, q: Query): string[] {
+  return d.owners.flatMap((o) => (o === 'search' && q.search_columns !== undefined ? ['search_columns'] : [o]));
+}
+
+/** Is the discrepancy the featured argument's own? */
+export function owns(featured: Featured, d: Discrepancy, q: Query): boolean {
+  const owners = ownersOf(d, q);
+  if (featured === 'include-exclude') return q.include !== undefined && q.exclude !== undefined && (owners.includes('exclude') || owners.includes('include'));
+  if (featured.startsWith('orderby.')) return q.orderby === featured.slice(8) && owners.includes('orderby');
+  return owners.includes(featured);
+}
+
+/** The check that owns a discrepancy that is not the featured argument's, for a skip. */
+function ownerCheck(type: PostType, d: Discrepancy, q: Query): string {
+  const o = ownersOf(d, q)[0] ?? 'include';
+  if (o === 'orderby') return `cms.${type.name}.filter.orderby.${String(q.orderby)}`;
+  if (o.includes(':')) return `cms.${type.name}.query.${o.split(':')[0]}.default`;
+  if (o === 'per_page') return `cms.${type.name}.query.per_page.bounds`;
+  return `cms.${type.name}.filter.${o}`;
+}
+
+/** Every item a message shows, named: `12 (draft "kilo", 2001-02-01T10:00:00+05:30)`. */
+function legend(ctx: ModelCtx, q: Query, shown: number[], tag?: string): string {
+  const inQuery = ['include', 'exclude'].flatMap((k) => (Array.isArray(q[k]) ? (q[k] as number[]) : []));
+  const bySlug = Array.isArray(q.slug) ? ctx.items.filter((i) => (q.slug as string[]).includes(i.slug)).map((i) => i.id) : [];
+  const ids = [...new Set([...shown, ...inQuery, ...bySlug])];
+  const known = ids.map((id) => ctx.items.find((i) => i.id === id)).filter((i): i is MItem => !!i);
+  const unknown = ids.filter((id) => !known.some((i) => i.id === id));
+  const slugs = bySlug.length ? `; slugs: ${known.filter((i) => bySlug.includes(i.id)).map((i) => `${i.slug} = ${i.id}`).join(', ')}` : '';
+  return `the ${ctx.type.name}: ${known.map((i) => itemLabel(i, tag)).join(', ')}${unknown.length ? `; ${unknown.join(', ')}: not among the ${ctx.type.name} the check knows` : ''}${slugs}`;
+}
+
+export interface RunOptions {
+  /** Random combinations after the edges. */
+  randomRuns: number;
+  /** The run tag, left out of titles in messages. */
+  tag?: string;
+  /** Called with each combination's query before it is sent (the items a site check relies on). */
+  onQuery?: (q: Query) => void;
+}
+
+type Verdict =
+  | { kind: 'none' }
+  | { kind: 'pass'; telling: boolean }
+  | { kind: 'spoiled'; owner: string; why: string }
+  | { kind: 'fail'; query: Query; text: string };
+
+/** The parts of a combination a smaller one may leave out (all but the featured argument's). */
+const OPTIONAL = ['exclude', 'status', 'search', 'author', 'author_exclude', 'after', 'before', 'modified_after', 'modified_before', 'sticky', 'categories', 'categories_exclude', 'tags', 'tags_exclude', 'parent', 'parent_exclude', 'menu_order', 'orderby', 'order', 'page', 'offset'] as const;
+
+function fieldsOf(featured: Featured): string[] {
+  if (featured === 'include-exclude') return ['exclude', 'pair'];
+  if (featured === 'search_columns') return ['search'];
+  if (featured.startsWith('orderby.')) return ['orderby'];
+  return [featured];
+}
+
+/** Combinations one step smaller than `c` that still hold the featured argument. */
+function* simpler(c: Combo, featured: Featured): Generator<Combo> {
+  const keep = new Set(fieldsOf(featured));
+  const paged = keep.has('page') || keep.has('offset');
+  for (const k of OPTIONAL) if ((c as unknown as Record<string, unknown>)[k] !== undefined && !keep.has(k)) yield { ...c, [k]: undefined };
+  if (!paged && c.per_page !== 100) yield { ...c, per_page: 100, page: undefined, offset: undefined };
+  if (c.scope.pick.length > 1) for (let k = 0; k < c.scope.pick.length; k++) yield { ...c, scope: { ...c.scope, pick: c.scope.pick.filter((_, j) => j !== k) } };
+  if (c.exclude && c.exclude.length > 1) for (const x of c.exclude) yield { ...c, exclude: [x] };
+}
+
+/**
+ * Run the check of `featured` on the model: passes, fails with the smallest failing combination, or
+ * skips when no combination could be judged (another check's finding spoiled every one).
+ */
+export async function checkModel(t: BehaviourContext, featured: Featured, ctx: ModelCtx, opts: RunOptions): Promise<void> {
+  const type = ctx.type;
+  let judged = 0;
+  let telling = false;
+  let spoiled: { owner: string; why: string } | undefined;
+  let smallest: { combo: Combo; verdict: Extract<Verdict, { kind: 'fail' }>; from: Query; sent: number } | undefined;
+
+  /** Send a combination and judge the answer. */
+  const verdictOf = async (combo: Combo): Promise<Verdict> => {
+    const m = materialize(combo, ctx);
+    if (!m) return { kind: 'none' };
+    opts.onQuery?.(m.query);
+    const res = await t.client.get(type.collection, { query: m.query });
+    const found = await resolved(t, ctx, m.query, m.exp, judge(ctx.items, m.query, m.exp, res));
+    const mine = found.filter((d) => owns(featured, d, m.query));
+    const others = found.filter((d) => !mine.includes(d));
+    if (others.length && !mine.length) return { kind: 'spoiled', owner: ownerCheck(type, others[0]!, m.query), why: `${requestLine(type, m.query)}: ${others[0]!.text}` };
+    const real = await confirmed(t, featured, ctx, m.query, mine);
+    if (!real.length) return { kind: 'pass', telling: tells(featured, ctx, m.query, m.exp.window) };
+    return { kind: 'fail', query: m.query, text: `${requestLine(type, m.query)} ${real.map((d) => d.text).join('; ')} (${legend(ctx, m.query, real.flatMap((d) => d.ids), opts.tag)})` };
+  };
+
+  /** Leave out what the failure does not need, one part at a time, while it still fails. */
+  const minimise = async (combo: Combo, verdict: Extract<Verdict, { kind: 'fail' }>) => {
+    let current = { combo, verdict };
+    let sent = 0;
+    for (let again = true; again && sent < MINIMISE_BUDGET; ) {
+      again = false;
+      for (const c of simpler(current.combo, featured)) {
+        if (sent >= MINIMISE_BUDGET) break;
+        sent++;
+        const v = await verdictOf(c);
+        if (v.kind === 'fail') {
+          current = { combo: c, verdict: v };
+          again = true;
+          break;
+        }
+      }
+    }
+    return { ...current, from: verdict.query, sent };
+  };
+
+  const shownOf = () => (smallest ? requestLine(type, smallest.verdict.query) : 'nothing sent');
+  await checkProperty(
+    t,
+    comboArb(featured, ctx),
+    async (combo, { replay }) => {
+      // Once a failure is made smallest, fast-check's own shrinking is not needed: only its replay.
+      if (smallest && !replay) return;
+      const v = await verdictOf(replay && smallest ? smallest.combo : combo);
+      if (v.kind === 'none') return;
+      if (v.kind === 'spoiled') {
+        spoiled ??= v;
+        return;
+      }
+      judged++;
+      if (v.kind === 'pass') {
+        telling ||= v.telling;
+        return;
+      }
+      smallest ??= await minimise(combo, v);
+      const s = smallest;
+      const how = JSON.stringify(s.from) === JSON.stringify(s.verdict.query) ? '' : ` — the smallest combination that still fails (made from ${requestLine(type, s.from)} in ${s.sent} requests)`;
+      t.fail(`${(replay ? v : s.verdict).text}${how}`);
+    },
+    { examples: examplesFor(featured, ctx), describe: () => shownOf(), randomRuns: opts.randomRuns, shrinkBudget: 1 },
+  );
+  if (!judged && spoiled) t.dependsOn(spoiled.owner, spoiled.why);
+  if (!telling) t.skip(`not observable on these ${type.name}: no combination the check could send lists other items${featured.startsWith('orderby') || featured === 'order' ? ' or another order' : ''} when ${featured.replace(/^orderby\./, 'orderby=')} is not honoured`);
+}
+
+/**
+ * A wrong page that both the paging and the ordering explain: the same page asked for in the
+ * default order tells them apart (one request). Listed as the model expects it there, the paging
+ * is right and the page was cut before it was put in order; else the paging is wrong.
+ */
+async function resolved(t: BehaviourContext, ctx: ModelCtx, q: Query, exp: Expected, found: Discrepancy[]): Promise<Discrepancy[]> {
+  const out: Discrepancy[] = [];
+  for (const d of found) {
+    if (!d.ambiguous) {
+      out.push(d);
+      continue;
+    }
+    const dq = defaultOrder(q);
+    const res = await t.client.get(ctx.type.collection, { query: dq });
+    const got = Array.isArray(res.body) ? (res.body as { id?: unknown }[]).map((x) => ctx.items.find((i) => i.id === x?.id)).filter((i): i is MItem => !!i) : [];
+    const want = defaultWindow(q, exp);
+    const cut = res.status === 200 && !!want && sameKeys(got, want, dq);
+    out.push({ ...d, owners: cut ? d.ambiguous.ordering : d.ambiguous.paging, text: `${d.text}; in the default order (${requestLine(ctx.type, dq)}) ${cut ? 'that page is right: the page was cut from the list before it was put in order' : 'that page is wrong too: the paging is'}` });
+  }
+  return out;
+}
+
+/**
+ * Does the query tell the featured argument honoured from ignored: would the page the model expects
+ * differ without it (another set of items, or, for the order, another sequence)?
+ */
+function tells(featured: Featured, ctx: ModelCtx, q: Query, page: MItem[]): boolean {
+  const without: Query = { ...q };
+  const drop = featured === 'include-exclude' ? 'exclude' : featured.startsWith('orderby.') ? 'orderby' : featured;
+  // Without its scope a query lists every item of the site: any other item tells.
+  if (drop === 'include' || drop === 'slug') return true;
+  delete without[drop];
+  // orderby=date ignored is the default order: told apart from another order (by id) instead.
+  if (featured === 'orderby.date') without.orderby = 'id';
+  if (drop === 'order') without.order = q.order === 'asc' ? 'desc' : 'asc';
+  const other = expected(ctx.items, without).window;
+  const ordered = featured.startsWith('orderby') || featured === 'order' || featured === 'page' || featured === 'offset';
+  // An order is seen on a page of two items or more (items of one key, the author of all, show that the value is taken).
+  if (ordered) return page.length >= 2 || other.length !== page.length || other.some((x, k) => compareKey(x, page[k]!, q) !== 0);
+  return JSON.stringify(other.map((i) => i.id).sort()) !== JSON.stringify(page.map((i) => i.id).sort());
+}
+
+/**
+ * The discrepancies that stand: an item missing is the featured filter's only when asking without
+ * it lists the item (else another filter, or the paging, left it out).
+ */
+async function confirmed(t: BehaviourContext, featured: Featured, ctx: ModelCtx, q: Query, mine: Discrepancy[]): Promise<Discrepancy[]> {
+  const out: Discrepancy[] = [];
+  for (const d of mine) {
+    if (d.kind !== 'missing' || featured === 'include' || featured === 'slug') {
+      out.push(d);
+      continue;
+    }
+    const without: Query = { ...q, per_page: 100 };
+    delete without.page;
+    delete without.offset;
+    const arg = featured === 'search_columns' ? 'search_columns' : featured;
+    const isFilter = (filtersOf(q) as string[]).includes(featured === 'search_columns' ? 'search' : featured);
+    if (isFilter) delete without[arg];
+    const res: Response = await t.client.get(ctx.type.collection, { query: without });
+    const listed = Array.isArray(res.body) ? (res.body as { id?: unknown }[]).map((x) => x?.id) : [];
+    const gone = d.missing ?? [];
+    const still = gone.filter((id) => !listed.includes(id));
+    // Listed without the argument: it left them out (filters), or the pages did (paging).
+    if (res.status === 200 && still.length < gone.length) out.push({ ...d, text: `${d.text}; without ${isFilter ? arg : 'page and offset'} (${requestLine(ctx.type, without)}) they are listed` });
+  }
+  return out;
+}
