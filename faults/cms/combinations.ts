@@ -53,7 +53,8 @@ const cutBeforeSort = (): Fault => {
   return {
     id: 'cms.page-cut-before-sort',
     title: 'takes the page of a post or page listing in the default order (newest first) and only then puts that page in the order asked for',
-    caughtBy: [],
+    // Every orderby value whose order a page of two can show on these fixtures (an author is every item's, posts have no parent).
+    caughtBy: TYPES.flatMap((t) => ['date', 'id', 'include', 'include_slugs', 'modified', 'relevance', 'slug', 'title', ...(t === 'pages' ? ['menu_order', 'parent'] : [])].map((v) => `cms.${t}.filter.orderby.${v}`)),
     request(req) {
       if (!isGet(req) || !COLLECTION.test(req.route) || (!has(req.query, 'orderby') && !has(req.query, 'order'))) return;
       const orderby = req.query.get('orderby') ?? 'date';

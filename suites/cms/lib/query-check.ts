@@ -18,7 +18,7 @@ import type { PostType } from './collections.ts';
 import { comboArb, materialize, type Combo, type ModelCtx } from './query-combos.ts';
 import { examplesFor } from './query-edges.ts';
 import { itemLabel } from './query-items.ts';
-import { defaultOrder, defaultWindow, expected, judge, sameKeys, type Discrepancy, type Expected } from './query-judge.ts';
+import { defaultOrder, expected, judge, type Discrepancy } from './query-judge.ts';
 import { compareKey, filtersOf, type MItem, type Query } from './query-model.ts';
 
 /** The argument a check is about: a filter, `orderby.<value>`, `order`, `page`, `offset`, `search_columns`, or the pair `include-exclude`. */
@@ -38,13 +38,15 @@ function ownersOf(d: Discrepancy, q: Query): string[] {
 /** Is the discrepancy the featured argument's own? */
 export function owns(featured: Featured, d: Discrepancy, q: Query): boolean {
   const owners = ownersOf(d, q);
-  if (featured === 'include-exclude') return q.include !== undefined && q.exclude !== undefined && (owners.includes('exclude') || owners.includes('include'));
+  if (featured === 'include-exclude') return q.include !== undefined && q.exclude !== undefined && owners.includes('exclude');
   if (featured.startsWith('orderby.')) return q.orderby === featured.slice(8) && owners.includes('orderby');
   return owners.includes(featured);
 }
 
 /** The check that owns a discrepancy that is not the featured argument's, for a skip. */
 function ownerCheck(type: PostType, d: Discrepancy, q: Query): string {
+  // A refusal that names nothing and stands without the argument: the page asked for, or the page the target takes by default.
+  if (d.unnamed) return q.page !== undefined ? `cms.${type.name}.filter.page` : `cms.${type.name}.query.page.default`;
   const o = ownersOf(d, q)[0] ?? 'include';
   if (o === 'orderby') return `cms.${type.name}.filter.orderby.${String(q.orderby)}`;
   if (o.includes(':')) return `cms.${type.name}.query.${o.split(':')[0]}.default`;
@@ -115,8 +117,9 @@ export async function checkModel(t: BehaviourContext, featured: Featured, ctx: M
     if (!m) return { kind: 'none' };
     opts.onQuery?.(m.query);
     const res = await t.client.get(type.collection, { query: m.query });
-    const found = await resolved(t, ctx, m.query, m.exp, judge(ctx.items, m.query, m.exp, res));
-    const mine = found.filter((d) => owns(featured, d, m.query));
+    const found = await settled(t, ctx, m.query, judge(ctx.items, m.query, m.exp, res));
+    const mine: Discrepancy[] = [];
+    for (const d of found) if (owns(featured, d, m.query) && (d.kind !== 'refused' || (await refusalOwned(t, featured, ctx, m.query, d)))) mine.push(d);
     const others = found.filter((d) => !mine.includes(d));
     if (others.length && !mine.length) return { kind: 'spoiled', owner: ownerCheck(type, others[0]!, m.query), why: `${requestLine(type, m.query)}: ${others[0]!.text}` };
     const real = await confirmed(t, featured, ctx, m.query, mine);
@@ -174,25 +177,55 @@ export async function checkModel(t: BehaviourContext, featured: Featured, ctx: M
 }
 
 /**
- * A wrong page that both the paging and the ordering explain: the same page asked for in the
- * default order tells them apart (one request). Listed as the model expects it there, the paging
- * is right and the page was cut before it was put in order; else the paging is wrong.
+ * A wrong page is the ordering's or the paging's: the whole list asked for (no page) tells the
+ * first (in the wrong order: the order's or orderby's; right: not); then the same page in the
+ * default order tells the paging (right there: the page was cut from the list before it was put in
+ * order, the ordering's; wrong there too: the paging's). One or two requests, only for a wrong page.
  */
-async function resolved(t: BehaviourContext, ctx: ModelCtx, q: Query, exp: Expected, found: Discrepancy[]): Promise<Discrepancy[]> {
+async function settled(t: BehaviourContext, ctx: ModelCtx, q: Query, found: Discrepancy[]): Promise<Discrepancy[]> {
   const out: Discrepancy[] = [];
+  const ask = async (query: Query) => {
+    const res = await t.client.get(ctx.type.collection, { query });
+    return judge(ctx.items, query, expected(ctx.items, query), res);
+  };
   for (const d of found) {
-    if (!d.ambiguous) {
+    if (!d.unsettled) {
       out.push(d);
       continue;
     }
+    const whole: Query = { ...q, per_page: 100 };
+    delete whole.page;
+    delete whole.offset;
+    const inWhole = await ask(whole);
+    if (inWhole.length) {
+      // The list itself is wrong: its own discrepancy says whose (an ordering's, or a filter's: then not this page's).
+      const order = inWhole.find((x) => x.kind === 'order');
+      out.push({ ...d, owners: order ? order.owners : [], text: `${d.text}; the whole list (${requestLine(ctx.type, whole)}) ${order ? order.text : 'is wrong too'}` });
+      continue;
+    }
+    if (q.orderby === undefined && q.order === undefined) {
+      out.push({ ...d, owners: d.unsettled.paging, text: `${d.text}; the whole list (${requestLine(ctx.type, whole)}) is right: the paging is not` });
+      continue;
+    }
     const dq = defaultOrder(q);
-    const res = await t.client.get(ctx.type.collection, { query: dq });
-    const got = Array.isArray(res.body) ? (res.body as { id?: unknown }[]).map((x) => ctx.items.find((i) => i.id === x?.id)).filter((i): i is MItem => !!i) : [];
-    const want = defaultWindow(q, exp);
-    const cut = res.status === 200 && !!want && sameKeys(got, want, dq);
-    out.push({ ...d, owners: cut ? d.ambiguous.ordering : d.ambiguous.paging, text: `${d.text}; in the default order (${requestLine(ctx.type, dq)}) ${cut ? 'that page is right: the page was cut from the list before it was put in order' : 'that page is wrong too: the paging is'}` });
+    const cut = !(await ask(dq)).length;
+    out.push({
+      ...d,
+      owners: cut ? d.unsettled.ordering : d.unsettled.paging,
+      text: `${d.text}; the whole list (${requestLine(ctx.type, whole)}) is right, and that page in the default order (${requestLine(ctx.type, dq)}) ${cut ? 'is right: the page was cut from the list before it was put in order' : 'is wrong too: the paging is'}`,
+    });
   }
   return out;
+}
+
+/** A refusal that names no argument is the featured argument's only when the query without it is accepted (one request). */
+async function refusalOwned(t: BehaviourContext, featured: Featured, ctx: ModelCtx, q: Query, d: Discrepancy): Promise<boolean> {
+  const arg = featured === 'include-exclude' ? 'exclude' : featured.startsWith('orderby.') ? 'orderby' : featured;
+  if (!d.unnamed || q[arg] === undefined || arg === 'include' || arg === 'slug') return true;
+  const without: Query = { ...q };
+  delete without[arg];
+  const res = await t.client.get(ctx.type.collection, { query: without });
+  return res.status >= 200 && res.status < 300;
 }
 
 /**

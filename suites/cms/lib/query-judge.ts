@@ -19,7 +19,7 @@
 import { isValidationError, namesParam, whyNotAccepted } from '../../../src/sdk/controls.ts';
 import type { Response } from '../../../src/sdk/http.ts';
 import { boundText } from './query-items.ts';
-import { compareKey, descOf, filtersOf, keyText, member, orderbyOf, predicate, type FilterArg, type MItem, type Query, type When } from './query-model.ts';
+import { FIXED_DIRECTION, compareKey, descOf, filtersOf, keyText, member, orderbyOf, predicate, type FilterArg, type MItem, type Query, type When } from './query-model.ts';
 
 export interface Expected {
   /** Every item of the result, in the query's order. */
@@ -40,8 +40,13 @@ export interface Discrepancy {
   ids: number[];
   /** The items expected and not listed (kind missing). */
   missing?: number[];
-  /** The wrong page two causes explain: the owners of each (resolved by the caller). */
-  ambiguous?: { ordering: string[]; paging: string[] };
+  /**
+   * The wrong items on a page: the ordering or the paging, which the caller tells apart by asking
+   * for the whole list and for the page in the default order (lib/query-check.ts); `owners` holds both.
+   */
+  unsettled?: { ordering: string[]; paging: string[] };
+  /** A refusal that names no argument of the query (kind refused). */
+  unnamed?: boolean;
 }
 
 export const PAGING = ['page', 'offset', 'per_page'] as const;
@@ -112,7 +117,7 @@ export function judge(model: readonly MItem[], q: Query, exp: Expected, res: Pic
   }
   if (!ok) {
     const named = isValidationError(res as Response, keys) ? keys.filter((k) => namesParam(res as Response, k)) : [];
-    return [{ kind: 'refused', owners: named.length ? named : keys, ids: [], text: whyNotAccepted(res, 'the query') }];
+    return [{ kind: 'refused', owners: named.length ? named : keys, ids: [], text: whyNotAccepted(res, 'the query'), ...(named.length ? {} : { unnamed: true }) }];
   }
   if (!Array.isArray(res.body)) return [{ kind: 'not-list', owners: keys, ids: [], text: `the answer is not a list: ${res.text.slice(0, 120)}` }];
   const byId = new Map(model.map((i) => [i.id, i]));
@@ -176,30 +181,27 @@ function pageDiscrepancies(q: Query, exp: Expected, a: MItem[]): Discrepancy[] {
   const where = `${exp.all.length} items match; the page asked for starts at place ${exp.start + 1} and holds ${w.length}: ${keyed(w, q) || 'none'}`;
   const shown = `the answer lists ${keyed(a, q) || 'nothing'}`;
   if (sameSeq(a, w)) return [];
+  const unsettled = { ordering, paging: paging.length ? paging : ['per_page'] };
   if (a.length !== w.length) {
     const s = a.length ? otherStart() : undefined;
-    if (s !== undefined) return [{ kind: 'window', owners: paging.length ? paging : ['per_page'], ids: [...ids(a), ...ids(w)], text: `${shown}: the items from place ${s + 1}, not from place ${exp.start + 1} (${where})` }];
+    if (s !== undefined) return [{ kind: 'window', owners: [...ordering, ...unsettled.paging], unsettled, ids: [...ids(a), ...ids(w)], text: `${shown}: the items from place ${s + 1}, not from place ${exp.start + 1} (${where})` }];
     if (a.length > w.length) return [{ kind: 'count', owners: a.length > exp.perPage ? ['per_page'] : paging.length ? paging : ['per_page'], ids: [...ids(a), ...ids(w)], text: `${shown}: ${a.length} items, ${w.length} expected (${where})` }];
     const missing = w.filter((x) => !a.some((y) => y.id === x.id));
     return [{ kind: 'missing', owners: [...filtersOf(q).map((f) => (f === 'status' && q.status === undefined ? 'status:default' : f)), ...paging], ids: [...ids(missing), ...ids(a)], missing: ids(missing), text: `does not list ${keyed(missing, q)}, which match (${shown}; ${where})` }];
   }
   const multiset = (xs: readonly MItem[]) => [...xs].sort((x, y) => compareKey(x, y, q) ?? 0);
   if (sameSeq(multiset(a), multiset(w))) {
-    if (sorted(a, -dir)) {
+    // The opposite direction is order's (or its default's), where the order asked for takes one.
+    if (!FIXED_DIRECTION.includes(orderbyOf(q)) && sorted(a, -dir)) {
       const owner = q.order !== undefined ? 'order' : 'order:default';
       return [{ kind: 'order', owners: [owner], ids: ids(a), text: `${shown}: in ${dir < 0 ? 'ascending' : 'descending'} order of ${orderbyOf(q)}, not ${q.order !== undefined ? `order=${String(q.order)}` : 'descending (the default order)'} (${where})` }];
     }
     return [{ kind: 'order', owners: ordering, ids: ids(a), text: `${shown}: not in the order of ${orderbyOf(q)} (${where})` }];
   }
-  // The wrong items: those of another place of the list (the paging), or those of the page asked for
-  // in the default order, then put in the order asked for (the page was cut before the list was
-  // sorted). Where both explain the answer, neither is blamed.
+  // The wrong items: those of another place of the list, or those of the page asked for in the
+  // default order put in the order asked for afterwards (the page cut before the list was sorted).
   const s = otherStart();
   const cut = q.orderby !== undefined || q.order !== undefined ? defaultWindow(q, exp) : undefined;
-  const isCut = !!cut && sameKeys(a, cut, defaultOrder(q));
-  // Both: the page of the same query in the default order tells (lib/query-check.ts resolves it with one request).
-  if (s !== undefined && isCut) return [{ kind: 'window', owners: [], ambiguous: { ordering, paging: paging.length ? paging : ['per_page'] }, ids: [...ids(a), ...ids(w)], text: `${shown}: the items of place ${s + 1} of the list, or those of the page asked for in the default order (by date, newest first) put in order of ${orderbyOf(q)} afterwards (${where})` }];
-  if (s !== undefined) return [{ kind: 'window', owners: paging.length ? paging : ['per_page'], ids: [...ids(a), ...ids(w)], text: `${shown}: the items from place ${s + 1} of the list, not from place ${exp.start + 1} (${where})` }];
-  if (isCut) return [{ kind: 'window', owners: ordering, ids: [...ids(a), ...ids(w)], text: `${shown}: the items of that page in the default order (by date, newest first), put in order of ${orderbyOf(q)} afterwards: the page was cut from the list before it was put in order (${where})` }];
-  return [{ kind: 'window', owners: [...ordering, ...paging], ids: [...ids(a), ...ids(w)], text: `${shown}: neither the items of that place nor those of another (${where})` }];
+  const hint = [s !== undefined ? `the items from place ${s + 1} of the list` : '', cut && sameKeys(a, cut, defaultOrder(q)) ? `the items of that page in the default order (by date, newest first), put in order of ${orderbyOf(q)} afterwards` : ''].filter(Boolean).join(', or ');
+  return [{ kind: 'window', owners: [...ordering, ...unsettled.paging], unsettled, ids: [...ids(a), ...ids(w)], text: `${shown}${hint ? `: ${hint}` : ', not the items of that place'} (${where})` }];
 }
