@@ -156,7 +156,7 @@ describe('query model: judging an answer', () => {
   it('offset at the total lists nothing', () => {
     const query = q({ offset: 5 });
     expect(expected(items, query).window).toEqual([]);
-    expect(judge(items, query, expected(items, query), ok([1]))[0]).toMatchObject({ kind: 'count', owners: ['offset'] });
+    expect(judge(items, query, expected(items, query), ok([1]))[0]).toMatchObject({ kind: 'window', unsettled: { paging: ['offset'] } });
   });
 });
 
