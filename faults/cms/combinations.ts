@@ -121,8 +121,11 @@ export const combinationFaults: Fault[] = [
         return;
       }
       if (Array.isArray(res.json)) res.json = res.json.filter((i: any) => i?.status === undefined || i.status === 'publish');
+      const length = Number(req.query.get('excerpt_length')) || 55;
       for (const i of itemsIn(res.json)) {
-        if (i?.excerpt?.protected) i.excerpt.rendered = `<p>${String(i.excerpt.raw ?? '')}</p>\n`;
+        // The excerpt as such a server builds it: the stored one, else the first words of the content, cut to excerpt_length.
+        const source = String(i?.excerpt?.raw || String(i?.content?.raw ?? '').replace(/<[^>]*>/g, ' '));
+        if (i?.excerpt?.protected) i.excerpt.rendered = `<p>${source.split(/\s+/).filter(Boolean).slice(0, length).join(' ')}</p>\n`;
         if (i?.content?.protected) i.content.rendered = '';
         for (const f of ['title', 'content', 'excerpt']) if (i?.[f] && typeof i[f] === 'object') delete i[f].raw;
         for (const f of EDIT_ONLY) delete i?.[f];

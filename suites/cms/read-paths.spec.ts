@@ -22,6 +22,8 @@ import { describeItems, hidden, itemSubjects, onSite, publishedOrSkip, renderedO
 import { eachType, fileSetup } from './lib/setup.ts';
 
 const DAY = 86_400_000;
+/** Words a server may show in place of protected content (a password form): never taken for a protected word. */
+const FORM_WORDS = new Set(['password', 'protected', 'please', 'submit', 'content']);
 
 const setup = fileSetup('read-paths', (s) =>
   eachType(postTypes, async (type): Promise<ReadPathsSubjects> => {
@@ -54,7 +56,7 @@ const setup = fileSetup('read-paths', (s) =>
       published: published.id,
       // A future item the target published at once is not hidden.
       hidden: hiddenItems.filter((h) => h.status !== 'publish'),
-      protected: { id: prot.id, secrets: [secretC, secretE], slug: stored(prot.id)?.slug ?? prot.slug ?? '' },
+      protected: { id: prot.id, secrets: [secretC, secretE], slug: stored(prot.id)?.slug ?? prot.slug ?? '', own: true },
       word,
       author: published.author,
       revisions: await records(type.revisions, [made[0]!.made.id, prot.id]),
@@ -74,9 +76,10 @@ async function siteSubjects(t: BehaviourContext, type: PostType, fresh: boolean)
   let secrets: string[] = [];
   if (prot) {
     const edit = await t.client.get(type.item(prot.id), { query: { context: 'edit' } });
-    const words = (v: unknown) => plainText(renderedOf(v)).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 6);
-    // The longest words of the protected content and excerpt that its title does not carry.
-    secrets = [...new Set([...words(edit.body?.content), ...words({ rendered: edit.body?.excerpt?.raw ?? '' })])].filter((w) => !titleOf(prot).includes(w)).sort((a, b) => b.length - a.length).slice(0, 4);
+    const words = (v: unknown) => plainText(renderedOf(v)).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 6 && !FORM_WORDS.has(w) && !titleOf(prot).includes(w));
+    // The first words of the protected content and excerpt (an excerpt made from them starts so) and the longest, its title's left out.
+    const all = [...new Set([...words(edit.body?.excerpt?.raw ? { rendered: edit.body.excerpt.raw } : ''), ...words(edit.body?.content)])];
+    secrets = [...new Set([...all.slice(0, 3), ...[...all].sort((a, b) => b.length - a.length).slice(0, 3)])];
   }
   const word = byStatus.map((i) => titleOf(i).split(/[^a-z]+/).find((w) => w.length >= 6)).find((w) => w);
   const s: ReadPathsSubjects = {

@@ -11,7 +11,8 @@
  * exclude, a date range, parent for pages), each context anyone may ask for (view, embed) and
  * excerpt_length; the single read in each of those; the revisions and autosaves of each item (list
  * and single); and a batch of GETs (the batch takes only writes: a refusal is fine, an answer must
- * not carry them either). Any refusal does (which status code is not stated); a 2xx is judged.
+ * not carry them either; not sent where the run may not write). Any refusal does (which status code
+ * is not stated); a 2xx is judged.
  */
 import type { BehaviourContext } from '../../../src/sdk/behaviour.ts';
 import { serializeQuery, type Response } from '../../../src/sdk/http.ts';
@@ -29,8 +30,12 @@ export interface ReadPathsSubjects {
   /** A published item anyone may read (the positive control: the route answers anonymous readers). */
   published: number;
   hidden: Hidden[];
-  /** A published item whose password protects `secrets` (words of its content and excerpt). */
-  protected?: { id: number; secrets: string[]; slug: string };
+  /**
+   * A published item whose password protects `secrets` (words of its content and excerpt). `own`:
+   * words only it carries (fixtures), judged in any record; else (the site's words, which other
+   * items may carry too) only in its own record and in the revisions and autosaves of it.
+   */
+  protected?: { id: number; secrets: string[]; slug: string; own?: boolean };
   /** A word the hidden and protected items carry in their text (search). */
   word?: string;
   author?: number;
@@ -71,6 +76,7 @@ export function leaks(s: ReadPathsSubjects, res: Pick<Response, 'status' | 'body
   if (s.protected) {
     const p = s.protected;
     for (const r of recs) {
+      if (!p.own && !(items ? r.id === p.id : r.parent === p.id)) continue;
       const fields = ['content', 'excerpt'].map((f) => [f, textOf(r[f])] as const);
       for (const [f, text] of fields) {
         const secret = p.secrets.find((w) => text.includes(w));
@@ -114,8 +120,11 @@ export async function anonymousPaths(t: BehaviourContext, type: PostType, s: Rea
     ...s.autosaves.map(([p, id]) => get(type.autosave(p, id), {}, false)),
   ]);
   // A batch of GETs: the batch takes writes only (core part 4), so a refusal is the documented answer; an answer must not carry them.
-  const batch = await t.client.post('/batch/v1', { requests: ids.map((id) => ({ method: 'GET', path: t.run.profile.toTargetRoute(type.item(id)) })) }, { auth: 'none' });
-  look({ what: `POST /batch/v1 (GET ${ids.map((id) => type.item(id)).join(', ')})`, res: batch });
+  // (A POST all the same: not sent where the run may not write.)
+  if (t.run.info.writes.allowed) {
+    const batch = await t.client.post('/batch/v1', { requests: ids.map((id) => ({ method: 'GET', path: t.run.profile.toTargetRoute(type.item(id)) })) }, { auth: 'none' });
+    look({ what: `POST /batch/v1 (GET ${ids.map((id) => type.item(id)).join(', ')})`, res: batch });
+  }
   // The first path that leaked, once more: the request a report shows beside the message.
   if (first) await t.client.get(first.route, { query: first.query, auth: 'none' });
   return found;
