@@ -132,11 +132,16 @@ export function judge(model: readonly MItem[], q: Query, exp: Expected, res: Pic
   const dup = listed.filter((i, k) => listed.indexOf(i) !== k);
   if (dup.length) out.push({ kind: 'duplicate', owners: present(q, ['orderby', 'order', ...PAGING]), ids: ids(dup), text: `lists ${ids(dup).join(', ')} twice` });
   const inResult = new Set(exp.all.map((i) => i.id));
+  // Items listed that filters leave out, those left out for the same reason together.
+  const extras = new Map<string, { owners: string[]; ids: number[] }>();
   for (const i of listed.filter((x) => !inResult.has(x.id))) {
     const against = filtersOf(q).filter((a) => predicate(a, i, q) === false);
-    const owners = against.map((a) => (a === 'status' && q.status === undefined ? 'status:default' : a));
-    out.push({ kind: 'extra', owners, ids: [i.id], text: `lists ${i.id}, though ${against.map((a) => whyOut(a, i, q)).join(' and ')}` });
+    const why = against.map((a) => whyOut(a, i, q)).join(' and ');
+    const e = extras.get(why) ?? { owners: against.map((a) => (a === 'status' && q.status === undefined ? 'status:default' : a)), ids: [] };
+    e.ids.push(i.id);
+    extras.set(why, e);
   }
+  for (const [why, e] of extras) out.push({ kind: 'extra', owners: e.owners, ids: e.ids, text: `lists ${e.ids.join(', ')}, though ${e.ids.length > 1 ? why.replace(/\bit\b/g, 'them').replace(/\bits\b/g, 'their') : why}` });
   if (out.length) return out;
   return pageDiscrepancies(q, exp, listed);
 }

@@ -30,14 +30,27 @@ const SITE_ITEMS = 30;
 /** Items in other statuses (with credentials). */
 const SITE_HIDDEN = 10;
 
-/** Words of the titles that some of the items carry and others not, rarest first. */
-export function siteWords(items: readonly SiteItem[], n = 3): string[] {
-  const words = new Set(items.flatMap((i) => titleOf(i).split(/[^a-z]+/)).filter((w) => w.length >= 5 && !MARKUP_WORDS.has(w) && !STOPWORDS.has(w)));
+/**
+ * Words of the titles that some of the items carry and others not, rarest first; last, where there
+ * is one, a word in the title of one item and in the text (not the title) of a newer one: what
+ * orderby=relevance tells from the date order (lib/query-edges.ts sends it with the last word).
+ */
+export function siteWords(items: readonly SiteItem[], n = 2): string[] {
+  const usable = (w: string) => w.length >= 5 && !MARKUP_WORDS.has(w) && !STOPWORDS.has(w);
+  const words = new Set(items.flatMap((i) => titleOf(i).split(/[^a-z]+/)).filter(usable));
   const carriers = (w: string) => items.filter((i) => searchableOf(i).includes(w)).length;
-  return [...words]
+  const rare = [...words]
     .filter((w) => carriers(w) < items.length)
     .sort((a, b) => carriers(a) - carriers(b) || (a < b ? -1 : 1))
     .slice(0, n);
+  const time = (i: SiteItem) => Date.parse(String(i.date_gmt ?? i.date ?? ''));
+  const relevant = [...words]
+    .sort()
+    .find((w) => {
+      const inTitle = items.filter((i) => titleOf(i).includes(w));
+      return inTitle.length === 1 && items.some((i) => !titleOf(i).includes(w) && searchableOf(i).includes(w) && time(i) > time(inTitle[0]!));
+    });
+  return [...rare.filter((w) => w !== relevant), ...(relevant ? [relevant] : [])];
 }
 
 interface SiteModel {
