@@ -155,7 +155,8 @@ export function defineFilters(type: PostType): void {
 
   filter('include', 'MUST', 'include limits the list to the given identifiers (with other filters, orders and pages)');
   filter('exclude', 'MUST', 'exclude omits the given identifiers (with other filters, orders and pages)');
-  filter('include-exclude', 'MUST', 'include and exclude together list the items include names that exclude does not', { covers: [`arg:cms.${type.name}.collection.list.include`, `arg:cms.${type.name}.collection.list.exclude`] });
+  // What exclude means where include is given too: a check of exclude (its item when it fails).
+  filter('include-exclude', 'MUST', 'include and exclude together list the items include names that exclude does not', { arg: 'exclude' });
   filter('slug', 'MUST', 'slug limits the list to the given slugs (with other filters, orders and pages)');
   filter('search', 'MUST', 'search matches the text of items (with other filters, orders and pages)');
   if (q.search_columns) filter('search_columns', 'SHOULD', 'search_columns restricts the search to the named columns');

@@ -174,7 +174,7 @@ export async function checkModel(t: BehaviourContext, featured: Featured, given:
       }
       smallest ??= await minimise(combo, v);
       const s = smallest;
-      const how = JSON.stringify(s.from) === JSON.stringify(s.verdict.query) ? '' : ` — the smallest combination that still fails (made from ${requestLine(type, s.from)} in ${s.sent} requests)`;
+      const how = JSON.stringify(s.from) === JSON.stringify(s.verdict.query) ? '' : ` — the smallest combination that still fails (made from ${requestLine(type, s.from)} in ${s.sent} request${s.sent === 1 ? '' : 's'})`;
       t.fail(`${(replay ? v : s.verdict).text}${how}`);
     },
     { examples: examplesFor(featured, ctx), describe: () => shownOf(), randomRuns: opts.randomRuns, shrinkBudget: 1 },
