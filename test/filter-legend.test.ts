@@ -1,13 +1,13 @@
 /**
- * A failure message of the collection filters labels the items it created oN(id) and says what
- * the labels mean in the message itself (suites/cms/lib/filters.ts), so a reader of any report
- * does not have to guess.
+ * A failure message of the collection filters names the request whose answer it judges (method,
+ * URL with its query) and every item it shows, with its status, title and date
+ * (suites/cms/lib/query-check.ts), so a reader of any report does not have to guess.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultById } from '../faults/index.ts';
 import { runSuite, type Target } from './helpers/harness.ts';
 
-describe('filter failure messages explain their oN(id) labels', () => {
+describe('filter failure messages name their request and every item they show', () => {
   let ref: Target & { stop(): Promise<void> };
   beforeAll(async () => {
     const { startReferenceServer } = await import('../targets/reference/index.ts');
@@ -16,10 +16,18 @@ describe('filter failure messages explain their oN(id) labels', () => {
   });
   afterAll(() => ref?.stop());
 
-  it('include ignored: got/expected with the labels and their legend', async () => {
+  it('include ignored: the request, the items listed that include does not name, each item explained', async () => {
     const run = await runSuite(ref, { only: '^cms\\.posts\\.filter\\.include ', faults: [faultById('cms.filter-ignored.include')] });
     const [b] = run.results().behaviours;
     expect(b).toMatchObject({ id: 'cms.posts.filter.include', status: 'failed' });
-    expect(b!.reason).toMatch(/^include=o1,o3: got \[.*o2\(\d+\).*\], expected \[o1\(\d+\), o3\(\d+\)\] \(oN\(id\): the N-th of the three posts created for these checks, with its id: o1 "mike …" dated 2001-03-01, o2 "kilo" 2001-02-01, o3 "lima" 2001-04-01; a bare number is the id of another item\)(?: \(.*\))? \[request: GET \/cms\/v2\/posts\?per_page=100&include=\d+,\d+ \(with credentials\)\]$/);
+    const reason = b!.reason ?? '';
+    const m = /^GET \/cms\/v2\/posts\?include=(\d+)&per_page=100 (lists [^(]*)\(the posts: /.exec(reason);
+    expect(m, reason).not.toBeNull();
+    const [, scope, what] = m!;
+    expect(what).toMatch(new RegExp(`lists [\\d, ]+, though include=${scope} does not name them`));
+    // Every id the message shows is explained: a known item with its title and date, any other said to be unknown.
+    for (const id of new Set([scope!, ...(what!.match(/\d+/g) ?? [])])) expect(reason, id).toMatch(new RegExp(`[(,;:] ${id}( \\("[^"]*", \\d{4}-\\d\\d-\\d\\dT|: not among the posts the check knows)`));
+    // The smallest combination that still fails, and the one it was made from.
+    expect(reason).toMatch(/the smallest combination that still fails \(made from GET \/cms\/v2\/posts\?include=[\d,]+&per_page=100 in \d+ requests?\)/);
   });
 });

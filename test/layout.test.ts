@@ -52,8 +52,6 @@ const LONG_FILES: Record<string, string> = {
   'schemas/catalog/extensions.ts': 'the extension document as data, one table per part, in the order of the document',
   'suites/cms/lib/model-commands.ts': 'the command set of the model-based test (one small class per documented write), read as one',
   'suites/cms/lib/model.ts': 'the model of part 3 (states, trash, filters) the commands are checked against, read as one',
-  'suites/cms/lib/filters.ts': 'one check per documented collection filter, over one shared set of fixtures',
-  'suites/cms/lib/filters-site.ts': 'one check per documented collection filter on the site\'s own content, the counterpart of filters.ts read as one with it',
   'targets/reference/suite.ts': 'the suite/v4 namespace of the reference server (settings, modules, parameters) as Jetpack answers it',
   'targets/reference/validate.ts': "a port of WordPress's rest_validate/sanitize_value_from_schema, kept in the order of rest-api.php",
 };

@@ -19,10 +19,11 @@ import { deviationFaults } from './deviations.ts';
 import { fieldFaults, issue26Faults } from './fields.ts';
 import { filterFaults } from './filters.ts';
 import { cmsModelFaults } from './model.ts';
+import { combinationFaults } from './combinations.ts';
 import { queryFaults } from './query.ts';
 import { cmsStateFaults } from './state.ts';
 import { writeFaults } from './writes.ts';
 
 export { cmsModelFaults };
 
-export const cmsFaults: Fault[] = [...queryFaults, ...filterFaults, ...contextFaults, ...authFaults, ...writeFaults, ...deleteFaults, ...fieldFaults, ...issue26Faults, ...deviationFaults, ...cmsStateFaults];
+export const cmsFaults: Fault[] = [...queryFaults, ...filterFaults, ...contextFaults, ...authFaults, ...writeFaults, ...deleteFaults, ...fieldFaults, ...issue26Faults, ...deviationFaults, ...cmsStateFaults, ...combinationFaults];

@@ -21,10 +21,11 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
       ...['categories', 'categories_exclude', 'tags', 'tags_exclude', 'sticky', 'menu_order', 'parent', 'parent_exclude', 'order'],
       ...['per_page', 'include', 'search', 'page', 'offset', 'orderby'],
     ].map((a) => `cms.arg-rejected.${a}`),
-    // Filters that no other filter behaviour of the group sends: they scope with include, search,
-    // orderby and order, none of which is dropped here.
+    // Filters ignored one each: every filter behaviour judges only what its own argument explains
+    // (suites/cms/lib/query-check.ts), so another filter ignored in the same combination leaves
+    // its verdict as it is; their scopes (include, slug) are honoured here.
     [
-      ...['exclude', 'slug', 'search_columns', 'author', 'author_exclude', 'status', 'after', 'before', 'modified_after', 'offset', 'page', 'sticky'],
+      ...['exclude', 'search', 'search_columns', 'author', 'author_exclude', 'status', 'after', 'before', 'modified_after', 'offset', 'page', 'sticky'],
       ...['categories', 'categories_exclude', 'tags', 'tags_exclude', 'parent', 'parent_exclude', 'menu_order'],
     ].map((a) => `cms.filter-ignored.${a}`),
     // Defaults and the 500 fault: the default behaviours each send the arguments the other
@@ -33,9 +34,9 @@ export const WORDPRESS_GROUPS: Record<'queries' | 'writes', string[][]> = {
     // And modified dates that updates do not move: only the modified filter checks send modified_*
     // or orderby=modified, and they list a set of published items (order and status immaterial).
     ['cms.invalid-as-500', 'cms.order-default-asc', 'cms.status-default-any', 'cms.per-page-default-ignored', 'cms.update-keeps-modified'],
-    // include and search: the include behaviour sends no search and the search behaviour no include.
-    // The title left out of embed answers: only the context behaviours read context=embed.
-    ['cms.filter-ignored.include', 'cms.filter-ignored.search', 'cms.title-dropped-in-embed'],
+    // The two scopes, include and slug: the include behaviour scopes by include alone, the slug
+    // behaviour by slug alone. The title left out of embed answers: only the context behaviours read context=embed.
+    ['cms.filter-ignored.include', 'cms.filter-ignored.slug', 'cms.title-dropped-in-embed'],
     // orderby and tax_relation (authenticated filter reads) with the anonymous-request faults
     // (which only touch requests sent without credentials; revisions and autosaves are read
     // anonymously only by their own behaviours). And modified_before, whose check needs
@@ -178,6 +179,13 @@ export const REFERENCE_GROUPS: string[][] = [
   // rewrite leaves the fields PATCH and the format filter look at as they are, the format fault
   // only touches listings, and PUT and PATCH are distinct methods.
   ['cms.footnotes-missing', 'cms.arg-unsupported.format', 'cms.update-stores-nothing.put', 'cms.update-stores-nothing.patch'],
+  // Issue 40: combinations, bounds at their edge, read paths. Disjoint behaviours (the pair of include
+  // and exclude; the date bounds; the orderby values; the anonymous read paths), each judging only
+  // its own argument in a combination that holds another fault's (lib/query-check.ts); the read
+  // paths are anonymous, the others not.
+  ['cms.exclude-ignored-with-include', 'cms.date-bounds-inclusive', 'cms.page-cut-before-sort', 'cms.excerpt-length-unprotected'],
+  // The read paths again: slug lists of hidden items (the same behaviour as the excerpt's).
+  ['cms.slug-lists-hidden-anonymously'],
   // Revision DELETE without force accepted: its behaviour's positive control deletes with
   // force=true, which WordPress refuses to every user (the behaviour skips there); alone, since
   // the force fault of the first group would change what the control observes.
@@ -245,11 +253,11 @@ export const UNPROVEN: Record<string, string> = {};
 export const READ_ONLY_GROUPS: string[][] = [
   // Every argument refused on its own (the sample may go unread: the values checks need no item).
   ['context', 'search_columns', 'after', 'before', 'modified_after', 'modified_before', 'author', 'author_exclude', 'exclude', 'slug', 'status', 'tax_relation', 'categories', 'categories_exclude', 'tags', 'tags_exclude', 'sticky', 'menu_order', 'parent', 'parent_exclude', 'order', 'per_page', 'include', 'search', 'page', 'offset', 'orderby', 'format', 'ignore_sticky', 'search_semantics'].map((a) => `cms.arg-rejected.${a}`),
-  // Filters that no other filter check of the group sends (scoped by include, ordered by orderby
-  // and order, none dropped here; the status check finds no item in another status when status is
+  // Filters ignored one each (each behaviour judges only its own argument; the scopes include and
+  // slug are honoured here; the status check finds no item in another status when status is
   // dropped, and then lists published items for status=draft); per_page and page out of range.
   [
-    ...['exclude', 'slug', 'search_columns', 'search_semantics', 'author', 'author_exclude', 'status', 'after', 'before', 'modified_after', 'modified_before', 'offset', 'page', 'sticky', 'format'].map((a) => `cms.filter-ignored.${a}`),
+    ...['exclude', 'search_columns', 'search_semantics', 'author', 'author_exclude', 'status', 'after', 'before', 'modified_after', 'modified_before', 'offset', 'page', 'sticky', 'format'].map((a) => `cms.filter-ignored.${a}`),
     ...['categories', 'categories_exclude', 'tags', 'tags_exclude', 'parent', 'parent_exclude', 'menu_order'].map((a) => `cms.filter-ignored.${a}`),
     'cms.per-page-clamped',
     'cms.page-zero-accepted',
@@ -257,8 +265,9 @@ export const READ_ONLY_GROUPS: string[][] = [
   // The defaults: the sample says per_page, page and status (an added status=any is read back by
   // each item's status); an added order=asc only reverses which items are newest.
   ['cms.invalid-as-500', 'cms.order-default-asc', 'cms.status-default-any', 'cms.per-page-default-ignored', 'cms.page-default-second'],
-  // include (the context checks read the single item first, so a title missing from embed answers is theirs).
-  ['cms.filter-ignored.include', 'cms.title-dropped-in-embed'],
+  // The scopes include and slug (each filter behaviour's own scope is one of them; the context checks
+  // read the single item first, so a title missing from embed answers is theirs).
+  ['cms.filter-ignored.include', 'cms.filter-ignored.slug', 'cms.title-dropped-in-embed'],
   // orderby, search and tax_relation (the search check sends no orderby, the orderby checks no
   // search but relevance, which fails either way) with the anonymous-read faults.
   ['cms.filter-ignored.orderby', 'cms.filter-ignored.search', 'cms.filter-ignored.tax_relation', 'cms.edit-context-anonymous', 'cms.status-listed-anonymously'],

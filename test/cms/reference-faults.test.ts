@@ -31,4 +31,12 @@ cmsFaultSuite('cms behaviours WordPress cannot show catch their faults (referenc
   target: 'reference',
   baseline: onlyFor(REFERENCE_GROUPS.flat().flatMap((id) => faultById(id).caughtBy)),
   groups: REFERENCE_GROUPS,
+  // Issue 40: what each check on its own missed, caught as one finding with its smallest failing combination.
+  oneDeviation: {
+    'cms.exclude-ignored-with-include': /^GET \/cms\/v2\/(posts|pages)\?exclude=(\d+)&include=\2&per_page=100 lists \2, though exclude=\2 names it \(the (posts|pages): \2 \("/,
+    'cms.date-bounds-inclusive': /^GET \/cms\/v2\/(posts|pages)\?(after|before|modified_after|modified_before)=([-\d:T+]+)&include=(\d+)&per_page=100 lists \4, though its (date|modified time) \3 is not (after|before) \3/,
+    'cms.page-cut-before-sort': /^GET \/cms\/v2\/(posts|pages)\?(search=\w+&)?orderby=\w+&(order=\w+&)?(include|slug)=[^& ]+&per_page=\d+(&page=\d+)? .*the page was cut from the list before it was put in order/,
+    'cms.excerpt-length-unprotected': /^without credentials GET \/cms\/v2\/(posts|pages)(\/\d+)?\?[^ ]*excerpt_length=3[^ ]* answered 200 with the excerpt of the password-protected item \d+/,
+    'cms.slug-lists-hidden-anonymously': /^without credentials GET \/cms\/v2\/(posts|pages)\?slug=[^ &]+&context=view&per_page=100 answered 200 with the draft item \d+, the pending item \d+, the private item \d+, the future item \d+, the trash item \d+/,
+  },
 });

@@ -73,6 +73,11 @@ export interface CmsFaultSuite {
   content?: 'blog';
   /** Arguments added to every run (`--read-only`). */
   args?: string[];
+  /**
+   * Faults whose failures must form one deviation (results.json `deviations`), and what the message
+   * of each of its failing behaviours must say (the smallest failing combination).
+   */
+  oneDeviation?: Record<string, RegExp>;
 }
 
 export function cmsFaultSuite(name: string, opts: CmsFaultSuite): void {
@@ -135,6 +140,17 @@ export function cmsFaultSuite(name: string, opts: CmsFaultSuite): void {
         expect(round!.run!.code, round!.run!.stderr.slice(-2000)).toBe(1);
         expectCaught(fault, round!.run!.results(), baseline);
         expect(round!.after, `items left on the target after the run with ${fault.id}`).toEqual([]);
+      });
+    }
+
+    for (const [id, message] of Object.entries(opts.oneDeviation ?? {})) {
+      const fault = faultById(id);
+      it(`${id} is one deviation, each message naming the smallest failing combination`, () => {
+        const results = proof.roundOf.get(id)!.run!.results();
+        const named = results.behaviours.filter((b) => matchesCaughtBy(fault, b.id) && b.status === 'failed');
+        const devs = (results.deviations ?? []).filter((d) => d.behaviours.some((b) => named.some((n) => n.id === b)));
+        expect(devs.map((d) => `${d.key}: ${d.behaviours.join(', ')}`)).toHaveLength(1);
+        for (const b of named) expect(b.reason, b.id).toMatch(message);
       });
     }
 
