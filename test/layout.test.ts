@@ -1,6 +1,6 @@
 /**
- * The layout the README describes, held against the code's own imports:
- * - each top folder imports only from the folders the README puts under it (data flows one way:
+ * The layout ARCHITECTURE.md describes, held against the code's own imports:
+ * - each top folder imports only from the folders ARCHITECTURE.md puts under it (data flows one way:
  *   catalog → suites → results → reporters; no arrow runs back up);
  * - inside src/, each role folder imports only from the folders under it (SRC_MAY_IMPORT), and
  *   suites/ and generators/ come into src/ through src/sdk/ alone;
@@ -29,7 +29,7 @@ const MAY_IMPORT: Record<string, string[]> = {
 
 /**
  * The role folders of src/, ground floor first, and what each may import of src/ besides itself
- * (the README's Layout section draws the same table).
+ * (ARCHITECTURE.md, "Layout", draws the same table).
  */
 const SRC_MAY_IMPORT: Record<string, string[]> = {
   core: [],

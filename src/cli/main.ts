@@ -27,6 +27,9 @@ const COMMANDS: Record<string, Command> = {
   cleanup: async (argv, out, err) => (await import('./cleanup.ts')).cleanupCommand(argv, out, err),
 };
 
+/** The commands' names, in the order the help lists them (docs/cli.md is rendered from their help). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
 const GLOBAL_ROWS: [string, string][] = [
   ['--help', 'Show this help (cms-conformance <command> --help: the help of one command).'],
   ['--version', 'Print the version.'],
