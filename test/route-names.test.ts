@@ -6,6 +6,12 @@ import { withTargetRoutes } from '../src/sdk/route-names.ts';
 const wp = getProfile('wordpress');
 
 describe('withTargetRoutes', () => {
+  it('keeps a comma list of a query in the route it belongs to; a comma and a space end the route', () => {
+    expect(withTargetRoutes('made from GET /cms/v2/posts?exclude=12&include=21,12,8&per_page=100 in 5 requests', wp)).toBe(
+      'made from GET /wp/v2/posts?exclude=12&include=21,12,8&per_page=100 (spec /cms/v2/posts) in 5 requests',
+    );
+    expect(withTargetRoutes('GET /cms/v2/posts, then GET /cms/v2/pages', wp)).toBe('GET /wp/v2/posts (spec /cms/v2/posts), then GET /wp/v2/pages (spec /cms/v2/pages)');
+  });
   it('puts the route sent first and the spec route beside it', () => {
     expect(withTargetRoutes('GET /spamfilter/v1/stats/60-days answered 404 rest_no_route (No route was found.)', wp)).toBe(
       'GET /akismet/v1/stats/60-days (spec /spamfilter/v1/stats/60-days) answered 404 rest_no_route (No route was found.)',

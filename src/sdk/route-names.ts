@@ -10,10 +10,11 @@ import type { Profile } from '../../schemas/profiles.ts';
 
 /**
  * A route in running text: a `/` that does not continue a word, path or URL host, followed by
- * a route character; up to whitespace, a quote, a comma or a semicolon. Already annotated routes (`(spec /…`) are left
+ * a route character; up to whitespace, a quote, a semicolon or a comma that ends a clause (one
+ * followed by white space: a comma list in a query, `include=1,2`, stays in it). Already annotated routes (`(spec /…`) are left
  * alone, so the rewrite can be applied twice without change.
  */
-const CANDIDATE = /(?<![\w/.\-])(?<!\(spec )\/[A-Za-z][^\s"'`,;]*/g;
+const CANDIDATE = /(?<![\w/.\-])(?<!\(spec )\/[A-Za-z](?:[^\s"'`,;]|,(?=[^\s,;]))*/g;
 
 /** Punctuation that ends a sentence rather than the route; a closing bracket only when unbalanced. */
 function trimTrailing(token: string): string {
