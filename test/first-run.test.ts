@@ -44,6 +44,9 @@ describe('the first run against the embedded WordPress', () => {
     expect(out[1]).toBe('PASS — 15 known deviations of WordPress 6.5.5 (the embedded release), 0 new');
     expect(out[2]).toMatch(/^ {2}known {2}MUST {5}\S/);
     expect(out).toContain('PASS — 15 known deviations of WordPress 6.5.5 (the embedded release), 0 new (exit code 0)');
+    // The release's CLIENT findings (wpapi, Frontity, HeadstartWP) are readiness, never "new failures" of the baseline.
+    expect(r.behaviours.filter((b) => b.level === 'CLIENT' && b.status === 'failed')).toHaveLength(2);
+    expect(out.find((l) => l.startsWith('known deviations of WordPress 6.5.5'))).toMatch(/: \d+ known failure\(s\) still fail, 0 new failure\(s\) \(and 2 CLIENT finding\(s\), readiness\), 0 entries now pass$/);
     expect(renderMarkdown(r).split('\n')[0]).toBe('## ✅ cms-conformance: PASS — 15 known deviations of WordPress 6.5.5 (the embedded release), 0 new');
     expect(renderHtml(r)).toContain('<div class="verdict pass" id="verdict">PASS — 15 known deviations of WordPress 6.5.5 (the embedded release), 0 new · exit code 0</div>');
   });

@@ -97,8 +97,12 @@ function baselineLines(outcome: RunOutcome): string[] {
   const lines: string[] = [];
   if (bl) {
     const what = bl.source === 'release' ? `known deviations of ${bl.release} (${bl.file}; --no-baseline for the plain verdict)` : `baseline ${bl.file}`;
-    lines.push(`${what}: ${bl.known.length} known failure(s) still fail, ${bl.newFailures.length} new failure(s), ${bl.nowPassing.length} entr${bl.nowPassing.length === 1 ? 'y now passes' : 'ies now pass'}${bl.notRun.length ? `, ${bl.notRun.length} not run` : ''}`);
-    if (!bl.newDeviations) for (const f of bl.newFailures) lines.push(`  new failure: ${f}`);
+    // CLIENT findings are readiness (their lines above), not failures a baseline accepts or lacks.
+    const client = new Set(outcome.results.behaviours.filter((b) => b.level === 'CLIENT').map((b) => b.id));
+    const fresh = bl.newFailures.filter((id) => !client.has(id));
+    const readiness = bl.newFailures.length - fresh.length;
+    lines.push(`${what}: ${bl.known.length} known failure(s) still fail, ${fresh.length} new failure(s)${readiness ? ` (and ${readiness} CLIENT finding(s), readiness)` : ''}, ${bl.nowPassing.length} entr${bl.nowPassing.length === 1 ? 'y now passes' : 'ies now pass'}${bl.notRun.length ? `, ${bl.notRun.length} not run` : ''}`);
+    if (!bl.newDeviations) for (const f of fresh) lines.push(`  new failure: ${f}`);
     for (const p of bl.nowPassing) lines.push(`  now passes${bl.source === 'release' ? '' : ' (remove it from the baseline)'}: ${p.id}`);
   }
   if (outcome.baselineWritten) lines.push(`baseline written: ${outcome.baselineWritten} (${outcome.results.summary.failed} failure(s) in ${outcome.results.deviations?.length ?? 0} deviation(s); edit the "reason" of each deviation)`);
