@@ -150,6 +150,8 @@ describe('deleted by id whatever the listings answer; what is left is named, and
       expect([a.status, b.status, c.status]).toEqual([201, 207, 201]);
       refuse = a.body.id;
       expect(await listTagged(client, '/cms/v2/posts', tag), 'the listings do not answer').toBeUndefined();
+      // A collection the target does not serve (404: a namespace it lacks) holds nothing of the run's: not "unlisted".
+      expect(await listTagged(client, '/cms-conformance-no-such-namespace/v1/things', tag)).toEqual([]);
       const pass = await deleteByLedger(client, ledger);
       expect(pass.deleted).toBe(2);
       const swept = await sweep(client, { tag });

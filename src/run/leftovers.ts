@@ -246,6 +246,11 @@ export async function listTagged(client: Client, collection: string, tag = TAG_P
           lists[n] = res.body.filter((p: any) => isTagged(p, tag) && typeof p?.id === 'number');
           break;
         }
+        // No such collection on the target (a namespace it does not serve): nothing of a run's can be there.
+        if (res.status === 404) {
+          answered = true;
+          break;
+        }
         if (res.status !== 429 && res.status < 500) break;
       } catch (err) {
         /* no answer: try again, unless the target has stopped answering (or answered a body over --max-body: it would again) */
