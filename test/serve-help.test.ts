@@ -3,7 +3,7 @@
  * (describeBlog), and the documents that count it say the same; `--host 0.0.0.0` prints the host it
  * listens on, with the URL to use from the machine beside it.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVE_USAGE, listeningOn } from '../src/cli/serve.ts';
@@ -17,7 +17,7 @@ describe('serve', () => {
     const posts = blog.filter((i) => i.type === 'post' && i.status === 'publish').length;
     expect(SERVE_USAGE.replace(/\s+/g, ' ')).toContain(describeBlog());
     expect(describeBlog()).toMatch(new RegExp(`^${posts} published posts .* ${pages} published pages in a tree`));
-    for (const doc of ['README.md', 'targets/reference/README.md']) {
+    for (const doc of ['README.md', 'targets/reference/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]) {
       const text = readFileSync(join(ROOT, doc), 'utf8').replace(/\s+/g, ' ');
       for (const m of text.matchAll(/(\d+) (?:published )?pages in a tree/g)) expect(Number(m[1]), `${doc}: "${m[0]}"`).toBe(pages);
       for (const m of text.matchAll(/(\d+) (?:published )?posts over/g)) expect(Number(m[1]), `${doc}: "${m[0]}"`).toBe(posts);
