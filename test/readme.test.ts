@@ -35,3 +35,13 @@ describe('README.md', () => {
     expect(broken).toEqual([]);
   });
 });
+
+describe('the figures of README.md', () => {
+  it("are true today: the behaviours of the catalogue, the known deviations of the embedded release", () => {
+    const catalogue = readFileSync(join(ROOT, 'conformance/behaviours.yaml'), 'utf8').match(/^- id: /gm)!.length;
+    const known = JSON.parse(readFileSync(join(ROOT, 'targets/wordpress/expectations/wordpress-6.5.5.json'), 'utf8')).deviations.length;
+    for (const m of readme.matchAll(/\b(\d+) known deviations\b/g)) expect(Number(m[1]), m[0]).toBe(known);
+    for (const m of readme.matchAll(/^The (\d+) are WordPress 6\.5\.5's own/gm)) expect(Number(m[1]), m[0]).toBe(known);
+    for (const m of readme.matchAll(/^(\d+) behaviours: (\d+) passed, (\d+) failed/gm)) expect(Number(m[1]), m[0]).toBe(catalogue);
+  });
+});
