@@ -55,6 +55,19 @@ describe('query model: predicates', () => {
     expect(boundText(Date.parse('2001-03-01T09:00:00.250Z'), 60)).toBe('2001-03-01T10:00:00.250+01:00');
   });
 
+  it('an item whose local and GMT times are a second apart (WordPress reads its clock twice) is judged by neither at that second', () => {
+    const w = whenOf('2026-12-07T05:18:03', '2026-12-07T05:18:04', { gmt_offset: 0 } as never)!;
+    expect(w).toEqual({ lo: Date.parse('2026-12-07T05:18:03Z'), hi: Date.parse('2026-12-07T05:18:04Z'), offset: 0 });
+    const i = item(5, { modified: w });
+    // modified_before at the GMT second: the server may list it (by modified) or not (by modified_gmt).
+    expect(predicate('modified_before', i, { modified_before: '2026-12-07T05:18:04+00:00' })).toBeUndefined();
+    expect(predicate('modified_before', i, { modified_before: '2026-12-07T05:18:05+00:00' })).toBe(true);
+    expect(predicate('modified_after', i, { modified_after: '2026-12-07T05:18:03+00:00' })).toBeUndefined();
+    expect(predicate('modified_after', i, { modified_after: '2026-12-07T05:18:02+00:00' })).toBe(true);
+    // Hours apart is another offset, not one instant taken twice: the GMT time stands.
+    expect(whenOf('2001-03-01T10:00:00', '2001-03-01T04:30:00', { gmt_offset: 0 } as never)).toMatchObject({ lo: Date.parse('2001-03-01T04:30:00Z'), hi: Date.parse('2001-03-01T04:30:00Z') });
+  });
+
   it('status: the default is publish; any lists the write statuses but leaves future and trash open', () => {
     expect(predicate('status', item(1, { status: 'draft' }), {})).toBe(false);
     expect(predicate('status', item(1, { status: 'draft' }), { status: ['any'] })).toBe(true);

@@ -30,9 +30,17 @@ export function whenOf(local: unknown, gmt: unknown, index: Index): When | undef
   else at = wallMs(l!) - siteOffsetAt(index, wallMs(l!)) * 3_600_000;
   if (!Number.isFinite(at)) return undefined;
   const wall = l ? wallMs(l) : at + siteOffsetAt(index, at) * 3_600_000;
-  const offset = Number.isFinite(wall) ? Math.round((wall - at) / 60_000) : 0;
+  const offset = Number.isFinite(wall) ? Math.round((wall - at) / 60_000) || 0 : 0;
+  // The local and the GMT time may name instants a second or two apart (WordPress takes the two
+  // clocks one after the other: modified 05:18:03, modified_gmt 05:18:04). A server may filter by
+  // either: the item's time is then known only between them (a bound there judges nothing).
+  const twin = l && g && !hasZone(l) ? wallMs(l) - siteOffsetAt(index, wallMs(l)) * 3_600_000 : undefined;
+  if (twin !== undefined && Number.isFinite(twin) && twin !== at && Math.abs(twin - at) <= MAX_CLOCK_GAP_MS) return { lo: Math.min(at, twin), hi: Math.max(at, twin), offset };
   return { lo: at, hi: at, offset };
 }
+
+/** The most the local and GMT times of one item may disagree by and still be one instant taken twice. */
+const MAX_CLOCK_GAP_MS = 5_000;
 
 /**
  * An instant as a date-time in the offset of the item it is the edge of (its own wall clock): the
