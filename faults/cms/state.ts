@@ -183,6 +183,9 @@ const datesAndSlugs: Fault[] = [
     // Only slugs that need nothing else made of them (uniqueness alone is this fault's).
     (item.status === 'draft' || item.status === 'pending') && /^[a-z0-9_-]+$/.test(asked) ? asked : undefined,
   ),
+  slugKeeper('cms.slug-unique-among-siblings', 'gives a published child the slug it asks for when an item with another parent holds it (slugs unique among siblings only, as WordPress makes them; answered and read back)', ['cms.pages.fields.slug-unique-child'], (asked, item) =>
+    item.status === 'publish' && Number(item.parent) > 0 && /^[a-z0-9_-]+$/.test(asked) ? asked : undefined,
+  ),
   slugKeeper('cms.slug-accents-kept', 'keeps the accented letters of a slug it is given (lowercased; answered and read back)', perType('fields.slug-alphanumeric'), (asked, item) =>
     // Kept unique as the target made it (its -2 suffix).
     /[^\x00-\x7f]/.test(asked) ? `${asked.toLowerCase()}${/-\d+$/.exec(item.slug)?.[0] ?? ''}` : undefined,

@@ -264,8 +264,12 @@ export class ContentStore {
     return this.revisionsOf(parent).find((r) => r.autosave && (author === undefined || r.author === author));
   }
 
-  /** wp_unique_post_slug(): `slug`, else `slug-2`, `slug-3` ... among items of the type. */
-  uniqueSlug(slug: string, type: PostType, selfId: number, parent = 0): string {
+  /**
+   * wp_unique_post_slug(): `slug`, else `slug-2`, `slug-3` ... among all items of the type, pages
+   * of every parent included (core part 2: "unique for the type"; WordPress keeps page slugs unique
+   * among siblings only, which cms.pages.fields.slug-unique-child reports).
+   */
+  uniqueSlug(slug: string, type: PostType, selfId: number, _parent = 0): string {
     if (slug === '') return slug;
     const taken = (s: string) =>
       [...this.posts.values()].some(
@@ -274,8 +278,7 @@ export class ContentStore {
           p.type === type &&
           p.slug === s &&
           p.status !== 'trash' &&
-          p.status !== 'auto-draft' &&
-          (type !== 'page' || p.parent === parent),
+          p.status !== 'auto-draft',
       );
     if (!taken(slug)) return slug;
     for (let n = 2; ; n++) if (!taken(`${slug}-${n}`)) return `${slug}-${n}`;

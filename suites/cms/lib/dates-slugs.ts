@@ -173,6 +173,43 @@ export function defineDatesAndSlugs(type: PostType): void {
     { concurrent: true },
   );
 
+  // A hierarchical type: unique for the type means across parents too (a child may not take the
+  // slug of a page elsewhere in the tree; WordPress keeps slugs unique among siblings only).
+  if (type.fields.parent)
+    behaviour(
+      cmsDecl(type, 'fields.slug-unique-child', {
+        level: 'MUST',
+        title: `the slug is unique for the type across parents: a published child ${type.noun} updated to the slug of a published ${type.noun} with another parent gets another one (or is refused), answered and stored`,
+        route: type.paths.item,
+        spec: type.spec.fields,
+        covers: [`field:${type.resource.id}.slug`, `field:${type.resource.id}.parent`, `arg:${update}.slug#type`],
+      }),
+      async (t: BehaviourContext) => {
+        t.requireWrites();
+        t.requireCredentials();
+        const held = names('slug-parent');
+        const top = await tryCreate(t, { ...held, status: 'publish', content: { raw: '<p>slug held by a top-level item</p>' } });
+        if (!ok(top.status)) t.fail(whyNotAccepted(top, `create with the free slug ${held.slug}`));
+        const other = names('slug-child');
+        const child = await tryCreate(t, { ...other, status: 'publish', parent: top.body.id, content: { raw: '<p>a child</p>' } });
+        if (!ok(child.status)) t.fail(whyNotAccepted(child, `create a published child of ${top.body.id} with the free slug ${other.slug}`));
+        const upd = await t.client.request('PATCH', type.item(child.body.id), { body: { slug: held.slug } });
+        const [a, b] = await Promise.all([readEdit(t, top.body.id), readEdit(t, child.body.id)]);
+        if (a?.slug !== held.slug) t.fail(`${type.item(top.body.id)} was created with the free slug ${held.slug} and reads back ${show(a?.slug)}`);
+        if (b?.parent !== top.body.id) t.fail(`${type.item(child.body.id)} was created with parent ${top.body.id} and reads back parent ${show(b?.parent)}`);
+        if (ok(upd.status)) {
+          if (b?.slug === held.slug) t.fail(`PATCH ${type.item(child.body.id)} (parent ${top.body.id}) {slug: ${show(held.slug)}} (${answerOf(upd)}) stored it: ${type.item(top.body.id)} (no parent) and its child ${type.item(child.body.id)}, both published, share the slug; the slug is unique for the type`);
+          if (typeof upd.body?.slug === 'string' && upd.body.slug !== b?.slug) t.fail(`PATCH ${type.item(child.body.id)} {slug: ${show(held.slug)}} answered slug ${show(upd.body.slug)} but reads back ${show(b?.slug)}`);
+          return;
+        }
+        if (b?.slug !== other.slug) t.fail(`the refused PATCH ${type.item(child.body.id)} {slug: ${show(held.slug)}} (${answerOf(upd)}) changed its slug from ${other.slug} to ${show(b?.slug)}`);
+        // Refused: a pass needs the nearest valid write accepted (a free slug).
+        const control = await t.client.request('PATCH', type.item(child.body.id), { body: { slug: `${other.slug}-free` } });
+        if (!ok(control.status)) t.fail(`positive control: ${whyNotAccepted(control, `PATCH ${type.item(child.body.id)} {slug: ${show(`${other.slug}-free`)}}`)}; so the refusal of a slug in use shows nothing`);
+      },
+      { concurrent: true },
+    );
+
   behaviour(
     cmsDecl(type, 'fields.slug-alphanumeric', {
       level: 'MUST',

@@ -433,7 +433,9 @@ export function mismatches(world: World, seen: Observation, level: Level, name: 
   // a slug that is not unique until it is published (WordPress).
   const published = world.filter((w) => w.exists.value).map((w) => [w.ref, seen.get(w.ref)] as const).filter(([, o]) => o && o.status === 'publish' && o.slug);
   published.forEach(([ref, o], i) => {
-    const twin = published.slice(i + 1).find(([, p]) => p!.slug === o!.slug);
+    // Across parents (a child taking the slug of a page elsewhere in the tree) is the finding of
+    // cms.<type>.fields.slug-unique-child alone: one broken thing, one finding, whatever the seed.
+    const twin = published.slice(i + 1).find(([, p]) => p!.slug === o!.slug && (p!.parent ?? 0) === (o!.parent ?? 0));
     if (twin) out.push({ text: `${name(ref)} and ${name(twin[0])} are both published with the slug ${JSON.stringify(o!.slug)}: the slug is unique for the type`, level: 'MUST' });
   });
   return out;
