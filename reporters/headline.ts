@@ -3,7 +3,7 @@
  * lines), in parts that each say one thing, so that each can be shown alone and new parts slot in
  * beside them:
  *
- *   verdict      PASS / FAIL / … and the one headline count: deviations ("15 known deviations of
+ *   verdict      PASS / FAIL / … and the one headline count: deviations ("16 known deviations of
  *                WordPress 6.5.5 (the embedded release), 0 new"; "3 deviations");
  *   counts       the behaviours under it ("2119 behaviours: 668 passed, 27 failed (26 MUST, 1 SHOULD) …");
  *   mode         how the run met the target: anonymous or with credentials, read-only or writes;
@@ -65,7 +65,7 @@ export function verdictOf(r: Results): Verdict {
   return securityChecked(r) ? { tone: 'pass', word: 'PASS', count, exit } : { tone: 'partial', word: 'PASS, SECURITY NOT CHECKED', count, exit };
 }
 
-/** "PASS — 15 known deviations of WordPress 6.5.5 (the embedded release), 0 new": the first line of every report. */
+/** "PASS — 16 known deviations of WordPress 6.5.5 (the embedded release), 0 new": the first line of every report. */
 export function verdictLine(r: Results): string {
   const v = verdictOf(r);
   return `${v.word} — ${v.count}`;
