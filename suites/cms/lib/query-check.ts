@@ -20,7 +20,7 @@ import { comboArb, materialize, type Combo, type ModelCtx } from './query-combos
 import { examplesFor } from './query-edges.ts';
 import { itemLabel } from './query-items.ts';
 import { defaultOrder, expected, judge, type Discrepancy } from './query-judge.ts';
-import { compareKey, filtersOf, type MItem, type Query } from './query-model.ts';
+import { FIXED_DIRECTION, compareKey, filtersOf, keyText, type MItem, type Query } from './query-model.ts';
 
 
 /**
@@ -195,7 +195,7 @@ export async function checkModel(t: BehaviourContext, featured: Featured, given:
   // Nothing told the argument honoured from ignored: where another argument's finding spoiled a
   // combination, that finding is why (the combination could have told); else nothing could.
   if (!telling && spoiled) t.dependsOn(spoiled.owner, spoiled.why);
-  if (!telling) t.skip(`not observable on these ${type.name}: no combination the check could send lists other items${featured.startsWith('orderby') || featured === 'order' ? ' or another order' : ''} when ${featured.replace(/^orderby\./, 'orderby=')} is not honoured`);
+  if (!telling) t.skip(`not observable on these ${type.name}: no combination the check could send lists other items${featured.startsWith('orderby') || featured === 'order' ? ' or another order' : ''} when ${featured.replace(/^orderby\./, 'orderby=')} is not honoured${oneKey(featured, ctx)}`);
 }
 
 /**
@@ -248,6 +248,14 @@ async function refusalOwned(t: BehaviourContext, featured: Featured, ctx: ModelC
   delete without[arg];
   const res = await send(t, ctx, without);
   return res.status >= 200 && res.status < 300;
+}
+
+/** Why an order is not seen: every item has the same key (posts carry no parent: each one's is 0). */
+function oneKey(featured: Featured, ctx: ModelCtx): string {
+  const by = featured.startsWith('orderby.') ? featured.slice(8) : undefined;
+  if (!by || FIXED_DIRECTION.includes(by)) return '';
+  const items = ctx.published.map((k) => ctx.items[k]!);
+  return items.length > 1 && items.every((i) => compareKey(i, items[0]!, { orderby: by }) === 0) ? ` (every one of them has ${keyText(items[0]!, { orderby: by })})` : '';
 }
 
 /** Does the query hold the featured argument (as the combination asked for it)? */
