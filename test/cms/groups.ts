@@ -235,7 +235,10 @@ export const SKIPPED_WITHOUT_MEDIA_AND_TAGS: Record<string, string> = {
  * Behaviours no fault is shown to break, because no target at hand passes them (a fault proof
  * needs the behaviour to pass without the fault).
  */
-export const UNPROVEN: Record<string, string> = {};
+export const UNPROVEN: Record<string, string> = {
+  // It still fails where orderby=parent is refused (cms.orderby-rejected is caught by the values check).
+  'cms.posts.filter.orderby.parent': 'posts carry no parent (every one is 0): orderby=parent ties them all, so the check skips as not observable on every target',
+};
 
 /**
  * The faults of the read behaviours proven a second time read-only (issue 35): a run that may not
