@@ -38,7 +38,7 @@ export const FILTER_BEHAVIOURS: Record<string, string[]> = {
   menu_order: ['filter.menu_order'],
 };
 
-/** posts have no parent field: orderby=parent on posts keeps any order (caught by cms.orderby-rejected instead). */
+/** posts have no parent field: orderby=parent on posts keeps any order, its check skips (not observable) unless the value is refused. */
 const NOT_FOR: Record<string, string[]> = { 'filter.orderby.parent': ['posts'] };
 
 export function documentedFor(type: (typeof TYPES)[number], arg: string, behaviour: string): boolean {
@@ -169,7 +169,9 @@ export const filterFaults: Fault[] = [
   {
     id: 'cms.orderby-rejected',
     title: 'refuses orderby=author and orderby=parent on post and page listings',
-    caughtBy: ['cms.posts.filter.orderby.author', 'cms.pages.filter.orderby.author', 'cms.posts.filter.orderby.parent'],
+    // orderby=parent on posts: by its values check (posts carry no parent, so filter.orderby.parent
+    // passes nowhere: every post ties, nothing tells the order honoured from ignored).
+    caughtBy: ['cms.posts.filter.orderby.author', 'cms.pages.filter.orderby.author', 'cms.posts.query.orderby.values'],
     request(req) {
       if (isGet(req) && COLLECTION.test(req.route) && ['author', 'parent'].includes(req.query.get('orderby') ?? '')) return invalidParam('orderby');
     },

@@ -236,7 +236,10 @@ export const SKIPPED_WITHOUT_MEDIA_AND_TAGS: Record<string, string> = {
  * Behaviours no fault is shown to break, because no target at hand passes them (a fault proof
  * needs the behaviour to pass without the fault).
  */
-export const UNPROVEN: Record<string, string> = {};
+export const UNPROVEN: Record<string, string> = {
+  // It still fails where orderby=parent is refused (cms.orderby-rejected is caught by the values check).
+  'cms.posts.filter.orderby.parent': 'posts carry no parent (every one is 0): orderby=parent ties them all, so the check skips as not observable on every target',
+};
 
 /**
  * The faults of the read behaviours proven a second time read-only (issue 35): a run that may not
@@ -269,9 +272,13 @@ export const READ_ONLY_GROUPS: string[][] = [
   // The scopes include and slug (each filter behaviour's own scope is one of them; the context checks
   // read the single item first, so a title missing from embed answers is theirs).
   ['cms.filter-ignored.include', 'cms.filter-ignored.slug', 'cms.title-dropped-in-embed'],
-  // orderby, search and tax_relation (the search check sends no orderby, the orderby checks no
-  // search but relevance, which fails either way) with the anonymous-read faults.
-  ['cms.filter-ignored.orderby', 'cms.filter-ignored.search', 'cms.filter-ignored.tax_relation', 'cms.edit-context-anonymous', 'cms.status-listed-anonymously'],
+  // orderby and tax_relation with the anonymous-read faults (which only touch requests sent
+  // without credentials).
+  ['cms.filter-ignored.orderby', 'cms.filter-ignored.tax_relation', 'cms.edit-context-anonymous', 'cms.status-listed-anonymously'],
+  // search alone: orderby=relevance is sent with a search, so a search dropped leaves the relevance
+  // check nothing to judge (it skips, depending on filter.search); and the filters group above
+  // holds search_columns, whose check owns what a search sent with search_columns lists.
+  ['cms.filter-ignored.search'],
   // Item rewrites per context, and orderby=date read as id.
   ['cms.raw-in-view', 'cms.content-in-embed', 'cms.raw-missing-in-edit', 'cms.author-field-dropped', 'cms.orderby-date-as-id'],
   ['cms.per-page-ignored'],

@@ -20,7 +20,7 @@ import { comboArb, materialize, type Combo, type ModelCtx } from './query-combos
 import { examplesFor } from './query-edges.ts';
 import { itemLabel } from './query-items.ts';
 import { defaultOrder, expected, judge, type Discrepancy } from './query-judge.ts';
-import { compareKey, filtersOf, type MItem, type Query } from './query-model.ts';
+import { FIXED_DIRECTION, compareKey, filtersOf, keyText, type MItem, type Query } from './query-model.ts';
 
 
 /**
@@ -60,7 +60,7 @@ export function owns(featured: Featured, d: Discrepancy, q: Query): boolean {
 function ownerCheck(type: PostType, d: Discrepancy, q: Query): string {
   // A refusal that names nothing and stands without the argument: the page asked for, or the page the target takes by default.
   if (d.unnamed) return q.page !== undefined ? `cms.${type.name}.filter.page` : `cms.${type.name}.query.page.default`;
-  const o = ownersOf(d, q)[0] ?? 'include';
+  const o = ownersOf({ ...d, owners: d.owners.length ? d.owners : (d.spoiledBy ?? []) }, q)[0] ?? 'include';
   if (o === 'orderby') return `cms.${type.name}.filter.orderby.${String(q.orderby)}`;
   if (o.includes(':')) return `cms.${type.name}.query.${o.split(':')[0]}.default`;
   if (o === 'per_page') return `cms.${type.name}.query.per_page.bounds`;
@@ -118,7 +118,8 @@ function* simpler(c: Combo, featured: Featured): Generator<Combo> {
 
 /**
  * Run the check of `featured` on the model: passes, fails with the smallest failing combination, or
- * skips when no combination could be judged (another check's finding spoiled every one).
+ * skips when no combination told the argument honoured from ignored: "depends on" the check whose
+ * finding spoiled one that could have, else not observable.
  */
 export async function checkModel(t: BehaviourContext, featured: Featured, given: ModelCtx, opts: RunOptions): Promise<void> {
   const type = given.type;
@@ -126,7 +127,6 @@ export async function checkModel(t: BehaviourContext, featured: Featured, given:
   // the site's items count as carrying a word their rendered text shows, so that some besides the
   // title matches are in its scopes (an item the target does not list is then the search's finding).
   const ctx = featured === 'orderby.relevance' ? { ...given, items: given.items.map((i) => (i.text.sure || i.protected ? i : { ...i, text: { ...i.text, sure: true } })) } : given;
-  let judged = 0;
   let telling = false;
   let spoiled: { owner: string; why: string } | undefined;
   let smallest: { combo: Combo; verdict: Extract<Verdict, { kind: 'fail' }>; from: Query; sent: number } | undefined;
@@ -134,7 +134,8 @@ export async function checkModel(t: BehaviourContext, featured: Featured, given:
   /** Send a combination and judge the answer. */
   const verdictOf = async (combo: Combo): Promise<Verdict> => {
     const m = materialize(combo, ctx);
-    if (!m) return { kind: 'none' };
+    // A combination whose argument the model could not send (orderby=relevance without a search) judges nothing of it.
+    if (!m || !carries(featured, m.query)) return { kind: 'none' };
     opts.onQuery?.(m.query);
     const res = await send(t, ctx, m.query);
     const found = await settled(t, ctx, m.query, judge(ctx.items, m.query, m.exp, res));
@@ -180,7 +181,6 @@ export async function checkModel(t: BehaviourContext, featured: Featured, given:
         spoiled ??= v;
         return;
       }
-      judged++;
       if (v.kind === 'pass') {
         telling ||= v.telling;
         return;
@@ -192,8 +192,10 @@ export async function checkModel(t: BehaviourContext, featured: Featured, given:
     },
     { examples: examplesFor(featured, ctx), describe: () => shownOf(), randomRuns: opts.randomRuns, shrinkBudget: 1 },
   );
-  if (!judged && spoiled) t.dependsOn(spoiled.owner, spoiled.why);
-  if (!telling) t.skip(`not observable on these ${type.name}: no combination the check could send lists other items${featured.startsWith('orderby') || featured === 'order' ? ' or another order' : ''} when ${featured.replace(/^orderby\./, 'orderby=')} is not honoured`);
+  // Nothing told the argument honoured from ignored: where another argument's finding spoiled a
+  // combination, that finding is why (the combination could have told); else nothing could.
+  if (!telling && spoiled) t.dependsOn(spoiled.owner, spoiled.why);
+  if (!telling) t.skip(`not observable on these ${type.name}: no combination the check could send lists other items${featured.startsWith('orderby') || featured === 'order' ? ' or another order' : ''} when ${featured.replace(/^orderby\./, 'orderby=')} is not honoured${oneKey(featured, ctx)}`);
 }
 
 /**
@@ -220,7 +222,7 @@ async function settled(t: BehaviourContext, ctx: ModelCtx, q: Query, found: Disc
     if (inWhole.length) {
       // The list itself is wrong: its own discrepancy says whose (an ordering's, or a filter's: then not this page's).
       const order = inWhole.find((x) => x.kind === 'order');
-      out.push({ ...d, owners: order ? order.owners : [], text: `${d.text}; the whole list (${requestLine(ctx.type, whole)}) ${order ? order.text : 'is wrong too'}` });
+      out.push({ ...d, owners: order ? order.owners : [], ...(order ? {} : { spoiledBy: inWhole[0]!.owners }), text: `${d.text}; the whole list (${requestLine(ctx.type, whole)}) ${order ? order.text : `is wrong too: it ${inWhole[0]!.text}`}` });
       continue;
     }
     if (q.orderby === undefined && q.order === undefined) {
@@ -248,6 +250,21 @@ async function refusalOwned(t: BehaviourContext, featured: Featured, ctx: ModelC
   return res.status >= 200 && res.status < 300;
 }
 
+/** Why an order is not seen: every item has the same key (posts carry no parent: each one's is 0). */
+function oneKey(featured: Featured, ctx: ModelCtx): string {
+  const by = featured.startsWith('orderby.') ? featured.slice(8) : undefined;
+  if (!by || FIXED_DIRECTION.includes(by)) return '';
+  const items = ctx.published.map((k) => ctx.items[k]!);
+  return items.length > 1 && items.every((i) => compareKey(i, items[0]!, { orderby: by }) === 0) ? ` (every one of them has ${keyText(items[0]!, { orderby: by })})` : '';
+}
+
+/** Does the query hold the featured argument (as the combination asked for it)? */
+function carries(featured: Featured, q: Query): boolean {
+  if (featured === 'include-exclude') return q.include !== undefined && q.exclude !== undefined;
+  if (featured.startsWith('orderby.')) return q.orderby === featured.slice(8);
+  return q[featured] !== undefined;
+}
+
 /**
  * Does the query tell the featured argument honoured from ignored: would the page the model expects
  * differ without it (another set of items, or, for the order, another sequence)?
@@ -263,8 +280,10 @@ function tells(featured: Featured, ctx: ModelCtx, q: Query, page: MItem[]): bool
   if (drop === 'order') without.order = q.order === 'asc' ? 'desc' : 'asc';
   const other = expected(ctx.items, without).window;
   const ordered = featured.startsWith('orderby') || featured === 'order' || featured === 'page' || featured === 'offset';
-  // An order is seen on a page of two items or more (items of one key, the author of all, show that the value is taken).
-  if (ordered) return page.length >= 2 || other.length !== page.length || other.some((x, k) => compareKey(x, page[k]!, q) !== 0);
+  // A page is judged by the keys of the order asked for (ties are free): it tells only where the
+  // page without the argument holds other keys (orderby=relevance ignored keeps the date order,
+  // whose page of items without the word in their title is one of relevance too).
+  if (ordered) return other.length !== page.length || other.some((x, k) => compareKey(x, page[k]!, q) !== 0);
   return JSON.stringify(other.map((i) => i.id).sort()) !== JSON.stringify(page.map((i) => i.id).sort());
 }
 

@@ -47,6 +47,8 @@ export interface Discrepancy {
   unsettled?: { ordering: string[]; paging: string[] };
   /** A refusal that names no argument of the query (kind refused). */
   unnamed?: boolean;
+  /** A wrong page owned by nothing because the whole list is wrong: the owners of that list's discrepancy (whose check a skip names). */
+  spoiledBy?: string[];
 }
 
 export const PAGING = ['page', 'offset', 'per_page'] as const;
@@ -141,7 +143,7 @@ export function judge(model: readonly MItem[], q: Query, exp: Expected, res: Pic
     e.ids.push(i.id);
     extras.set(why, e);
   }
-  for (const [why, e] of extras) out.push({ kind: 'extra', owners: e.owners, ids: e.ids, text: `lists ${e.ids.join(', ')}, though ${e.ids.length > 1 ? why.replace(/\bit\b/g, 'them').replace(/\bits\b/g, 'their') : why}` });
+  for (const [why, e] of extras) out.push({ kind: 'extra', owners: e.owners, ids: e.ids, text: `lists ${e.ids.join(', ')}, though ${e.ids.length > 1 ? why.replace(/\bit does\b/g, 'they do').replace(/\bit is\b/g, 'they are').replace(/\bit\b/g, 'them').replace(/\bits\b/g, 'their') : why}` });
   if (out.length) return out;
   return pageDiscrepancies(q, exp, listed);
 }
