@@ -14,12 +14,20 @@
  *   revisions (one is missing from a list), it depends on revisions.created-on-update;
  * - and a SHOULD never contradicts what the spec states (embed answers with content.protected).
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../targets/reference/index.ts';
-import { runSuite } from '../helpers/harness.ts';
+import { InProcessRunner } from '../../src/proof/proof.ts';
 import { allFaults } from '../../faults/index.ts';
 import type { Fault } from '../../faults/proxy.ts';
 import type { BehaviourResult, Results } from '../../results/results.ts';
+
+// The runs are made in this process on one suite engine (the CLI's own pipeline and arguments,
+// without a CLI start per run: the CLI itself is proven by cli.test.ts and the end-to-end tests).
+let runner: InProcessRunner;
+beforeAll(async () => {
+  runner = await InProcessRunner.open();
+}, 120_000);
+afterAll(async () => runner?.close());
 
 /** The behaviours `only` selects on the reference server, with the named fault (or none, or a test double), by ID. */
 async function run(only: string, faultId?: string | Fault): Promise<Record<string, BehaviourResult> & { deviations?: Results['deviations'] }> {
@@ -27,7 +35,7 @@ async function run(only: string, faultId?: string | Fault): Promise<Record<strin
   try {
     const target = { url: s.url, user: s.user, appPassword: s.appPassword, profile: 'spec' as const };
     const faults = typeof faultId === 'string' ? allFaults.filter((f) => f.id === faultId) : faultId ? [faultId] : undefined;
-    const r = (await runSuite(target, { only, ...(faults ? { faults } : {}) })).results();
+    const r = (await runner.run(target, { only, ...(faults ? { faults } : {}), removeReport: true })).results();
     return Object.assign(Object.fromEntries(r.behaviours.map((x) => [x.id, x])), { deviations: r.deviations });
   } finally {
     await s.stop();
