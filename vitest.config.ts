@@ -32,9 +32,15 @@ export const UNITS = testFiles.filter((f) => !isProof(f));
  */
 const LONGEST_FIRST = [
   'test/real-targets.wordpress-7.1.test.ts',
+  // 26 full runs against the reference server (13 dialects, with and without credentials): the
+  // most CPU of any file, all of it in its beforeAll, which a fresh clone's order (by file size) put last.
+  'test/dialects.test.ts',
   'test/cms/wordpress-faults.test.ts',
   'test/flaky.test.ts',
   'test/real-targets.embedded-6.5.5.test.ts',
+  'test/cms/reference-faults.test.ts',
+  'test/cli.test.ts',
+  'test/safety.test.ts',
   'test/chaos.test.ts',
   'test/core/latency.test.ts',
   'test/stop.e2e.test.ts',
