@@ -75,7 +75,7 @@ describe('the reference server in every dialect gets the default verdicts', () =
     };
     runners.push(await InProcessRunner.open(), await InProcessRunner.open());
     await Promise.all(runners.map(lane));
-  }, 900_000);
+  }, 1_800_000);
   afterAll(async () => {
     await Promise.all(runners.map((r) => r.close()));
   });
