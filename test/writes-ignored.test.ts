@@ -28,6 +28,7 @@ import { CREATES, writesIgnored } from './helpers/writes-ignored.ts';
 const ALLOWED: [RegExp, string][] = [
   [/^(auth\.anonymous\.|cms\.(posts|pages)\.auth\.|(spamfilter|contactform|suite)\.security\.)/, 'SECURITY refusal check: its writes are anonymous (forwarded, refused)'],
   [/^suite\.methods\./, 'an empty body, which changes nothing by design'],
+  [/^suite\.params\.enum-values\./, "each documented value passes the route's validation (its title says so): a claim about the answer, sent in the route's positive control; the values' effects are judged where they read back (the settings and module round trips)"],
   [/^suite\.defaults\.api-key$/, "the default of an argument of the key check, an action that changes nothing: compared by the route's answers"],
 ];
 

@@ -207,6 +207,9 @@ export const WORDPRESS_GENUINE: Record<string, string> = {
   'cms.posts.create.slug-only': 'WordPress refuses a post without title, content and excerpt (400 empty_content); the spec makes every writable field optional',
   'cms.posts.fields.invalid-refused': 'WordPress 6.5.5 answers password=["x"] on an update of a password-protected post with 500, not a refusal (7.1 answers 400)',
   'cms.pages.fields.invalid-refused': 'WordPress 6.5.5 answers password=["x"] on an update of a password-protected page with 500, not a refusal (7.1 answers 400)',
+  'cms.posts.filter.include-exclude': 'WordPress ignores exclude whenever include is given (WP_Query applies post__not_in only when post__in is empty)',
+  'cms.pages.filter.include-exclude': 'WordPress ignores exclude whenever include is given (WP_Query applies post__not_in only when post__in is empty)',
+  'cms.pages.fields.slug-unique-child': 'WordPress keeps page slugs unique among siblings only: a child page keeps the slug of a top-level page',
 };
 
 /** Behaviours that skip against WordPress 6.5.5, and why. */
@@ -220,6 +223,10 @@ export const WORDPRESS_SKIPPED: Record<string, string> = {
   'cms.pages.revisions.delete.force': 'WordPress refuses revision deletion to every user (403), a capability matter the spec does not show',
   'cms.posts.revisions.delete.without-force': 'WordPress refuses revision deletion even with force=true (403): its refusal without force says nothing about force',
   'cms.pages.revisions.delete.without-force': 'WordPress refuses revision deletion even with force=true (403): its refusal without force says nothing about force',
+  'cms.posts.filter.orderby.author': 'every post has author 1 (users cannot be created through documented routes): orderby=author orders nothing there',
+  'cms.pages.filter.orderby.author': 'every page has author 1 (as for posts)',
+  'cms.posts.filter.orderby.parent': 'posts have no parent: orderby=parent on posts orders nothing',
+  'cms.posts.filter.categories.include_children': 'WordPress as booted has no child category: include_children changes nothing there',
 };
 
 /**

@@ -203,6 +203,8 @@ export function defineDatesAndSlugs(type: PostType): void {
         if (ok(upd.status)) {
           if (b?.slug === held.slug) t.fail(`PATCH ${type.item(child.body.id)} (parent ${top.body.id}) {slug: ${show(held.slug)}} (${answerOf(upd)}) stored it: ${type.item(top.body.id)} (no parent) and its child ${type.item(child.body.id)}, both published, share the slug; the slug is unique for the type`);
           if (typeof upd.body?.slug === 'string' && upd.body.slug !== b?.slug) t.fail(`PATCH ${type.item(child.body.id)} {slug: ${show(held.slug)}} answered slug ${show(upd.body.slug)} but reads back ${show(b?.slug)}`);
+          // Accepted: the slug was written (another one than the held, e.g. ${held.slug}-2); keeping the old one stored nothing.
+          if (b?.slug === other.slug) t.fail(`PATCH ${type.item(child.body.id)} {slug: ${show(held.slug)}} answered ${answerOf(upd)} but the item still reads back its old slug ${other.slug}: an accepted update stores the slug sent, or another one where it is taken`);
           return;
         }
         if (b?.slug !== other.slug) t.fail(`the refused PATCH ${type.item(child.body.id)} {slug: ${show(held.slug)}} (${answerOf(upd)}) changed its slug from ${other.slug} to ${show(b?.slug)}`);
