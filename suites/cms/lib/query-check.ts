@@ -123,6 +123,13 @@ function* simpler(c: Combo, featured: Featured): Generator<Combo> {
  */
 export async function checkModel(t: BehaviourContext, featured: Featured, given: ModelCtx, opts: RunOptions): Promise<void> {
   const type = given.type;
+  // A bound needs items whose time the model knows exactly: modified and modified_gmt are not
+  // documented fields, so a server written from the documents may serve neither.
+  const bound = featured === 'after' || featured === 'before' ? { pool: given.dated, field: 'date' } : featured === 'modified_after' || featured === 'modified_before' ? { pool: given.modifiedKnown, field: 'modified' } : undefined;
+  if (bound && bound.pool.length === 0)
+    t.skip(
+      `not observable: no published ${type.noun} the check knows has a ${bound.field} time to bound${bound.field === 'modified' && given.items.every((i) => i.modified === undefined) ? ` (the target serves no modified or modified_gmt field: neither is a documented field of a ${type.noun})` : ''}`,
+    );
   // The relevance order judges the order of what is listed, never which items are (the search's):
   // the site's items count as carrying a word their rendered text shows, so that some besides the
   // title matches are in its scopes (an item the target does not list is then the search's finding).
