@@ -246,6 +246,11 @@ export const SKIPPED_WITHOUT_MEDIA_AND_TAGS: Record<string, string> = {
 export const UNPROVEN: Record<string, string> = {
   // It still fails where orderby=parent is refused (cms.orderby-rejected is caught by the values check).
   'cms.posts.filter.orderby.parent': 'posts carry no parent (every one is 0): orderby=parent ties them all, so the check skips as not observable on every target',
+  // orderby=author needs items by several authors; users cannot be created through documented
+  // routes, so every fixture of the fault proofs' targets has author 1 (a refusal of the value is
+  // caught by the orderby values checks: cms.orderby-rejected).
+  'cms.posts.filter.orderby.author': 'every fixture on the fault proofs\' targets has one author: orderby=author is not observable there (it runs on a blog by several authors)',
+  'cms.pages.filter.orderby.author': 'every fixture on the fault proofs\' targets has one author: orderby=author is not observable there (it runs on a blog by several authors)',
 };
 
 /**
