@@ -70,7 +70,8 @@ export function modelItem(i: SiteItem, index: Index, sure: boolean): MItem {
     slug: typeof i.slug === 'string' ? i.slug : '',
     title: plainCase(renderedOf(i.title)),
     text: isSure ? { title: raw!.title!, content: raw!.content!, excerpt: raw!.excerpt!, sure: true } : { title: lower(i.title), content: lower(i.content), excerpt: lower(i.excerpt), sure: false },
-    author: Number.isInteger(i.author) ? i.author : 0,
+    // Not an integer (a wrong type is the field checks' finding): the author is not known to the model.
+    author: Number.isInteger(i.author) ? i.author : undefined,
     date: whenOf(i.date, i.date_gmt, index),
     modified: whenOf(i.modified, i.modified_gmt, index),
     categories: ints(i.categories),

@@ -37,7 +37,8 @@ export interface MItem {
    * excerpt may or may not be in the stored text.
    */
   text: { title: string; content: string; excerpt: string; sure: boolean };
-  author: number;
+  /** Undefined where the item's author is not an integer: filters by author judge nothing of it. */
+  author: number | undefined;
   date?: When;
   modified?: When;
   categories: number[];
@@ -151,9 +152,9 @@ export function predicate(arg: FilterArg, i: MItem, q: Query): Tri {
     case 'search':
       return typeof v === 'string' && v !== '' ? searchMatch(i, v, q) : true;
     case 'author':
-      return nums(v).length ? nums(v).includes(i.author) : true;
+      return !nums(v).length ? true : i.author === undefined ? undefined : nums(v).includes(i.author);
     case 'author_exclude':
-      return !nums(v).includes(i.author);
+      return !nums(v).length ? true : i.author === undefined ? undefined : !nums(v).includes(i.author);
     case 'after':
       return after(i.date, instantOf(String(v)));
     case 'before':
