@@ -351,6 +351,13 @@ export const OUTSIDE_THE_DOCUMENT: readonly { behaviour: RegExp; route: RegExp; 
       'the client-readiness profile (level CLIENT, suites/clients/) sends what real clients send, outside the documents on purpose: _locale=user, _embed, title and content as strings, X-HTTP-Method-Override, a percent-encoded rest_route',
   },
   {
+    behaviour: /^suite\.settings\.per-module-values\./,
+    route: /^\/suite\/v4\/settings\/[^/]+$/,
+    anyViolation: true,
+    reason:
+      'SHOULD, a WordPress convention: every allowed value of a setting through POST /settings/<slug>, the per-module route as the reference implementation serves it (its parameter table lists only context); a setting whose module the target does not name is sent to a documented module\'s route',
+  },
+  {
     behaviour: /^(setup|sweep)$/,
     route: /^\/(cms|wp)\/v2\/settings$/,
     reason: 'the site-state net of src/run/site-state.ts reads the core settings (WordPress\'s /wp/v2/settings; "all other collections of the core namespace: not shown") to set back what a run changed',
