@@ -11,6 +11,7 @@ import type { Results } from '../../results/results.ts';
 import { startReferenceServer, type ReferenceServer } from '../../targets/reference/index.ts';
 import { runSuite, type SuiteRun } from '../helpers/harness.ts';
 import { startEditor, type EditorStats } from '../helpers/live-site.ts';
+import type { Fault } from '../../faults/proxy.ts';
 
 const ran = (r: Results) => r.behaviours.filter((b) => b.status === 'passed' || b.status === 'failed').length;
 
@@ -53,4 +54,43 @@ describe('a read-only run on a live site: the site\'s own content, while an edit
     const again = Object.values(runs).flatMap(({ results }) => results.behaviours.filter((b) => /read again after the content changed/.test(b.subjects?.detail ?? '')));
     expect(again.length).toBeGreaterThan(0);
   });
+});
+
+/**
+ * The editor of the run above deletes at random times; here one item of the model's scope is deleted
+ * at the worst one: when the first combination of the orderby=include check reaches the site, after
+ * the model was read. Every combination of that check then misses it. Its checks read the model
+ * again (the item is gone): no failure, and no "depends on" filter.include charged to a check that
+ * passed (which the run would turn into a failure of orderby.include).
+ */
+describe('an item of the model deleted between its read and the check', () => {
+  let server: ReferenceServer;
+  beforeAll(async () => {
+    server = await startReferenceServer({ content: 'blog' });
+  }, 60_000);
+  afterAll(async () => server?.stop());
+
+  it('the model check is made again on the content as it now is, never failed nor charged to another check', async () => {
+    const auth = `Basic ${Buffer.from(`${server.user}:${server.appPassword}`).toString('base64')}`;
+    let deleted: number | undefined;
+    const editor: Fault = {
+      id: 'test.editor-deletes-mid-check',
+      title: 'an editor deletes an item of the scope as the first orderby=include combination arrives',
+      caughtBy: [],
+      async request(req) {
+        if (deleted !== undefined || req.method !== 'GET' || !/\/pages$/.test(req.route) || req.query.get('orderby') !== 'include') return;
+        const id = Number((req.query.get('include') ?? '').split(',')[1]);
+        if (!Number.isInteger(id)) return;
+        deleted = id;
+        const res = await fetch(`${server.url}/index.php?rest_route=${encodeURIComponent(`/cms/v2/pages/${id}`)}&force=true`, { method: 'DELETE', headers: { authorization: auth } });
+        expect(res.status).toBe(200);
+      },
+    };
+    const run = await runSuite({ url: server.url, profile: 'spec' }, { faults: [editor], only: '^cms\\.pages\\.filter\\.(include|orderby\\.include)$', args: ['--read-only', '--quiet', '--runs', '2'], removeReport: true });
+    const results = run.results();
+    expect(deleted, 'the editor deleted an item of the scope').toBeDefined();
+    const byId = Object.fromEntries(results.behaviours.map((b) => [b.id, b]));
+    for (const id of ['cms.pages.filter.include', 'cms.pages.filter.orderby.include']) expect([id, byId[id]?.status, byId[id]?.reason]).toEqual([id, 'passed', undefined]);
+    expect(byId['cms.pages.filter.orderby.include']!.subjects?.detail).toMatch(/read again after the content changed: .*is gone/);
+  }, 120_000);
 });

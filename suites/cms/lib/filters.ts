@@ -29,7 +29,7 @@ import { expectListOk, type ItemKind } from './query.ts';
 import { fileSetup } from './setup.ts';
 import { withObjects } from './object-form.ts';
 import { siteFilterChecks } from './filters-site.ts';
-import { checkModel, type Featured } from './query-check.ts';
+import { checkModel, type Featured, type RunOptions } from './query-check.ts';
 import { modelCtx, UNUSED_ID, type ModelCtx } from './query-combos.ts';
 import { makeFilterFixtures, type FilterFixtures } from './query-fixtures.ts';
 import { modelItem } from './query-items.ts';
@@ -112,7 +112,7 @@ export function defineFilters(type: PostType): void {
   };
 
   /** The model of this check: the fixtures, or the site's own items (made again when they changed meanwhile). */
-  async function withModel(t: BehaviourContext, featured: Featured, check: (ctx: ModelCtx, onQuery?: (q: Query) => void) => Promise<void>): Promise<void> {
+  async function withModel(t: BehaviourContext, featured: Featured, check: (ctx: ModelCtx, site?: Pick<RunOptions, 'onQuery' | 'changed'>) => Promise<void>): Promise<void> {
     if (setup.skipped()) return onSiteModel(t, type, check);
     const f = setup.get(t);
     // The modified filters and orderby=modified rely on an update moving `modified` (filter.modified_after owns that).
@@ -135,7 +135,7 @@ export function defineFilters(type: PostType): void {
       },
       async (t: BehaviourContext) => {
         if (opts.credentials) t.requireCredentials();
-        await withModel(t, key, (ctx, onQuery) => checkModel(t, key, ctx, { randomRuns: randomRuns(t.run.info.config.runs), tag: setup.skipped() ? undefined : fixtures().tag, ...(onQuery ? { onQuery } : {}) }));
+        await withModel(t, key, (ctx, site) => checkModel(t, key, ctx, { randomRuns: randomRuns(t.run.info.config.runs), tag: setup.skipped() ? undefined : fixtures().tag, ...site }));
       },
       { concurrent: true, location: declarationSite(filter) },
     );

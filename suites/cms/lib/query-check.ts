@@ -12,6 +12,7 @@
  * names that request (method and URL with its query), what is wrong, and every item it shows.
  */
 import { objectEncodingOf } from './object-form.ts';
+import { ContentChanged } from './sample.ts';
 import type { BehaviourContext } from '../../../src/sdk/behaviour.ts';
 import { checkProperty } from '../../../generators/property.ts';
 import { encodeObjects, serializeQuery, type Response } from '../../../src/sdk/http.ts';
@@ -85,12 +86,18 @@ export interface RunOptions {
   tag?: string;
   /** Called with each combination's query before it is sent (the items a site check relies on). */
   onQuery?: (q: Query) => void;
+  /**
+   * On the site's own content: the items a query relies on that are gone or changed since the model
+   * was read (an editor at work). A finding or a "depends on" made on them is not judged: the check
+   * is made again on a fresh model (sample.ts onSite).
+   */
+  changed?: (q: Query) => Promise<string[]>;
 }
 
 type Verdict =
   | { kind: 'none' }
   | { kind: 'pass'; telling: boolean }
-  | { kind: 'spoiled'; owner: string; why: string }
+  | { kind: 'spoiled'; owner: string; why: string; query: Query }
   | { kind: 'fail'; query: Query; text: string };
 
 /** The parts of a combination a smaller one may leave out (all but the featured argument's). */
@@ -135,7 +142,7 @@ export async function checkModel(t: BehaviourContext, featured: Featured, given:
   // title matches are in its scopes (an item the target does not list is then the search's finding).
   const ctx = featured === 'orderby.relevance' ? { ...given, items: given.items.map((i) => (i.text.sure || i.protected ? i : { ...i, text: { ...i.text, sure: true } })) } : given;
   let telling = false;
-  let spoiled: { owner: string; why: string } | undefined;
+  let spoiled: { owner: string; why: string; query: Query } | undefined;
   let smallest: { combo: Combo; verdict: Extract<Verdict, { kind: 'fail' }>; from: Query; sent: number } | undefined;
 
   /** Send a combination and judge the answer. */
@@ -149,7 +156,7 @@ export async function checkModel(t: BehaviourContext, featured: Featured, given:
     const mine: Discrepancy[] = [];
     for (const d of found) if (owns(featured, d, m.query) && (d.kind !== 'refused' || (await refusalOwned(t, featured, ctx, m.query, d)))) mine.push(d);
     const others = found.filter((d) => !mine.includes(d));
-    if (others.length && !mine.length) return { kind: 'spoiled', owner: ownerCheck(type, others[0]!, m.query), why: `${requestLine(type, m.query)}: ${others[0]!.text}` };
+    if (others.length && !mine.length) return { kind: 'spoiled', owner: ownerCheck(type, others[0]!, m.query), why: `${requestLine(type, m.query)}: ${others[0]!.text}`, query: m.query };
     const real = await confirmed(t, featured, ctx, m.query, mine);
     if (!real.length) return { kind: 'pass', telling: tells(featured, ctx, m.query, m.exp.window) };
     return { kind: 'fail', query: m.query, text: `${requestLine(type, m.query)} ${real.map((d) => d.text).join('; ')} (${legend(ctx, m.query, real.flatMap((d) => d.ids), opts.tag)})` };
@@ -175,6 +182,12 @@ export async function checkModel(t: BehaviourContext, featured: Featured, given:
     return { ...current, from: verdict.query, sent };
   };
 
+  /** A verdict on the site's items stands only while they are as the model read them. */
+  const unchanged = async (q: Query) => {
+    const moved = opts.changed ? await opts.changed(q) : [];
+    if (moved.length) throw new ContentChanged(moved);
+  };
+
   const shownOf = () => (smallest ? requestLine(type, smallest.verdict.query) : 'nothing sent');
   await checkProperty(
     t,
@@ -194,6 +207,7 @@ export async function checkModel(t: BehaviourContext, featured: Featured, given:
       }
       smallest ??= await minimise(combo, v);
       const s = smallest;
+      await unchanged(s.verdict.query);
       const how = JSON.stringify(s.from) === JSON.stringify(s.verdict.query) ? '' : ` — the smallest combination that still fails (made from ${requestLine(type, s.from)} in ${s.sent} request${s.sent === 1 ? '' : 's'})`;
       t.fail(`${(replay ? v : s.verdict).text}${how}`);
     },
@@ -201,7 +215,10 @@ export async function checkModel(t: BehaviourContext, featured: Featured, given:
   );
   // Nothing told the argument honoured from ignored: where another argument's finding spoiled a
   // combination, that finding is why (the combination could have told); else nothing could.
-  if (!telling && spoiled) t.dependsOn(spoiled.owner, spoiled.why);
+  if (!telling && spoiled) {
+    await unchanged(spoiled.query);
+    t.dependsOn(spoiled.owner, spoiled.why);
+  }
   if (!telling) t.skip(`not observable on these ${type.name}: no combination the check could send lists other items${featured.startsWith('orderby') || featured === 'order' ? ' or another order' : ''} when ${featured.replace(/^orderby\./, 'orderby=')} is not honoured${oneKey(featured, ctx)}`);
 }
 

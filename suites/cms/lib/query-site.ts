@@ -11,7 +11,8 @@ import type { PostType } from './collections.ts';
 import { modelCtx, type ModelCtx } from './query-combos.ts';
 import { modelItem } from './query-items.ts';
 import type { Query } from './query-model.ts';
-import { describeItems, hidden, itemSubjects, onSite, publishedOrSkip, searchableOf, settled, titleOf, type SiteItem, type Subject } from './sample.ts';
+import type { RunOptions } from './query-check.ts';
+import { changedSubjects, describeItems, hidden, itemSubjects, onSite, publishedOrSkip, searchableOf, settled, titleOf, type SiteItem, type Subject } from './sample.ts';
 
 /**
  * Words that may stand in the stored markup of any item without being shown (block attributes,
@@ -64,7 +65,7 @@ interface SiteModel {
  * Make a check on the site's model: `check` gets the model and reports the items each combination
  * relies on (so that a failure on items that changed meanwhile is made again, not reported).
  */
-export async function onSiteModel(t: BehaviourContext, type: PostType, check: (ctx: ModelCtx, onQuery: (q: Query) => void) => Promise<void>): Promise<void> {
+export async function onSiteModel(t: BehaviourContext, type: PostType, check: (ctx: ModelCtx, site: Pick<RunOptions, 'onQuery' | 'changed'>) => Promise<void>): Promise<void> {
   await onSite(
     t,
     async (fresh): Promise<SiteModel> => {
@@ -75,10 +76,15 @@ export async function onSiteModel(t: BehaviourContext, type: PostType, check: (c
       return { ctx, items, used: [] };
     },
     (s) => ({ subjects: s.used, detail: describeItems(type, s.items, t.client.hasCredentials ? 'published, and in other statuses as the site lists them with the credentials' : 'published') }),
-    (s) =>
-      check(s.ctx, (q) => {
+    (s) => {
+      const subjectsOf = (q: Query) => {
         const ids = new Set([...(Array.isArray(q.include) ? (q.include as number[]) : []), ...s.items.filter((i) => Array.isArray(q.slug) && (q.slug as string[]).includes(i.slug)).map((i) => i.id)]);
-        s.used.splice(0, s.used.length, ...itemSubjects(type, s.items.filter((i) => ids.has(i.id))));
-      }),
+        return itemSubjects(type, s.items.filter((i) => ids.has(i.id)));
+      };
+      return check(s.ctx, {
+        onQuery: (q) => void s.used.splice(0, s.used.length, ...subjectsOf(q)),
+        changed: (q) => changedSubjects(t.client, subjectsOf(q)),
+      });
+    },
   );
 }

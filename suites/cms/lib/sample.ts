@@ -203,6 +203,17 @@ export async function changedSubjects(client: Client, subjects: readonly Subject
   return out.sort();
 }
 
+/**
+ * Thrown by a check that saw, before judging, that the items it relied on changed meanwhile (an
+ * editor at work): the check is made again on a fresh sample, as for a finding on changed subjects.
+ */
+export class ContentChanged extends Error {
+  override name = 'ContentChanged';
+  constructor(readonly changed: string[]) {
+    super(`the items this check relied on changed meanwhile: ${changed.join(', ')}`);
+  }
+}
+
 const isFinding = (e: unknown) => ['ConformanceFailure', 'AssertionError'].includes((e as Error)?.name);
 
 /**
@@ -221,8 +232,8 @@ export async function onSite<S>(t: BehaviourContext, load: (fresh: boolean) => P
       await check(s);
       return;
     } catch (err) {
-      if (!isFinding(err)) throw err;
-      const changed = await changedSubjects(t.client, subjects);
+      if (!isFinding(err) && !(err instanceof ContentChanged)) throw err;
+      const changed = err instanceof ContentChanged ? err.changed : await changedSubjects(t.client, subjects);
       if (!changed.length) throw err;
       seen.push(changed.slice(0, 4).join(', ') + (changed.length > 4 ? ` and ${changed.length - 4} more` : ''));
       if (attempt >= SITE_ATTEMPTS)
