@@ -131,7 +131,15 @@ export async function acrossFiles<T>(runId: string, keys: string | readonly stri
       if (LOCK_LOG) appendFileSync(LOCK_LOG, `${sorted.join(',')}\t${Math.round(heldStart - waitStart)}\t${Math.round(performance.now() - heldStart)}\n`);
     }
   } finally {
-    for (const key of held.reverse()) rmSync(lockPath(runId, key), { recursive: true, force: true });
+    // The lock is an empty folder: rmdir, not a recursive rm (which reads it first; a file-system
+    // call costs up to a millisecond on a sandboxed machine, and a run releases hundreds of locks).
+    for (const key of held.reverse()) {
+      try {
+        rmdirSync(lockPath(runId, key));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
   }
 }
 
