@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestModule } from 'vitest/node';
 import { cachedDeclared, idsPattern, recordDeclared, selectDeclared, type Declared } from '../src/engine/declared.ts';
 import { PKG_ROOT } from '../src/core/paths.ts';
+import { filesSelected } from '../src/engine/selection.ts';
 
 const moduleOf = (file: string, ids: string[]) =>
   ({
@@ -58,5 +59,12 @@ describe('--only: the behaviours a pattern selects', () => {
       expect(list.filter((x) => re.test(x.name)).map((x) => x.id), only).toEqual(ids(only));
     }
     expect(new RegExp(idsPattern([{ id: 'a.b' }])).test('aXb title')).toBe(false); // dots are escaped
+  });
+  it('a run loads only the suite files that declare a selected behaviour', () => {
+    const byFile = { 'suites/spamfilter/stats.spec.ts': list.slice(0, 2), 'suites/spamfilter/key.spec.ts': list.slice(2) };
+    expect(filesSelected(byFile, '^spamfilter\\.stats\\.path$')).toEqual(['suites/spamfilter/stats.spec.ts']);
+    expect(filesSelected(byFile, 'verifies')).toEqual(['suites/spamfilter/key.spec.ts']);
+    expect(filesSelected(byFile, '^spamfilter\\.')).toEqual(['suites/spamfilter/stats.spec.ts', 'suites/spamfilter/key.spec.ts']);
+    expect(filesSelected(byFile, '^nothing')).toEqual([]);
   });
 });

@@ -100,12 +100,18 @@ export function expandSuiteGlobs(globs: readonly string[]): string[] | undefined
 
 /** The cached behaviours of these suite files, or undefined when any of them is not cached. */
 export function cachedDeclared(files: readonly string[]): Declared[] | undefined {
+  const byFile = cachedDeclaredByFile(files);
+  return byFile && Object.values(byFile).flat();
+}
+
+/** The cached behaviours of each of these suite files (in their order), or undefined when any of them is not cached. */
+export function cachedDeclaredByFile(files: readonly string[]): Record<string, Declared[]> | undefined {
   const c = readCache();
-  const out: Declared[] = [];
+  const out: Record<string, Declared[]> = {};
   for (const f of files) {
     const list = c.files[f];
     if (!list) return undefined;
-    out.push(...list);
+    out[f] = list;
   }
   return out;
 }

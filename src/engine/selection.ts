@@ -4,7 +4,7 @@
  * vitest runs them with. An --only that selects nothing is a usage error before any target boots.
  */
 import { UsageError } from '../core/errors.ts';
-import { cachedDeclared, expandSuiteGlobs, idsPattern, selectDeclared, type Declared } from './declared.ts';
+import { cachedDeclared, cachedDeclaredByFile, expandSuiteGlobs, idsPattern, selectDeclared, type Declared } from './declared.ts';
 import { listBehaviours } from './list.ts';
 import { suiteFolders, suiteGlobs } from './suite-files.ts';
 
@@ -15,6 +15,12 @@ export interface Selection {
   folders: string[];
   /** The same as vitest's include globs. */
   files: string[];
+  /**
+   * The suite files that declare a behaviour it selects (relative to the package root), when --only
+   * is given and the declarations are known: a run loads only these (each other suite file costs a
+   * worker thread's module loading, about a CPU-second, to select nothing in it).
+   */
+  exact?: string[];
   /** The behaviours it selects, and how many the loaded suite files declare in all, when known before the run. */
   declared?: { selected: Declared[]; of: number };
   /**
@@ -33,19 +39,27 @@ export async function resolveSelection(only: string | undefined, opts: { collect
   const folders = suiteFolders(only);
   const files = suiteGlobs(folders);
   const paths = expandSuiteGlobs(files);
-  let all = paths && cachedDeclared(paths);
-  if (!all && (opts.collect ?? only !== undefined)) {
+  let byFile = paths && cachedDeclaredByFile(paths);
+  if (!byFile && (opts.collect ?? only !== undefined)) {
     const { errors } = await listBehaviours(only);
-    if (!errors.length) all = paths && cachedDeclared(paths);
+    if (!errors.length) byFile = paths && cachedDeclaredByFile(paths);
   }
+  const all = byFile && Object.values(byFile).flat();
   const declared = all ? { selected: selectDeclared(all, only), of: all.length } : undefined;
+  const exact = only !== undefined && byFile ? filesSelected(byFile, only) : undefined;
   return {
     ...(only !== undefined ? { only } : {}),
     folders,
     files,
+    ...(exact?.length ? { exact } : {}),
     ...(declared ? { declared } : {}),
     ...(only !== undefined ? { testNamePattern: declared ? idsPattern(declared.selected) : only } : {}),
   };
+}
+
+/** The suite files that declare a behaviour `only` selects, in their order. */
+export function filesSelected(byFile: Readonly<Record<string, readonly Declared[]>>, only: string): string[] {
+  return Object.keys(byFile).filter((f) => selectDeclared(byFile[f]!, only).length > 0);
 }
 
 /** The usage error of an --only that selects nothing, if it does (with the count of what exists). */

@@ -55,8 +55,12 @@ export class SuiteEngine {
     opts: { reporters?: Reporter[]; perRunOnly?: boolean; keepWorkers?: boolean } = {},
   ): Promise<SuiteEngine> {
     const { createVitest } = await import('vitest/node');
-    const workers = workerCount(cfg.concurrency, { inProcessTarget: cfg.target === 'reference' });
     const shard = cfg.shard ? parseShard(cfg.shard) : undefined;
+    // Only the suite files that declare a selected behaviour (not under --shard: its share is by path
+    // among every file), and no more workers than files (each worker's share of --concurrency is a
+    // share of the whole: an idle worker would hold some back).
+    const exact = shard ? undefined : selection.exact;
+    const workers = Math.min(workerCount(cfg.concurrency, { inProcessTarget: cfg.target === 'reference' }), exact?.length ?? Infinity);
     const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
     const reporter = new SwitchingReporter();
     const kept = opts.keepWorkers ? new KeptThreads() : undefined;
@@ -65,7 +69,7 @@ export class SuiteEngine {
       {
         root: PKG_ROOT,
         config: false,
-        include: selection.files,
+        include: exact ?? selection.files,
         watch: false,
         // Our own progress (src/run/progress.ts) instead of vitest's output; the summary is the CLI's.
         reporters: [reporter, ...(opts.reporters ?? []), { onTestRunEnd: (modules, _errors, reason) => void (reason !== 'interrupted' && recordDeclared(modules)) }],
@@ -137,7 +141,8 @@ export class SuiteEngine {
         if (selection.testNamePattern !== undefined) this.vitest.setGlobalTestNamePattern(selection.testNamePattern);
         else this.vitest.resetGlobalTestNamePattern();
         const dirs = selection.folders.map((d) => join(PKG_ROOT, d));
-        const specs = (await this.vitest.globTestSpecifications()).filter((s) => dirs.some((d) => s.moduleId.startsWith(d)));
+        const exact = selection.exact?.map((f) => join(PKG_ROOT, f));
+        const specs = (await this.vitest.globTestSpecifications()).filter((s) => (exact ? exact.includes(s.moduleId) : dirs.some((d) => s.moduleId.startsWith(d))));
         this.started = true;
         await this.vitest.runTestSpecifications(specs, true);
       } else if (!this.started) {
