@@ -32,8 +32,8 @@ export const UNITS = testFiles.filter((f) => !isProof(f));
  */
 const LONGEST_FIRST = [
   'test/real-targets.wordpress-7.1.test.ts',
-  // 26 full runs against the reference server (13 dialects, with and without credentials): the
-  // most CPU of any file, all of it in its beforeAll, which a fresh clone's order (by file size) put last.
+  // 6 full runs against the reference server (the default and two groups of readings, with and
+  // without credentials), all in its beforeAll, which a fresh clone's order (by file size) put last.
   'test/dialects.test.ts',
   'test/cms/wordpress-faults.test.ts',
   'test/flaky.test.ts',
