@@ -60,19 +60,27 @@ describe('the request a failure judged', () => {
     expect(messageProblems(e.message)).toEqual(['it shows the last request sent, not the one it judged']);
   });
 
-  it('a check notes the answers it judges while it runs, each behaviour its own', async () => {
-    const a = ex('GET', '/wp/v2/posts');
-    const b = ex('GET', '/wp/v2/pages');
-    const one = judging(async () => {
+  it('a check notes the answers it judges while it runs, each behaviour its own (by its client\'s tag)', async () => {
+    const a = { ...ex('GET', '/wp/v2/posts'), tag: 'cms.one' };
+    const b = { ...ex('GET', '/wp/v2/pages'), tag: 'cms.two' };
+    const c = { ...ex('GET', '/wp/v2/media'), tag: 'fixtures' };
+    // Concurrent checks, each noting the other's answer too: each list holds its own client's answers only.
+    const one = judging('cms.one', async () => {
       noteJudged({ exchange: a });
       await new Promise((r) => setTimeout(r, 5));
+      noteJudged({ exchange: b });
       noteJudged({ exchange: a });
     });
-    const two = judging(async () => noteJudged({ exchange: b }));
+    const two = judging('cms.two', async () => {
+      noteJudged({ exchange: b });
+      noteJudged({ exchange: c }); // sent by no running check's client: nothing
+      await new Promise((r) => setTimeout(r, 10));
+    });
     await Promise.all([one.done, two.done]);
     expect(one.list).toEqual([a]);
     expect(two.list).toEqual([b]);
-    noteJudged({ exchange: a }); // outside any check: nothing
+    noteJudged({ exchange: a }); // its check has ended: nothing
+    expect(one.list).toEqual([a]);
   });
 
   it('a check that sent nothing judged the site index', () => {

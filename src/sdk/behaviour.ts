@@ -348,7 +348,7 @@ export function behaviour(decl: BehaviourDecl, fn: (t: BehaviourContext) => unkn
         meta.subjects = detail ? { source, detail } : { source };
       },
     };
-    const judged = judging(async () => fn(t));
+    const judged = judging(decl.id, async () => fn(t));
     try {
       await judged.done;
     } catch (err) {

@@ -1,4 +1,9 @@
-// Scratch: one warm in-process full reference run, for a CPU profile (not committed).
+/**
+ * Full runs against the reference server (`--fresh-site`, with credentials) on one in-process suite
+ * engine, as the proofs make them (src/proof/proof.ts InProcessRunner): wall and CPU-s of each.
+ * N=<runs> (default 2: the first pays the module loading). For a CPU profile of where a run's time
+ * goes: `node --import tsx --cpu-prof --cpu-prof-dir=DIR bench/in-process-run.ts` (BENCHMARKS.md).
+ */
 import { InProcessRunner } from '../src/proof/proof.ts';
 import { startReferenceServer } from '../targets/reference/index.ts';
 const runner = await InProcessRunner.open();
