@@ -73,7 +73,8 @@ describe.skipIf(!available)('HTML report in headless Chromium', () => {
     expect(await page.locator('details.ns[data-ns="suite/v4"] > summary').innerText()).toContain('1 skipped');
     expect(await page.locator('#matrix tr.beh').count()).toBe(0);
     for (const d of await page.locator('details.ns > summary').all()) await d.click();
-    expect(await page.locator('#matrix tr.beh').count()).toBe(12);
+    // a box renders its rows on its 'toggle' event, which the browser dispatches as a task after the click: wait for it
+    await expect.poll(() => page.locator('#matrix tr.beh').count()).toBe(12);
     expect(await page.locator('tr.beh[data-status="skipped"] .skipwhy').allTextContents()).toEqual([
       'skipped: writes not allowed: the target is not on loopback; pass --allow-writes to allow writes',
       'skipped: namespace suite/v4 is not advertised by the target',
