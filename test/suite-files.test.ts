@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SUITE_AREAS, suiteFiles, workerConcurrency, workerCount } from '../src/engine/suite-files.ts';
+import { SUITE_AREAS, moduleCache, suiteFiles, workerConcurrency, workerCount } from '../src/engine/suite-files.ts';
 import { runCli } from './helpers/cli.ts';
 
 describe('suite workers', () => {
@@ -12,6 +15,20 @@ describe('suite workers', () => {
         expect(shares.reduce((a, b) => a + b, 0), `--concurrency ${c} over ${workers} workers: ${shares}`).toBe(c);
         expect(Math.min(...shares)).toBeGreaterThanOrEqual(1);
       }
+  });
+});
+
+describe('the transformed suite files kept on disk', () => {
+  it('are kept in .cache/vitest-modules of the package, and not at all where that folder cannot be made', () => {
+    const root = mkdtempSync(join(tmpdir(), 'cmsc-module-cache-'));
+    try {
+      expect(moduleCache(root)).toEqual({ experimental: { fsModuleCache: true, fsModuleCachePath: join(root, '.cache', 'vitest-modules') } });
+      const blocked = join(root, 'blocked');
+      writeFileSync(blocked, ''); // a file where the .cache folder would be
+      expect(moduleCache(join(blocked, 'pkg'))).toEqual({});
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import type { SpecRef } from '../../schemas/types.ts';
 import type { ClientReliance } from '../../results/clients.ts';
 import { PKG_ROOT } from '../core/paths.ts';
 import { onlyMatcher, recordDeclared } from './declared.ts';
-import { SHARED_WORKERS, suiteFiles } from './suite-files.ts';
+import { SHARED_WORKERS, moduleCache, suiteFiles } from './suite-files.ts';
 
 export interface ListedBehaviour {
   id: string;
@@ -29,7 +29,7 @@ export async function listBehaviours(only?: string): Promise<{ behaviours: Liste
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest(
     'test',
-    { root: PKG_ROOT, config: false, include: suiteFiles(only), watch: false, reporters: [], pool: 'threads', ...SHARED_WORKERS },
+    { root: PKG_ROOT, config: false, include: suiteFiles(only), watch: false, reporters: [], pool: 'threads', ...SHARED_WORKERS, ...moduleCache() },
     { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
   );
   const selects = only === undefined ? () => true : onlyMatcher(only);

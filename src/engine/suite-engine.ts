@@ -13,7 +13,7 @@ import { ResultsReporter, buildResults, type RunHeader } from './collect.ts';
 import { recordDeclared } from './declared.ts';
 import { KeptThreads } from './kept-threads.ts';
 import type { Selection } from './selection.ts';
-import { MAX_FILE_CONCURRENCY, SHARED_WORKERS, workerCount } from './suite-files.ts';
+import { MAX_FILE_CONCURRENCY, SHARED_WORKERS, moduleCache, workerCount } from './suite-files.ts';
 
 /** The time limit of a behaviour or hook: not a limit on the target (that is --timeout per request), a guard against a harness hang. */
 export const HARNESS_GUARD_MS = 30 * 60_000;
@@ -87,6 +87,7 @@ export class SuiteEngine {
         teardownTimeout: 30_000,
         // Each file's own limit is kept by behaviour() (vitest's default 5, or what the file asks for).
         maxConcurrency: MAX_FILE_CONCURRENCY,
+        ...moduleCache(),
       },
       { cacheDir: join(PKG_ROOT, 'node_modules/.vite') },
     );
