@@ -11,7 +11,8 @@ import { matchesCaughtBy } from '../../faults/proxy.ts';
 import type { Results } from '../../results/results.ts';
 import type { CliRun } from '../helpers/cli.ts';
 import { expectCaught } from '../helpers/harness.ts';
-import { boot, interruptedRun, leftovers, runCms, type Booted } from './support.ts';
+import { InProcessRunner } from '../../src/proof/proof.ts';
+import { boot, interruptedRun, leftovers, type Booted } from './support.ts';
 
 const ONLY = '^cms\\.(posts|pages)\\.model';
 /** The default --runs (20); SHOULD failures gate, so a caught fault exits 1. */
@@ -37,11 +38,18 @@ describe('model-based lifecycle behaviours (reference server)', () => {
 
   beforeAll(async () => {
     target = await boot('reference');
-    baseline = await runCms(target, { only: ONLY, args: ARGS });
-    baselineLeft = await leftovers(target);
-    for (const fault of cmsModelFaults) {
-      const run = await runCms(target, { only: ONLY, args: ARGS, faults: [fault] });
-      runs.set(fault.id, { run, left: await leftovers(target) });
+    // The baseline and the fault runs on one suite engine in this process; the CLI itself (a run
+    // interrupted by SIGINT) is the last test's.
+    const runner = await InProcessRunner.open();
+    try {
+      baseline = await runner.run(target, { only: ONLY, args: ARGS, removeReport: true });
+      baselineLeft = await leftovers(target);
+      for (const fault of cmsModelFaults) {
+        const run = await runner.run(target, { only: ONLY, args: ARGS, faults: [fault], removeReport: true });
+        runs.set(fault.id, { run, left: await leftovers(target) });
+      }
+    } finally {
+      await runner.close();
     }
   }, 900_000);
   afterAll(async () => target?.stop());

@@ -13,7 +13,7 @@ import { matchesCaughtBy, type Fault } from '../../faults/proxy.ts';
 import { Client } from '../../src/http/client.ts';
 import { listTagged } from '../../src/run/leftovers.ts';
 import { NON_GMT_TIMEZONE, bootTarget, type Target as BootedTarget, type TargetKind } from '../../src/run/target.ts';
-import { proveFaults, runSuite, type Proof, type SuiteRun } from '../../src/proof/proof.ts';
+import { proveFaults, type Proof } from '../../src/proof/proof.ts';
 import { getProfile } from '../../schemas/profiles.ts';
 import type { Results } from '../../results/results.ts';
 import { BIN, exec } from '../helpers/cli.ts';
@@ -27,11 +27,6 @@ export const boot = (kind: Extract<TargetKind, 'wordpress' | 'reference'>, conte
 /** Few random values per property: the boundary values (always run) catch every fault. */
 export const RUN_ARGS = ['--runs', '2', '--fail-on', 'should'];
 const RUN_TIMEOUT_MS = 240_000;
-
-/** The CLI against `target`, through a proxy with `faults` when given. */
-export async function runCms(target: Target, opts: { only: string; faults?: Fault[]; timeoutMs?: number; args?: string[] }): Promise<SuiteRun> {
-  return runSuite(target, { only: opts.only, ...(opts.faults ? { faults: opts.faults } : {}), args: opts.args ?? RUN_ARGS, timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS });
-}
 
 /** Tagged items left on the target (posts and pages, any status, trash included). */
 export async function leftovers(target: Target): Promise<string[]> {
