@@ -14,7 +14,7 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const STARTS_PROCESSES =
-  /(?<![.\w])(?:runCli|runSuite|exec|spawn|spawnSync|bootTarget|bootWordPress|bootPluginTarget|sharedWordPress|proveFaults|proveRound|faultSuite|cmsFaultSuite|interruptedRun|listBehaviours|runConformance|createVitest|runFleet)\s*\(|SuiteEngine\.create|InProcessRunner\.open/;
+  /(?<![.\w])(?:runCli|runSuite|exec|spawn|spawnSync|bootTarget|bootWordPress|bootPluginTarget|sharedWordPress|proveFaults|proveRound|faultSuite|cmsFaultSuite|inProcessRuns|interruptedRun|listBehaviours|runConformance|createVitest|runFleet)\s*\(|SuiteEngine\.create|InProcessRunner\.open/;
 
 const root = import.meta.dirname;
 const testFiles = readdirSync(join(root, 'test'), { recursive: true, encoding: 'utf8' })

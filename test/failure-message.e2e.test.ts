@@ -7,8 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultById } from '../faults/index.ts';
 import { bootTarget, type Target } from '../src/run/target.ts';
-import { InProcessRunner } from '../src/proof/proof.ts';
-import { onlyFor } from './helpers/harness.ts';
+import { inProcessRuns, onlyFor } from './helpers/harness.ts';
 import { messageProblems } from './helpers/message-rules.ts';
 
 const FAULTS = [
@@ -24,22 +23,18 @@ const FAULTS = [
 describe('failure messages on real runs keep the rules', () => {
   let target: Target;
   // The runs on one suite engine in this process: the messages are results.json's, as the CLI writes them.
-  let runner: InProcessRunner | undefined;
+  const runSuite = inProcessRuns();
   beforeAll(async () => {
     target = await bootTarget('reference', { fresh: true });
-    runner = await InProcessRunner.open();
   });
-  afterAll(async () => {
-    await runner?.close();
-    await target?.stop();
-  });
+  afterAll(() => target?.stop());
 
   it('every failure of each named fault names its judged request, explains its IDs, has no internal prefix', async () => {
     const broken: string[] = [];
     let failures = 0;
     for (const id of FAULTS) {
       const fault = faultById(id);
-      const run = await runner!.run(target, { faults: [fault], only: onlyFor(fault.caughtBy), removeReport: true });
+      const run = await runSuite(target, { faults: [fault], only: onlyFor(fault.caughtBy) });
       for (const b of run.results().behaviours.filter((x) => x.status === 'failed')) {
         failures++;
         const problems = messageProblems(b.reason ?? '');

@@ -12,8 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cmsFaults } from '../../faults/cms/index.ts';
 import { json, type Fault } from '../../faults/proxy.ts';
 import type { Results } from '../../results/results.ts';
-import { InProcessRunner } from '../../src/proof/proof.ts';
-import type { Target } from '../helpers/harness.ts';
+import { inProcessRuns, type Target } from '../helpers/harness.ts';
 import { notPassedButUnobservable } from '../helpers/not-observable.ts';
 
 const AREA = '^(cms|batch|oembed|auth|index)\\.';
@@ -57,16 +56,15 @@ const metaRegisteredLater: Fault = {
 
 describe('core area against doubles and one wrong field type (reference server)', () => {
   let stop: () => Promise<void>;
-  let runner: InProcessRunner | undefined;
   let target: Target;
+  // The five runs on one suite engine in this process (their verdicts, not the CLI, are what this file checks).
+  const runSuite = inProcessRuns();
   const runs: Record<string, Results> = {};
   beforeAll(async () => {
     const { startReferenceServer } = await import('../../targets/reference/index.ts');
     const ref = await startReferenceServer({ port: 0 });
     stop = () => ref.stop();
     target = { url: ref.url, user: ref.user, appPassword: ref.appPassword, profile: 'spec' };
-    // The five runs on one suite engine in this process (their verdicts, not the CLI, are what this file checks).
-    runner = await InProcessRunner.open();
     for (const [name, faults] of [
       ['refuse', [refuseAll]],
       ['noroute', [noRoutes]],
@@ -75,15 +73,12 @@ describe('core area against doubles and one wrong field type (reference server)'
       ['meta', [metaRegisteredLater]],
     ] as const) {
       const only = name === 'meta' ? '^cms\\.(posts|pages)\\.fields\\.invalid-refused ' : AREA;
-      const run = await runner.run(target, { only, faults: faults.length ? [...faults] : undefined, args: ['--runs', '2'], removeReport: true });
+      const run = await runSuite(target, { only, faults: faults.length ? [...faults] : undefined, args: ['--runs', '2'] });
       expect(run.stderr).not.toMatch(/internal error/);
       runs[name] = run.results();
     }
   }, 600_000);
-  afterAll(async () => {
-    await runner?.close();
-    await stop?.();
-  });
+  afterAll(async () => stop?.());
 
   for (const name of ['refuse', 'noroute'] as const) {
     it(`${name}: no behavioural check passes, none is a harness error, and the failures say why`, () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { json, type Fault } from '../../faults/proxy.ts';
 import { startReferenceServer } from '../../targets/reference/index.ts';
-import { runSuite } from '../helpers/harness.ts';
+import { inProcessRuns } from '../helpers/harness.ts';
 import { EXTENSION_BEHAVIOURS } from './rounds.ts';
 
 const doubles: Record<string, { fault: Fault; says: RegExp }> = {
@@ -32,6 +32,7 @@ const doubles: Record<string, { fault: Fault; says: RegExp }> = {
 };
 
 describe('doubles that refuse everything or have no routes', () => {
+  const runSuite = inProcessRuns();
   for (const [name, { fault, says }] of Object.entries(doubles)) {
     it(`a target that ${name}: no extension behaviour passes`, async () => {
       const server = await startReferenceServer({ port: 0 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { allFaults } from '../../faults/index.ts';
 import { json, type Fault } from '../../faults/proxy.ts';
 import { startReferenceServer } from '../../targets/reference/index.ts';
-import { runSuite } from '../helpers/harness.ts';
+import { inProcessRuns } from '../helpers/harness.ts';
 
 const ONLY = '^suite\\.(settings\\.roundtrip\\.monitor-receive-notifications|modules\\.value\\.monitor)$';
 /** POST /settings of monitor_receive_notifications answered success, not stored. */
@@ -25,6 +25,8 @@ const notStored: Fault = {
     if (req.route === '/suite/v4/module/all' && req.method === 'GET' && res.json?.monitor) res.json.monitor.options = { monitor_receive_notifications: { type: 'boolean' } };
   },
 };
+
+const runSuite = inProcessRuns();
 
 async function run(faults: Fault[]) {
   const s = await startReferenceServer({ port: 0 });

@@ -7,12 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { json, type Fault } from '../../faults/proxy.ts';
 import { startReferenceServer } from '../../targets/reference/index.ts';
-import { runSuite } from '../helpers/harness.ts';
+import { inProcessRuns } from '../helpers/harness.ts';
 
 const BACKUP = /^\/suite\/v4\/comments\/[^/]+\/backup$/;
 const error500 = () => json(500, { code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: 500 } });
 const ATTACH = '/suite/v4/licensing/attach-licenses';
 const ONLY = '^suite\\.(security|read)\\.comments\\.backup|^suite\\.(security|methods)\\.licensing\\.attach-licenses\\.update$';
+
+const runSuite = inProcessRuns();
 
 async function run(fault: Fault) {
   const server = await startReferenceServer({ port: 0 });

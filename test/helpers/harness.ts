@@ -6,10 +6,24 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { matchesCaughtBy, type Fault } from '../../faults/proxy.ts';
 import type { Results } from '../../results/results.ts';
 import { bootTarget, type Target as Booted } from '../../src/run/target.ts';
-import type { ProofTarget } from '../../src/proof/proof.ts';
+import { InProcessRunner, type ProofTarget, type SuiteRunner } from '../../src/proof/proof.ts';
 
 export { onlyFor, runSuite, type SuiteRun } from '../../src/proof/proof.ts';
 export type Target = ProofTarget;
+
+/**
+ * Suite runs in this process on one suite engine for the file (or describe block) that calls it:
+ * the CLI's own flags, config and pipeline, no process started per run. For the proofs of the
+ * verdicts and messages in results.json; the proofs of the CLI process itself use runSuite.
+ */
+export function inProcessRuns(): SuiteRunner {
+  let runner: InProcessRunner | undefined;
+  beforeAll(async () => {
+    runner = await InProcessRunner.open();
+  });
+  afterAll(async () => runner?.close());
+  return (target, opts) => runner!.run(target, { removeReport: true, ...opts });
+}
 
 export function statuses(results: Results): Record<string, string> {
   return Object.fromEntries(results.behaviours.map((b) => [b.id, b.status]));
